@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what is missing and nothing else: Debian packages with apt-get, web packages with npm ci.
+# Quiet and quick when everything is present. Downloads nothing from anywhere else.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium ccache cmake g++ clang-format)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules is missing or older than the lock file.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

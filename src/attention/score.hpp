@@ -1,0 +1,69 @@
+// Stage 1 of attention: the score functions e_j = F(q, k_j), forward and backward.
+//
+// Shapes: n = number of keys, dq = query size, dk = key size, da = additive hidden size.
+//   dot         e_j = qᵀ k_j                      (dq == dk)
+//   scaled_dot  e_j = qᵀ k_j / √dk               (dq == dk)
+//   general     e_j = qᵀ W k_j,  W: dq × dk       (Luong's bilinear form)
+//   additive    e_j = vᵀ tanh(W_q q + W_k k_j),  W_q: da × dq, W_k: da × dk, v: da   (Bahdanau)
+//   cosine      e_j = qᵀ k_j / (‖q‖ ‖k_j‖)       (dq == dk)
+#pragma once
+
+#include "core/rng.hpp"
+#include "core/tensor.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace apg::attention {
+
+enum class ScoreKind { dot, scaled_dot, general, additive, cosine };
+inline constexpr std::array<ScoreKind, 5> all_score_kinds{ScoreKind::dot, ScoreKind::scaled_dot, ScoreKind::general,
+                                                          ScoreKind::additive, ScoreKind::cosine};
+
+// "dot", "scaled_dot", "general", "additive", "cosine"
+std::string_view name(ScoreKind kind);
+// Inverse of name(); throws std::invalid_argument listing the valid names.
+ScoreKind parse_score_kind(std::string_view text);
+
+// The learnable parameters of a score function; the members a kind does not use stay empty.
+struct ScoreParams {
+    ScoreKind kind = ScoreKind::dot;
+    Mat w;   // general: dq × dk
+    Mat w_q; // additive: da × dq
+    Mat w_k; // additive: da × dk
+    Vec v;   // additive: da
+
+    // Small random initialisation (uniform ±1/√fan_in) from a deterministic generator.
+    static ScoreParams init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da, core::Rng &rng);
+    // Same kind and shapes, all zeros: the accumulator for gradients.
+    ScoreParams zeros_like() const;
+    // Throws std::invalid_argument naming the shapes when a query of dq and keys of dk do not fit.
+    void check(Eigen::Index dq, Eigen::Index dk) const;
+};
+
+// What can be computed from the keys alone, once per input (additive: W_k k_j for every j;
+// general: W k_j for every j, so each step is one gemv; cosine: ‖k_j‖).
+struct KeyCache {
+    Mat projected; // additive: n × da;  general: n × dq;  others: empty
+    Vec norms;     // cosine: n
+};
+KeyCache prepare_keys(const ScoreParams &params, const Mat &keys);
+
+// Every intermediate of one score evaluation, kept for the trace and for the backward pass.
+struct ScoreResult {
+    Vec scores;        // n
+    Mat hidden;        // additive: n × da, row j = tanh(W_q q + W_k k_j)
+    Vec query_proj;    // additive: W_q q (da)
+    float query_norm = 0; // cosine: ‖q‖
+};
+
+// keys: n × dk. Throws std::invalid_argument for bad shapes or n == 0.
+void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                   ScoreResult &out);
+
+// Given dL/d scores, ACCUMULATES (+=) dL/d query (dq), dL/d keys (n × dk) and dL/d params
+// (same kind and shapes as params, e.g. from zeros_like()). The outputs must be sized already.
+void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params);
+
+} // namespace apg::attention

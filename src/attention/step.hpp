@@ -1,0 +1,40 @@
+// The three stages of one attention step for a single query:
+//   (1) scores  e = score(q, K)                   n
+//   (2) weights α = softmax(e / τ) over the mask   n, sums to 1
+//   (3) context c = Σ_j α_j v_j                    dv
+// keys K: n × dk, values V: n × dv (in seq2seq both are the encoder states H).
+#pragma once
+
+#include "attention/score.hpp"
+
+#include <cstdint>
+#include <span>
+
+namespace apg::attention {
+
+struct StepOptions {
+    std::span<const std::uint8_t> mask; // n bytes, 1 = attend; empty = attend to every key
+    float temperature = 1.0f;           // > 0
+};
+
+// Every named buffer of the step; the trace and the page read these by name.
+struct AttentionStep {
+    ScoreResult score; // score.scores are the stage-1 numbers (before temperature)
+    Vec weights;       // n
+    Vec context;       // dv
+};
+
+// Throws std::invalid_argument for mismatched shapes, no keys, a fully masked row or τ <= 0.
+void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache, const Mat &values,
+            const StepOptions &options, AttentionStep &out);
+
+// Convenience for one-off use (the sandbox): prepares the key cache itself.
+AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &keys, const Mat &values,
+                     const StepOptions &options = {});
+
+// Given dL/d context, ACCUMULATES dL/d query, dL/d keys, dL/d values and dL/d params.
+void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
+                     Vec &d_query, Mat &d_keys, Mat &d_values, ScoreParams &d_params);
+
+} // namespace apg::attention
