@@ -20,6 +20,10 @@ enum class ScoreKind { dot, scaled_dot, general, additive, cosine };
 inline constexpr std::array<ScoreKind, 5> all_score_kinds{ScoreKind::dot, ScoreKind::scaled_dot, ScoreKind::general,
                                                           ScoreKind::additive, ScoreKind::cosine};
 
+// The cosine score divides by max(‖q‖, ε) · max(‖k_j‖, ε): a zero query or key scores 0 (not NaN),
+// and a clamped norm counts as a constant in the backward pass.
+inline constexpr float cosine_norm_epsilon = 1e-8f;
+
 // "dot", "scaled_dot", "general", "additive", "cosine"
 std::string_view name(ScoreKind kind);
 // Inverse of name(); throws std::invalid_argument listing the valid names.
@@ -51,9 +55,9 @@ KeyCache prepare_keys(const ScoreParams &params, const Mat &keys);
 
 // Every intermediate of one score evaluation, kept for the trace and for the backward pass.
 struct ScoreResult {
-    Vec scores;        // n
-    Mat hidden;        // additive: n × da, row j = tanh(W_q q + W_k k_j)
-    Vec query_proj;    // additive: W_q q (da)
+    Vec scores;           // n
+    Mat hidden;           // additive: n × da, row j = tanh(W_q q + W_k k_j)
+    Vec query_proj;       // additive: W_q q (da)
     float query_norm = 0; // cosine: ‖q‖
 };
 

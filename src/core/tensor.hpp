@@ -16,7 +16,9 @@ inline core::fspan view(Mat &m) { return {m.data(), static_cast<std::size_t>(m.s
 inline core::cfspan view(const Vec &v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 inline core::fspan view(Vec &v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 // Row i of a row-major matrix.
-inline core::cfspan row(const Mat &m, Eigen::Index i) { return {m.data() + i * m.cols(), static_cast<std::size_t>(m.cols())}; }
+inline core::cfspan row(const Mat &m, Eigen::Index i) {
+    return {m.data() + i * m.cols(), static_cast<std::size_t>(m.cols())};
+}
 inline core::fspan row(Mat &m, Eigen::Index i) { return {m.data() + i * m.cols(), static_cast<std::size_t>(m.cols())}; }
 
 } // namespace apg

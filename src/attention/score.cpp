@@ -1,0 +1,297 @@
+// Stage 1 of attention: the five score functions, forward and backward (shapes in score.hpp).
+#include "attention/score.hpp"
+
+#include "core/kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace apg::attention {
+
+namespace {
+
+std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+std::string shape(const Vec &v) { return std::to_string(v.size()); }
+
+[[noreturn]] void fail(ScoreKind kind, const std::string &what) {
+    throw std::invalid_argument(std::string(name(kind)) + " score: " + what);
+}
+
+void require_matrix(ScoreKind kind, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
+    if (m.rows() != rows || m.cols() != cols)
+        fail(kind,
+             std::string(what) + " is " + shape(m) + ", expected " + std::to_string(rows) + "×" + std::to_string(cols));
+}
+
+void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
+    if (v.size() != size)
+        fail(kind, std::string(what) + " has " + shape(v) + " elements, expected " + std::to_string(size));
+}
+
+Mat uniform_matrix(Eigen::Index rows, Eigen::Index cols, core::Rng &rng) {
+    const float bound = 1.0f / std::sqrt(static_cast<float>(std::max<Eigen::Index>(cols, 1)));
+    Mat m(rows, cols);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-bound, bound);
+    return m;
+}
+
+// The cosine score divides by clamped norms, so a zero query or key scores 0 instead of NaN.
+float clamped(float norm) { return std::max(norm, cosine_norm_epsilon); }
+
+// Checks that the cache was made by prepare_keys(params, keys) for these keys.
+void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, const KeyCache &cache) {
+    const Eigen::Index n = keys.rows();
+    switch (params.kind) {
+    case ScoreKind::general:
+        require_matrix(params.kind, "key cache (W k_j per row)", cache.projected, n, dq);
+        break;
+    case ScoreKind::additive:
+        require_matrix(params.kind, "key cache (W_k k_j per row)", cache.projected, n, params.w_k.rows());
+        break;
+    case ScoreKind::cosine:
+        require_vector(params.kind, "key cache (‖k_j‖)", cache.norms, n);
+        break;
+    default:
+        break;
+    }
+}
+
+} // namespace
+
+std::string_view name(ScoreKind kind) {
+    switch (kind) {
+    case ScoreKind::dot:
+        return "dot";
+    case ScoreKind::scaled_dot:
+        return "scaled_dot";
+    case ScoreKind::general:
+        return "general";
+    case ScoreKind::additive:
+        return "additive";
+    case ScoreKind::cosine:
+        return "cosine";
+    }
+    return "unknown";
+}
+
+ScoreKind parse_score_kind(std::string_view text) {
+    for (ScoreKind kind : all_score_kinds)
+        if (name(kind) == text) return kind;
+    std::string valid;
+    for (ScoreKind kind : all_score_kinds) valid += (valid.empty() ? "" : ", ") + std::string(name(kind));
+    throw std::invalid_argument("unknown score function \"" + std::string(text) + "\"; valid names: " + valid);
+}
+
+ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da, core::Rng &rng) {
+    if (dq <= 0 || dk <= 0)
+        fail(kind, "sizes must be positive, got dq = " + std::to_string(dq) + ", dk = " + std::to_string(dk));
+    ScoreParams p;
+    p.kind = kind;
+    if (kind == ScoreKind::general) {
+        p.w = uniform_matrix(dq, dk, rng);
+    } else if (kind == ScoreKind::additive) {
+        if (da <= 0) fail(kind, "hidden size da must be positive, got " + std::to_string(da));
+        p.w_q = uniform_matrix(da, dq, rng);
+        p.w_k = uniform_matrix(da, dk, rng);
+        const Mat v = uniform_matrix(1, da, rng); // fan-in of vᵀ h is da
+        p.v = v.row(0).transpose();
+    } else {
+        p.check(dq, dk);
+    }
+    return p;
+}
+
+ScoreParams ScoreParams::zeros_like() const {
+    ScoreParams z;
+    z.kind = kind;
+    z.w = Mat::Zero(w.rows(), w.cols());
+    z.w_q = Mat::Zero(w_q.rows(), w_q.cols());
+    z.w_k = Mat::Zero(w_k.rows(), w_k.cols());
+    z.v = Vec::Zero(v.size());
+    return z;
+}
+
+void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
+    switch (kind) {
+    case ScoreKind::dot:
+    case ScoreKind::scaled_dot:
+    case ScoreKind::cosine:
+        if (dq != dk)
+            fail(kind, "needs query and key of the same size, got a query of " + std::to_string(dq) + " and keys of " +
+                           std::to_string(dk) + " columns");
+        break;
+    case ScoreKind::general:
+        require_matrix(kind, "W", w, dq, dk);
+        break;
+    case ScoreKind::additive:
+        if (w_q.rows() == 0) fail(kind, "W_q is " + shape(w_q) + ", the hidden size da must be positive");
+        require_matrix(kind, "W_q", w_q, w_q.rows(), dq);
+        require_matrix(kind, "W_k", w_k, w_q.rows(), dk);
+        require_vector(kind, "v", v, w_q.rows());
+        break;
+    }
+}
+
+KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
+    const auto n = static_cast<std::size_t>(keys.rows());
+    const auto dk = static_cast<std::size_t>(keys.cols());
+    KeyCache cache;
+    switch (params.kind) {
+    case ScoreKind::general: // row j = W k_j:  n × dq
+        if (params.w.cols() != keys.cols())
+            fail(params.kind, "W is " + shape(params.w) + " but keys are " + shape(keys) + " (W needs dk columns)");
+        cache.projected.resize(keys.rows(), params.w.rows());
+        core::gemm_nt(view(keys), view(params.w), view(cache.projected), n, params.w.rows(), dk);
+        break;
+    case ScoreKind::additive: // row j = W_k k_j:  n × da
+        if (params.w_k.cols() != keys.cols())
+            fail(params.kind,
+                 "W_k is " + shape(params.w_k) + " but keys are " + shape(keys) + " (W_k needs dk columns)");
+        cache.projected.resize(keys.rows(), params.w_k.rows());
+        core::gemm_nt(view(keys), view(params.w_k), view(cache.projected), n, params.w_k.rows(), dk);
+        break;
+    case ScoreKind::cosine:
+        cache.norms.resize(keys.rows());
+        for (Eigen::Index j = 0; j < keys.rows(); ++j)
+            cache.norms[j] = std::sqrt(core::dot(row(keys, j), row(keys, j)));
+        break;
+    default:
+        break;
+    }
+    return cache;
+}
+
+void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                   ScoreResult &out) {
+    const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
+    if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
+    params.check(dq, dk);
+    check_cache(params, keys, dq, cache);
+    const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
+
+    out.scores.resize(n);
+    out.hidden.resize(0, 0);
+    out.query_proj.resize(0);
+    out.query_norm = 0;
+    switch (params.kind) {
+    case ScoreKind::dot:
+        core::gemv(view(keys), view(query), view(out.scores), un, udk);
+        break;
+    case ScoreKind::scaled_dot:
+        // Dividing by √dk keeps the variance of qᵀk near 1 for unit-variance inputs, so softmax does not saturate.
+        core::gemv(view(keys), view(query), view(out.scores), un, udk);
+        out.scores /= std::sqrt(static_cast<float>(dk));
+        break;
+    case ScoreKind::general:
+        core::gemv(view(cache.projected), view(query), view(out.scores), un, static_cast<std::size_t>(dq));
+        break;
+    case ScoreKind::additive: {
+        const Eigen::Index da = params.w_q.rows();
+        out.query_proj.resize(da);
+        core::gemv(view(params.w_q), view(query), view(out.query_proj), static_cast<std::size_t>(da),
+                   static_cast<std::size_t>(dq));
+        out.hidden = cache.projected.rowwise() + out.query_proj.transpose();
+        core::tanh(view(out.hidden), view(out.hidden));
+        core::gemv(view(out.hidden), view(params.v), view(out.scores), un, static_cast<std::size_t>(da));
+        break;
+    }
+    case ScoreKind::cosine: {
+        out.query_norm = std::sqrt(core::dot(view(query), view(query)));
+        core::gemv(view(keys), view(query), view(out.scores), un, udk);
+        const float qn = clamped(out.query_norm);
+        for (Eigen::Index j = 0; j < n; ++j) out.scores[j] /= qn * clamped(cache.norms[j]);
+        break;
+    }
+    }
+}
+
+void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params) {
+    const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
+    if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
+    params.check(dq, dk);
+    check_cache(params, keys, dq, cache);
+    require_vector(params.kind, "forward scores", fwd.scores, n);
+    require_vector(params.kind, "d_scores", d_scores, n);
+    require_vector(params.kind, "d_query", d_query, dq);
+    require_matrix(params.kind, "d_keys", d_keys, n, dk);
+    if (d_params.kind != params.kind)
+        fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
+    const auto un = static_cast<std::size_t>(n), udq = static_cast<std::size_t>(dq), udk = static_cast<std::size_t>(dk);
+
+    switch (params.kind) {
+    case ScoreKind::dot:
+    case ScoreKind::scaled_dot: {
+        const float scale = params.kind == ScoreKind::dot ? 1.0f : 1.0f / std::sqrt(static_cast<float>(dk));
+        Vec dq_part(dq); // Kᵀ d_scores
+        core::gemv_t(view(keys), view(d_scores), view(dq_part), un, udk);
+        core::axpy(scale, view(dq_part), view(d_query));
+        for (Eigen::Index j = 0; j < n; ++j) core::axpy(scale * d_scores[j], view(query), row(d_keys, j));
+        break;
+    }
+    case ScoreKind::general: {
+        // e_j = qᵀ p_j with p_j = W k_j (cached).
+        require_matrix(params.kind, "dW", d_params.w, dq, dk);
+        Vec dq_part(dq); // Pᵀ d_scores
+        core::gemv_t(view(cache.projected), view(d_scores), view(dq_part), un, udq);
+        d_query += dq_part;
+        Vec wt_q(dk); // Wᵀ q: d e_j / d k_j
+        core::gemv_t(view(params.w), view(query), view(wt_q), udq, udk);
+        for (Eigen::Index j = 0; j < n; ++j) core::axpy(d_scores[j], view(wt_q), row(d_keys, j));
+        Vec kt_ds(dk); // Kᵀ d_scores; dW = q (Kᵀ d_scores)ᵀ
+        core::gemv_t(view(keys), view(d_scores), view(kt_ds), un, udk);
+        for (Eigen::Index i = 0; i < dq; ++i) core::axpy(query[i], view(kt_ds), row(d_params.w, i));
+        break;
+    }
+    case ScoreKind::additive: {
+        // e_j = vᵀ h_j,  h_j = tanh(a_j),  a_j = W_q q + W_k k_j.
+        const Eigen::Index da = params.w_q.rows();
+        const auto uda = static_cast<std::size_t>(da);
+        require_matrix(params.kind, "forward hidden", fwd.hidden, n, da);
+        require_matrix(params.kind, "dW_q", d_params.w_q, da, dq);
+        require_matrix(params.kind, "dW_k", d_params.w_k, da, dk);
+        require_vector(params.kind, "dv", d_params.v, da);
+        Vec dv_part(da); // Hᵀ d_scores
+        core::gemv_t(view(fwd.hidden), view(d_scores), view(dv_part), un, uda);
+        d_params.v += dv_part;
+        // d a_j = d_scores_j · v ⊙ (1 − h_j²):  n × da
+        Mat d_pre = (1.0f - fwd.hidden.array().square()).matrix();
+        for (Eigen::Index j = 0; j < n; ++j) d_pre.row(j).array() *= d_scores[j] * params.v.transpose().array();
+        // W_q q is shared by every j, so its gradient is the column sum.
+        const Vec d_query_proj = d_pre.colwise().sum().transpose();
+        Vec dq_part(dq); // W_qᵀ d(W_q q)
+        core::gemv_t(view(params.w_q), view(d_query_proj), view(dq_part), uda, udq);
+        d_query += dq_part;
+        for (Eigen::Index a = 0; a < da; ++a) core::axpy(d_query_proj[a], view(query), row(d_params.w_q, a));
+        // Through the cache W_k k_j: dK += dA W_k,  dW_k += dAᵀ K.
+        Mat dk_part(n, dk);
+        core::gemm_nn(view(d_pre), view(params.w_k), view(dk_part), un, udk, uda);
+        d_keys += dk_part;
+        d_params.w_k.noalias() += d_pre.transpose() * keys;
+        break;
+    }
+    case ScoreKind::cosine: {
+        // e_j = qᵀk_j / (‖q‖_ε ‖k_j‖_ε) with ‖x‖_ε = max(‖x‖, ε): a clamped norm is a constant,
+        // so its term drops out of the gradient.
+        const float qn = clamped(fwd.query_norm);
+        const bool q_live = fwd.query_norm >= cosine_norm_epsilon;
+        float sum_ds_e = 0; // Σ_j d_scores_j e_j
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const float kn = clamped(cache.norms[j]);
+            const float ds = d_scores[j], e = fwd.scores[j];
+            // d e_j / d q = k_j / (‖q‖‖k_j‖) − e_j q / ‖q‖²
+            core::axpy(ds / (qn * kn), row(keys, j), view(d_query));
+            // d e_j / d k_j = q / (‖q‖‖k_j‖) − e_j k_j / ‖k_j‖²
+            core::axpy(ds / (qn * kn), view(query), row(d_keys, j));
+            if (cache.norms[j] >= cosine_norm_epsilon) core::axpy(-ds * e / (kn * kn), row(keys, j), row(d_keys, j));
+            sum_ds_e += ds * e;
+        }
+        if (q_live) core::axpy(-sum_ds_e / (qn * qn), view(query), view(d_query));
+        break;
+    }
+    }
+}
+
+} // namespace apg::attention

@@ -1,0 +1,97 @@
+// The three stages of one attention step (scores → weights → context), forward and backward.
+#include "attention/step.hpp"
+
+#include "core/kernels.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace apg::attention {
+
+namespace {
+
+std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+
+// Shapes shared by the forward and backward pass; `op` names the caller in the message.
+void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &values, const StepOptions &options) {
+    const std::string where = std::string(op) + ": ";
+    if (keys.rows() == 0)
+        throw std::invalid_argument(where + "no keys to attend to (keys are " + shape(keys) + ", query has " +
+                                    std::to_string(query.size()) + " elements)");
+    if (values.rows() != keys.rows())
+        throw std::invalid_argument(where + "values are " + shape(values) + " but keys are " + shape(keys) +
+                                    " (one value row per key)");
+    if (!options.mask.empty() && options.mask.size() != static_cast<std::size_t>(keys.rows()))
+        throw std::invalid_argument(where + "mask has " + std::to_string(options.mask.size()) + " bytes but keys are " +
+                                    shape(keys) + " (one byte per key)");
+    if (!(options.temperature > 0.0f) || !std::isfinite(options.temperature))
+        throw std::invalid_argument(where + "temperature must be a positive finite number, got " +
+                                    std::to_string(options.temperature));
+    if (!options.mask.empty()) {
+        bool any = false;
+        for (std::uint8_t m : options.mask) any = any || m != 0;
+        if (!any)
+            throw std::invalid_argument(where + "every one of the " + std::to_string(keys.rows()) +
+                                        " keys is masked, so there is nothing to attend to");
+    }
+}
+
+} // namespace
+
+void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache, const Mat &values,
+            const StepOptions &options, AttentionStep &out) {
+    check_step("attend", query, keys, values, options);
+    const auto n = static_cast<std::size_t>(keys.rows()), dv = static_cast<std::size_t>(values.cols());
+    // (1) scores: n
+    score_forward(params, query, keys, cache, out.score);
+    // (2) weights = softmax(scores / τ) over the mask: n
+    out.weights.resize(keys.rows());
+    core::softmax(view(out.score.scores), view(out.weights), options.mask, options.temperature);
+    // (3) context = Vᵀ weights: dv
+    out.context.resize(values.cols());
+    core::gemv_t(view(values), view(out.weights), view(out.context), n, dv);
+}
+
+AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &keys, const Mat &values,
+                     const StepOptions &options) {
+    check_step("attend", query, keys, values, options);
+    AttentionStep step;
+    attend(params, query, keys, prepare_keys(params, keys), values, options, step);
+    return step;
+}
+
+void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
+                     Vec &d_query, Mat &d_keys, Mat &d_values, ScoreParams &d_params) {
+    check_step("attend_backward", query, keys, values, options);
+    const Eigen::Index n = keys.rows();
+    auto require = [](bool ok, const std::string &what) {
+        if (!ok) throw std::invalid_argument("attend_backward: " + what);
+    };
+    require(fwd.weights.size() == n, "forward weights have " + std::to_string(fwd.weights.size()) +
+                                         " elements, expected one per key (" + std::to_string(n) + ")");
+    require(d_context.size() == values.cols(),
+            "d_context has " + std::to_string(d_context.size()) + " elements but values are " + shape(values));
+    require(d_values.rows() == values.rows() && d_values.cols() == values.cols(),
+            "d_values is " + shape(d_values) + " but values are " + shape(values));
+    require(d_keys.rows() == keys.rows() && d_keys.cols() == keys.cols(),
+            "d_keys is " + shape(d_keys) + " but keys are " + shape(keys));
+    require(d_query.size() == query.size(), "d_query has " + std::to_string(d_query.size()) +
+                                                " elements but the query has " + std::to_string(query.size()));
+    const auto un = static_cast<std::size_t>(n), dv = static_cast<std::size_t>(values.cols());
+
+    // (3) context = Σ_j α_j v_j:  dα_j = d_context · v_j,  dv_j += α_j d_context
+    Vec d_weights(n);
+    core::gemv(view(values), view(d_context), view(d_weights), un, dv);
+    for (Eigen::Index j = 0; j < n; ++j) core::axpy(fwd.weights[j], view(d_context), row(d_values, j));
+
+    // (2) α = softmax(e / τ):  de_j = α_j (dα_j − Σ_k α_k dα_k) / τ; masked keys have α_j = 0 and get nothing.
+    const float mean = core::dot(view(fwd.weights), view(d_weights));
+    const Vec d_scores = (fwd.weights.array() * (d_weights.array() - mean) / options.temperature).matrix();
+
+    // (1) scores
+    score_backward(params, query, keys, cache, fwd.score, d_scores, d_query, d_keys, d_params);
+}
+
+} // namespace apg::attention
