@@ -38,8 +38,8 @@ export const store = $state({
     /** @type {import('../../wasm/playground').AttendResult | null} */
     result: null,
     error: '',
-    /** the token labels the result belongs to */
-    labels: [],
+    /** the inputs the result belongs to (they may have changed since): token labels, mask, values */
+    shown: { labels: [], mask: [], values: [] },
   },
 });
 
@@ -86,7 +86,7 @@ export async function computeSandbox(request) {
     const result = await engine.attend(kind, query, keys, values, options);
     if (id !== latestRequest) return;
     store.sandbox.result = result;
-    store.sandbox.labels = request.labels;
+    store.sandbox.shown = { labels: request.labels, mask: options.mask, values };
     store.sandbox.error = '';
   } catch (error) {
     if (id !== latestRequest) return;
