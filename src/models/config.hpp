@@ -1,0 +1,47 @@
+// The shape of a seq2seq model: task, score function, attention style and sizes. Stored in the
+// checkpoint's metadata; every tensor shape follows from it.
+#pragma once
+
+#include "attention/score.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace apg::models {
+
+// Bahdanau: the query is the previous decoder state s_{i-1}, the context feeds the GRU input.
+// Luong: the query is the new state s_i, the context feeds the attentional state tanh(W_c[c_i; s_i]).
+enum class AttentionStyle { bahdanau, luong };
+
+std::string_view name(AttentionStyle style);
+// Inverse of name(); throws std::invalid_argument listing the valid names.
+AttentionStyle parse_attention_style(std::string_view text);
+
+struct ModelConfig {
+    std::string task; // "dates" | "zh" | "reverse" | anything for hand-made models
+    attention::ScoreKind score = attention::ScoreKind::additive;
+    AttentionStyle style = AttentionStyle::bahdanau;
+    int source_vocab = 0;    // Vs
+    int target_vocab = 0;    // Vt
+    int embedding = 32;      // E, both embeddings
+    int encoder_hidden = 64; // He, per direction
+    bool bidirectional = true;
+    int decoder_hidden = 128; // Hd
+    int attention_dim = 64;   // da (additive only)
+    int max_source_len = 0;   // longest input the model accepts
+    int max_target_len = 0;   // longest output (without the end token)
+
+    // Size of one encoder state h_j: He, or 2·He when bidirectional.
+    int encoder_state() const { return bidirectional ? 2 * encoder_hidden : encoder_hidden; }
+    // Throws std::invalid_argument naming the field: non-positive sizes, or dot / scaled_dot /
+    // cosine with decoder_hidden != encoder_state() (the query and the keys must have one size).
+    void validate() const;
+
+    nlohmann::json to_json() const;
+    // Reads and validates; throws std::invalid_argument naming a missing or bad field.
+    static ModelConfig from_json(const nlohmann::json &j);
+};
+
+} // namespace apg::models
