@@ -6,7 +6,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 // The Emscripten module also runs under node (the tests), so it mentions require('fs') and
 // require('path') on a branch browsers never take; Vite's notice about stubbing them is noise.
+// Rolldown's note on slow plugins (PLUGIN_TIMINGS) depends on how busy the machine is: noise too.
 function onLog(level, log, handler) {
+  if (log.code === 'PLUGIN_TIMINGS') return;
   if (/externalized for browser compatibility, imported by .*playground\.js/.test(log.message)) return;
   handler(level, log);
 }

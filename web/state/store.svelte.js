@@ -43,14 +43,15 @@ export const store = $state({
   },
 });
 
-/** @type {ReturnType<typeof startEngine> | null} */
+/** @type {ReturnType<typeof startEngine>['api'] | null} */
 let engine = null;
 
 export async function loadEngine() {
   if (engine) return;
-  engine = startEngine();
+  const started = startEngine();
+  engine = started.api;
   try {
-    const info = await engine.init();
+    const info = await Promise.race([engine.init(), started.failed]);
     store.engine.isa = info.isa;
     store.engine.kinds = info.kinds;
     store.engine.status = 'ready';
