@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -7,6 +8,7 @@ export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
   base: './',
+  plugins: [svelte({ configFile: false })],
   resolve: {
     // The Emscripten ES module built by `scripts/build.sh wasm`.
     alias: { '@engine': here('./build/wasm') },

@@ -1,0 +1,104 @@
+// The encoder–decoder model: its parameters by module path, the inference API (encode once,
+// then step by step) and the teacher-forced training pass with backpropagation through time.
+#pragma once
+
+#include "models/config.hpp"
+#include "models/decoder.hpp"
+#include "models/encoder.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace apg::models {
+
+struct Parameters {
+    EncoderParams encoder;
+    DecoderParams decoder;
+};
+
+// One named tensor of a model, viewing its storage (valid while the Parameters live unresized).
+struct TensorRef {
+    std::string name;                // module path, e.g. "encoder.fwd.w_ih"
+    std::vector<std::int64_t> shape; // row-major
+    std::span<float> data;
+};
+
+// Every tensor a model of this config has, in a fixed order, with its shape. The checkpoint
+// loader checks a file against exactly this list.
+std::vector<TensorRef> tensors(Parameters &params, const ModelConfig &config);
+// Random initialisation from the seed (validates the config first).
+Parameters init_parameters(const ModelConfig &config, std::uint64_t seed);
+// Same shapes, all zero (gradient and optimiser-moment accumulators).
+Parameters zeros_like(const Parameters &params, const ModelConfig &config);
+
+// The encoder's result for one source, reused by every decoding step.
+struct EncoderOutput {
+    std::vector<int> ids;     // n source ids
+    Mat states;               // H: n × dh, row j = [→h_j; ←h_j]
+    attention::KeyCache keys; // what the score function precomputes from H
+    Vec mean_state;           // mean_j h_j (dh)
+    Vec initial_state;        // s_0 (Hd)
+};
+
+// A padded, time-major batch of training pairs (ids already include start / end tokens).
+struct Batch {
+    int size = 0;                    // B
+    int source_steps = 0;            // N = longest source
+    int target_steps = 0;            // T = longest target + 1 (the end token)
+    std::vector<int> source;         // N·B, pad id past each end
+    std::vector<int> source_lengths; // B
+    std::vector<int> target_inputs;  // T·B: start token, y_1 … y_m, pad
+    std::vector<int> target_outputs; // T·B: y_1 … y_m, end token, −1 (ignored)
+    std::vector<int> target_lengths; // B: m + 1
+};
+// sources / targets: token ids without start or end tokens; every source non-empty.
+Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector<std::vector<int>> &targets, int pad_id,
+                 int start_id, int end_id);
+
+// Buffers of one training pass, reused from batch to batch so the inner loops do not allocate.
+struct TrainingWorkspace {
+    EncoderCache encoder;
+    std::vector<attention::KeyCache> keys;
+    DecoderCache decoder;
+    std::vector<Mat> d_states;
+};
+
+struct BatchResult {
+    double loss = 0; // mean cross-entropy per target token (padding ignored)
+    int tokens = 0;  // target tokens counted
+    int correct = 0; // tokens whose argmax is the target (teacher forced)
+};
+
+class Seq2Seq {
+  public:
+    // Random initialisation.
+    Seq2Seq(const ModelConfig &config, std::uint64_t seed);
+    // Takes parameters whose shapes already match the config (the checkpoint loader checks that).
+    Seq2Seq(const ModelConfig &config, Parameters params);
+
+    const ModelConfig &config() const { return config_; }
+    Parameters &parameters() { return params_; }
+    const Parameters &parameters() const { return params_; }
+    std::vector<TensorRef> tensors() { return models::tensors(params_, config_); }
+
+    // Throws std::invalid_argument for an empty source, a source longer than max_source_len or
+    // an id outside the source vocabulary.
+    EncoderOutput encode(std::span<const int> ids) const;
+    // One decoding step from prev_state (s_{i-1}) and the previous token (start token first).
+    DecoderStep step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
+                     const attention::StepOptions &options = {}) const;
+    // Greedy decoding until the end token or max_steps steps (default max_target_len + 1).
+    std::vector<DecoderStep> greedy(const EncoderOutput &encoded, int start_id, int end_id, int max_steps = 0) const;
+
+    // Teacher-forced loss over the batch and, when grads is given, ACCUMULATES the gradient
+    // of the mean loss into it.
+    BatchResult forward_backward(const Batch &batch, Parameters *grads, TrainingWorkspace &workspace) const;
+
+  private:
+    ModelConfig config_;
+    Parameters params_;
+};
+
+} // namespace apg::models
