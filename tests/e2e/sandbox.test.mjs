@@ -102,6 +102,22 @@ describe('sandbox page', () => {
     assert.equal(await page.textContent('[data-testid=weights-sum]'), '1.000');
   });
 
+  test('the comparison shows the weights of all five score functions, each the engine result', async () => {
+    for (const kind of KINDS) {
+      const expected = ap.attend(kind, exampleQuery, keys, values).weights;
+      const cells = page.locator(`[data-testid^="compare-${kind}-"]`);
+      assert.deepEqual(
+        await cells.evaluateAll((tds) => tds.map((td) => Number(td.dataset.value))),
+        Array.from(expected),
+      );
+      assert.deepEqual(await cells.allTextContents(), Array.from(expected, formatNumber));
+    }
+    await page.click('[data-testid=compare-panel] button:has-text("cosine")');
+    const cosine = ap.attend('cosine', exampleQuery, keys, values);
+    assertShows(await shownStages(page, cosine), cosine);
+    await page.locator('body').press('1');
+  });
+
   test('every score function, picked by keys 1–5, shows exactly the engine results', async () => {
     for (const [i, kind] of KINDS.entries()) {
       await page.locator('body').press(String(i + 1));
