@@ -136,6 +136,16 @@ describe('sandbox page', () => {
       }
       await page.screenshot({ path: `${shots}sandbox-desktop-${kind}.png`, fullPage: true });
     }
+    // while typing in a vector, digits are text, not score-function shortcuts
+    await page.focus('[data-testid=query]');
+    await page.keyboard.press('End');
+    await page.keyboard.type('2');
+    assert.equal(await page.inputValue('[data-testid=query]'), '1, 0, 1, 02');
+    const typed = ap.attend('cosine', [1, 0, 1, 2], keys, values);
+    assertShows(await shownStages(page, typed), typed);
+    await page.keyboard.press('Backspace');
+    const back = ap.attend('cosine', exampleQuery, keys, values);
+    assertShows(await shownStages(page, back), back);
     await page.click('[data-testid=kind-dot]', { force: true });
   });
 
