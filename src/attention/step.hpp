@@ -37,4 +37,12 @@ void attend_backward(const ScoreParams &params, const Vec &query, const Mat &key
                      const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
                      Vec &d_query, Mat &d_keys, Mat &d_values, ScoreParams &d_params);
 
+// The same, but the gradient w.r.t. the key cache is ACCUMULATED into d_cache (from zeros_like(cache))
+// instead of being pushed through prepare_keys at every step: d_keys gets only the direct part. A
+// decoder calls this at each step and prepare_keys_backward once per input (see score.hpp); for
+// additive attention that saves n·da·dk multiply-adds per step.
+void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
+                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params);
+
 } // namespace apg::attention
