@@ -132,34 +132,41 @@ float dot_n(const float *a, const float *b, size_t n) {
     return sum;
 }
 
-// C[R×C] block of A Bᵀ: R rows of A against C rows of B, all of length k with stride k.
-// C is 1 or 4 (four B rows reduce into one vector with hsum4). 2×4 keeps 8 accumulators and 6
-// loaded vectors in registers (16 on x86-64): 6 loads feed 8 multiply-adds.
-template <int R, int C>
-[[gnu::noinline]] void block_nt(const float *a, const float *b, float *c, size_t k, size_t ldc) {
-    static_assert(C == 1 || C == 4);
-    f32x4 acc[R][C];
-    for (int r = 0; r < R; ++r)
-        for (int j = 0; j < C; ++j) acc[r][j] = zero();
-    size_t p = 0;
-    for (; p + 4 <= k; p += 4) {
-        f32x4 bv[C];
-        for (int j = 0; j < C; ++j) bv[j] = load(b + j * k + p);
+// R rows of C = A Bᵀ: R rows of A against all n rows of B, every row of length k with stride k.
+// Four rows of B at a time reduce into one vector with hsum4; with R = 2 that keeps 8
+// accumulators and 6 loaded vectors in registers (16 on x86-64), so 6 loads feed 8 multiply-adds.
+template <int R>
+[[gnu::noinline]] void panel_nt(const float *a, const float *b, float *c, size_t n, size_t k, size_t ldc) {
+    const size_t k4 = k / 4 * 4;
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const float *bj = b + j * k;
+        f32x4 acc[R][4];
+        for (int r = 0; r < R; ++r)
+            for (int t = 0; t < 4; ++t) acc[r][t] = zero();
+        for (size_t p = 0; p < k4; p += 4) {
+            const f32x4 b0 = load(bj + p), b1 = load(bj + k + p), b2 = load(bj + 2 * k + p), b3 = load(bj + 3 * k + p);
+            for (int r = 0; r < R; ++r) {
+                const f32x4 av = load(a + r * k + p);
+                acc[r][0] = madd(av, b0, acc[r][0]);
+                acc[r][1] = madd(av, b1, acc[r][1]);
+                acc[r][2] = madd(av, b2, acc[r][2]);
+                acc[r][3] = madd(av, b3, acc[r][3]);
+            }
+        }
         for (int r = 0; r < R; ++r) {
-            f32x4 av = load(a + r * k + p);
-            for (int j = 0; j < C; ++j) acc[r][j] = madd(av, bv[j], acc[r][j]);
+            f32x4 sums = hsum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+            if (k4 < k) { // the last k % 4 products of each of the four dot products
+                float tail[4] = {0, 0, 0, 0};
+                for (int t = 0; t < 4; ++t)
+                    for (size_t p = k4; p < k; ++p) tail[t] += a[r * k + p] * bj[t * k + p];
+                sums = add(sums, load(tail));
+            }
+            store(c + r * ldc + j, sums);
         }
     }
-    for (int r = 0; r < R; ++r) {
-        float out[4];
-        if constexpr (C == 4)
-            store(out, hsum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
-        else
-            out[0] = hsum(acc[r][0]);
-        for (size_t q = p; q < k; ++q)
-            for (int j = 0; j < C; ++j) out[j] += a[r * k + q] * b[j * k + q];
-        for (int j = 0; j < C; ++j) c[r * ldc + j] = out[j];
-    }
+    for (; j < n; ++j)
+        for (int r = 0; r < R; ++r) c[r * ldc + j] = dot_n(a + r * k, b + j * k, k);
 }
 
 // C[R × 4·V] block of A B: R rows of A (stride lda) times the k × 4V panel of B (stride ldb).
@@ -211,9 +218,7 @@ void gemv(cfspan a, cfspan x, fspan y, size_t m, size_t n) {
     require_size("gemv", "x", x.size(), n);
     require_size("gemv", "y", y.size(), m);
     // Four rows at a time share each loaded piece of x: y[i..i+4] = A[i..i+4, :] x.
-    size_t i = 0;
-    for (; i + 4 <= m; i += 4) block_nt<1, 4>(x.data(), a.data() + i * n, y.data() + i, n, 0);
-    for (; i < m; ++i) y[i] = dot_n(a.data() + i * n, x.data(), n);
+    panel_nt<1>(x.data(), a.data(), y.data(), m, n, 0);
 }
 
 void gemv_t(cfspan a, cfspan x, fspan y, size_t m, size_t n) {
@@ -249,16 +254,8 @@ void gemm_nt(cfspan a, cfspan b, fspan c, size_t m, size_t n, size_t k) {
     const float *pa = a.data(), *pb = b.data();
     float *pc = c.data();
     size_t i = 0;
-    for (; i + 2 <= m; i += 2) {
-        size_t j = 0;
-        for (; j + 4 <= n; j += 4) block_nt<2, 4>(pa + i * k, pb + j * k, pc + i * n + j, k, n);
-        for (; j < n; ++j) block_nt<2, 1>(pa + i * k, pb + j * k, pc + i * n + j, k, n);
-    }
-    for (; i < m; ++i) {
-        size_t j = 0;
-        for (; j + 4 <= n; j += 4) block_nt<1, 4>(pa + i * k, pb + j * k, pc + i * n + j, k, n);
-        for (; j < n; ++j) pc[i * n + j] = dot_n(pa + i * k, pb + j * k, k);
-    }
+    for (; i + 2 <= m; i += 2) panel_nt<2>(pa + i * k, pb, pc + i * n, n, k, n);
+    for (; i < m; ++i) panel_nt<1>(pa + i * k, pb, pc + i * n, n, k, n);
 }
 
 void gemm_nn(cfspan a, cfspan b, fspan c, size_t m, size_t n, size_t k) {
@@ -335,15 +332,18 @@ void softmax(cfspan x, fspan y, mask_span mask, float temperature) {
 }
 
 void exp(cfspan x, fspan y) {
-    map("exp", x, y, exp4, [](float v) { return std::exp(v); });
+    map(
+        "exp", x, y, [](f32x4 v) { return exp4(v); }, [](float v) { return std::exp(v); });
 }
 
 void tanh(cfspan x, fspan y) {
-    map("tanh", x, y, tanh4, [](float v) { return std::tanh(v); });
+    map(
+        "tanh", x, y, [](f32x4 v) { return tanh4(v); }, [](float v) { return std::tanh(v); });
 }
 
 void sigmoid(cfspan x, fspan y) {
-    map("sigmoid", x, y, sigmoid4, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+    map(
+        "sigmoid", x, y, [](f32x4 v) { return sigmoid4(v); }, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
 }
 
 } // namespace apg::core::simd
