@@ -13,8 +13,8 @@
 namespace apg::attention {
 
 struct StepOptions {
-    std::span<const std::uint8_t> mask; // n bytes, 1 = attend; empty = attend to every key
-    float temperature = 1.0f;           // > 0
+    std::span<const std::uint8_t> mask{}; // n bytes, 1 = attend; empty = attend to every key
+    float temperature = 1.0f;             // > 0
 };
 
 // Every named buffer of the step; the trace and the page read these by name.
