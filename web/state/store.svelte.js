@@ -38,19 +38,22 @@ export const store = $state({
     /** @type {import('../../wasm/playground').AttendResult | null} */
     result: null,
     error: '',
-    /** the token labels the result belongs to */
-    labels: [],
+    /** @type {{kind: string, weights: Float32Array | null, error: string}[]} the weights of every score function */
+    comparison: [],
+    /** the inputs the result belongs to (they may have changed since): token labels, mask, values */
+    shown: { labels: [], mask: [], values: [] },
   },
 });
 
-/** @type {ReturnType<typeof startEngine> | null} */
+/** @type {ReturnType<typeof startEngine>['api'] | null} */
 let engine = null;
 
 export async function loadEngine() {
   if (engine) return;
-  engine = startEngine();
+  const started = startEngine();
+  engine = started.api;
   try {
-    const info = await engine.init();
+    const info = await Promise.race([engine.init(), started.failed]);
     store.engine.isa = info.isa;
     store.engine.kinds = info.kinds;
     store.engine.status = 'ready';
@@ -83,10 +86,19 @@ export async function computeSandbox(request) {
   const id = ++latestRequest;
   try {
     const { kind, query, keys, values, options } = request;
-    const result = await engine.attend(kind, query, keys, values, options);
+    // The chosen function, and beside it the weights every function gives the same inputs.
+    const [result, others] = await Promise.all([
+      engine.attend(kind, query, keys, values, options),
+      Promise.allSettled(store.engine.kinds.map((k) => engine.attend(k, query, keys, values, options))),
+    ]);
     if (id !== latestRequest) return;
     store.sandbox.result = result;
-    store.sandbox.labels = request.labels;
+    store.sandbox.comparison = others.map((answer, i) => ({
+      kind: store.engine.kinds[i],
+      weights: answer.status === 'fulfilled' ? answer.value.weights : null,
+      error: answer.status === 'rejected' ? String(answer.reason?.message ?? answer.reason) : '',
+    }));
+    store.sandbox.shown = { labels: request.labels, mask: options.mask, values };
     store.sandbox.error = '';
   } catch (error) {
     if (id !== latestRequest) return;

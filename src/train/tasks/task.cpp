@@ -1,0 +1,94 @@
+#include "train/tasks/task.hpp"
+
+#include "train/tasks/assemble.hpp"
+#include "train/tasks/dates.hpp"
+#include "train/tasks/reverse.hpp"
+#include "train/tasks/zh.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace apg::train {
+
+namespace detail {
+
+namespace {
+
+std::string key_of(const std::vector<std::string> &tokens) {
+    std::string key;
+    for (const auto &token : tokens) key += token + '\x1f';
+    return key;
+}
+
+} // namespace
+
+TaskData assemble(const TaskSpec &spec, core::Rng &rng, const std::function<Pair(core::Rng &)> &draw) {
+    const models::Vocabulary source_words(models::Vocabulary::build({}, spec.source_tokenizer));
+    const models::Vocabulary target_words(models::Vocabulary::build({}, spec.target_tokenizer));
+    const std::size_t wanted = spec.train_count + spec.heldout_count;
+
+    std::vector<Example> examples;
+    examples.reserve(wanted);
+    std::unordered_set<std::string> seen;
+    auto add = [&](const Pair &pair) {
+        Example example{pair.source_text, pair.target_text, source_words.tokenize(pair.source_text),
+                        target_words.tokenize(pair.target_text)};
+        if (!seen.insert(key_of(example.source)).second) return;
+        examples.push_back(std::move(example));
+    };
+    for (const auto &pair : spec.required_in_train) add(pair);
+    if (examples.size() > spec.train_count) throw std::logic_error(spec.name + ": more required examples than train");
+    const std::size_t max_draws = 50 * wanted;
+    for (std::size_t draws = 0; examples.size() < wanted; ++draws) {
+        if (draws == max_draws)
+            throw std::logic_error(spec.name + ": the generator gave only " + std::to_string(examples.size()) +
+                                   " distinct sources in " + std::to_string(max_draws) + " draws");
+        add(draw(rng));
+    }
+
+    TaskData task;
+    task.name = spec.name;
+    task.source_tokenizer = spec.source_tokenizer;
+    task.target_tokenizer = spec.target_tokenizer;
+    task.heldout.assign(std::make_move_iterator(examples.end() - static_cast<std::ptrdiff_t>(spec.heldout_count)),
+                        std::make_move_iterator(examples.end()));
+    examples.resize(spec.train_count);
+    task.train = std::move(examples);
+    for (const auto *set : {&task.train, &task.heldout})
+        for (const auto &example : *set) {
+            task.max_source_len = std::max(task.max_source_len, example.source.size());
+            task.max_target_len = std::max(task.max_target_len, example.target.size());
+        }
+    task.max_source_len += length_margin;
+    task.max_target_len += length_margin;
+    return task;
+}
+
+} // namespace detail
+
+std::vector<std::string> task_names() { return {"dates", "zh", "reverse"}; }
+
+TaskData make_task(std::string_view name, std::uint64_t seed) {
+    if (name == "dates") return make_dates_task(seed);
+    if (name == "zh") return make_zh_task(seed);
+    if (name == "reverse") return make_reverse_task(seed);
+    throw std::invalid_argument("unknown task \"" + std::string(name) + "\" (expected dates, zh or reverse)");
+}
+
+namespace {
+
+models::Vocabulary vocabulary_of(const TaskData &task, bool source) {
+    std::vector<std::vector<std::string>> sequences;
+    sequences.reserve(task.train.size() + task.heldout.size());
+    for (const auto *set : {&task.train, &task.heldout})
+        for (const auto &example : *set) sequences.push_back(source ? example.source : example.target);
+    return models::Vocabulary::build(sequences, source ? task.source_tokenizer : task.target_tokenizer);
+}
+
+} // namespace
+
+models::Vocabulary source_vocabulary(const TaskData &task) { return vocabulary_of(task, true); }
+models::Vocabulary target_vocabulary(const TaskData &task) { return vocabulary_of(task, false); }
+
+} // namespace apg::train

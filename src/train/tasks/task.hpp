@@ -1,0 +1,34 @@
+// Synthetic tasks: deterministic (source, target) pairs the models train and are evaluated on.
+#pragma once
+
+#include "models/vocab.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace apg::train {
+
+struct Example {
+    std::string source_text, target_text;    // as a person would type / read them
+    std::vector<std::string> source, target; // tokens (no <s>, </s>)
+};
+
+struct TaskData {
+    std::string name; // "dates" | "zh" | "reverse"
+    models::Tokenizer source_tokenizer = models::Tokenizer::words, target_tokenizer = models::Tokenizer::words;
+    std::vector<Example> train, heldout;                // disjoint by source sentence, deterministic given the seed
+    std::size_t max_source_len = 0, max_target_len = 0; // limits the models enforce (longest seen + margin)
+};
+
+// Throws std::invalid_argument for an unknown name.
+TaskData make_task(std::string_view name, std::uint64_t seed);
+std::vector<std::string> task_names();
+
+// Vocabularies over train + heldout of a task (so every held-out example can be encoded).
+models::Vocabulary source_vocabulary(const TaskData &task);
+models::Vocabulary target_vocabulary(const TaskData &task);
+
+} // namespace apg::train
