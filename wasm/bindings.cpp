@@ -1,4 +1,158 @@
-#include <emscripten/bind.h>
+// The embind surface of the engine (declared for TypeScript in playground.d.ts). Each function
+// converts its JS arguments, calls the library, and converts the result back; C++ exceptions
+// reach JS as Error with their message. Every argument is taken as `val` so that a wrongly
+// typed argument becomes a C++ exception with a clear message instead of an embind TypeError.
+#include "attention/score.hpp"
+#include "attention/step.hpp"
+#include "convert.hpp"
 #include "core/kernels.hpp"
-std::string isa() { return apg::core::simd_isa(); }
-EMSCRIPTEN_BINDINGS(apg) { emscripten::function("simdIsa", &isa); }
+#include "core/rng.hpp"
+#include "js_error.hpp"
+
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <string>
+
+namespace apg::wasm {
+namespace {
+
+using attention::ScoreKind;
+using attention::ScoreParams;
+
+// The seed of the parameters the sandbox uses when the caller gives none; fixed so the page and
+// the tests see the same numbers on every load.
+constexpr std::uint64_t kDefaultParamsSeed = 2026;
+
+ScoreKind to_kind(const val &kind) {
+    if (!kind.isString()) throw std::invalid_argument("kind: expected a score function name, got " + describe(kind));
+    return attention::parse_score_kind(kind.as<std::string>());
+}
+
+Eigen::Index to_size(const val &v, const std::string &field) {
+    if (!v.isNumber()) throw std::invalid_argument(field + ": expected a whole number, got " + describe(v));
+    const double size = v.as<double>();
+    if (!(size >= 1 && size <= 4096 && size == static_cast<Eigen::Index>(size)))
+        throw std::invalid_argument(field + ": expected a whole number from 1 to 4096, got " + std::to_string(size));
+    return static_cast<Eigen::Index>(size);
+}
+
+ScoreParams default_params(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da) {
+    core::Rng rng(kDefaultParamsSeed);
+    return ScoreParams::init(kind, dq, dk, da, rng);
+}
+
+// {kind, w} for general, {kind, w_q, w_k, v} for additive, {kind} otherwise.
+val params_to_js(const ScoreParams &params) {
+    val out = val::object();
+    out.set("kind", std::string(attention::name(params.kind)));
+    if (params.kind == ScoreKind::general) out.set("w", to_js(params.w));
+    if (params.kind == ScoreKind::additive) {
+        out.set("w_q", to_js(params.w_q));
+        out.set("w_k", to_js(params.w_k));
+        out.set("v", to_js(params.v));
+    }
+    return out;
+}
+
+ScoreParams params_from_js(ScoreKind kind, const val &params) {
+    ScoreParams out;
+    out.kind = kind;
+    const auto field = [&](const char *name) {
+        if (!params.hasOwnProperty(name))
+            throw std::invalid_argument(std::string("options.params.") + name + " is missing (needed by " +
+                                        std::string(attention::name(kind)) + ")");
+        return params[name];
+    };
+    if (kind == ScoreKind::general) out.w = to_mat(field("w"), "options.params.w");
+    if (kind == ScoreKind::additive) {
+        out.w_q = to_mat(field("w_q"), "options.params.w_q");
+        out.w_k = to_mat(field("w_k"), "options.params.w_k");
+        out.v = to_vec(field("v"), "options.params.v");
+    }
+    return out;
+}
+
+bool is_object(const val &v) { return v.typeOf().as<std::string>() == "object" && !v.isNull(); }
+
+// options: {temperature?, mask?, params?, hidden_size?}; see playground.d.ts.
+val attend_js(val kind_js, val query_js, val keys_js, val values_js, val options_js) {
+    const ScoreKind kind = to_kind(kind_js);
+    const Vec query = to_vec(query_js, "query");
+    const Mat keys = to_mat(keys_js, "keys");
+    const Mat values = to_mat(values_js, "values");
+    const val options = options_js.isUndefined() ? val::object() : options_js;
+    if (!is_object(options)) throw std::invalid_argument("options: expected an object, got " + describe(options));
+
+    attention::StepOptions step_options;
+    if (options.hasOwnProperty("temperature")) {
+        const val temperature = options["temperature"];
+        if (!temperature.isNumber())
+            throw std::invalid_argument("options.temperature: expected a number, got " + describe(temperature));
+        step_options.temperature = temperature.as<float>();
+    }
+    std::vector<std::uint8_t> mask;
+    if (options.hasOwnProperty("mask") && !options["mask"].isUndefined()) {
+        mask = to_mask(options["mask"], "options.mask");
+        step_options.mask = mask;
+    }
+    ScoreParams params;
+    if (options.hasOwnProperty("params") && !options["params"].isUndefined()) {
+        if (!is_object(options["params"]))
+            throw std::invalid_argument("options.params: expected an object, got " + describe(options["params"]));
+        params = params_from_js(kind, options["params"]);
+    } else {
+        const Eigen::Index da = options.hasOwnProperty("hidden_size")
+                                    ? to_size(options["hidden_size"], "options.hidden_size")
+                                    : query.size();
+        params = default_params(kind, query.size(), keys.cols(), da);
+    }
+
+    const attention::AttentionStep step = attention::attend(params, query, keys, values, step_options);
+
+    val out = val::object();
+    out.set("kind", std::string(attention::name(kind)));
+    out.set("temperature", step_options.temperature);
+    out.set("scores", to_js(step.score.scores));
+    out.set("weights", to_js(step.weights));
+    out.set("context", to_js(step.context));
+    out.set("hidden", kind == ScoreKind::additive ? to_js(step.score.hidden) : val::null());
+    out.set("query_proj", kind == ScoreKind::additive ? to_js(step.score.query_proj) : val::null());
+    out.set("query_norm", kind == ScoreKind::cosine ? val(step.score.query_norm) : val::null());
+    out.set("params", params_to_js(params));
+    return out;
+}
+
+val default_params_js(val kind, val dq, val dk, val da) {
+    return params_to_js(default_params(to_kind(kind), to_size(dq, "dq"), to_size(dk, "dk"), to_size(da, "da")));
+}
+
+val score_kinds_js() {
+    val out = val::array();
+    for (const ScoreKind kind : attention::all_score_kinds) out.call<void>("push", std::string(attention::name(kind)));
+    return out;
+}
+
+val attend(val kind, val query, val keys, val values, val options) {
+    return guarded(attend_js, kind, query, keys, values, options);
+}
+val attend_without_options(val kind, val query, val keys, val values) {
+    const auto body = [](val k, val q, val ks, val vs) { return attend_js(k, q, ks, vs, val::undefined()); };
+    return guarded(body, kind, query, keys, values);
+}
+val defaultParams(val kind, val dq, val dk, val da) { return guarded(default_params_js, kind, dq, dk, da); }
+val scoreKinds() { return guarded(score_kinds_js); }
+std::string simdIsa() { return core::simd_isa(); }
+
+} // namespace
+} // namespace apg::wasm
+
+EMSCRIPTEN_BINDINGS(apg) {
+    // options may be left out: embind picks the overload by the number of arguments.
+    emscripten::function("attend", &apg::wasm::attend);
+    emscripten::function("attend", &apg::wasm::attend_without_options);
+    emscripten::function("defaultParams", &apg::wasm::defaultParams);
+    emscripten::function("scoreKinds", &apg::wasm::scoreKinds);
+    emscripten::function("simdIsa", &apg::wasm::simdIsa);
+    for (const char *name : {"attend", "defaultParams", "scoreKinds"}) apg::wasm::restore_stack_on_throw(name);
+}

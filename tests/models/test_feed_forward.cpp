@@ -62,8 +62,8 @@ TEST_CASE("feed-forward gradients match finite differences for inputs and every 
         CAPTURE(name(activation));
         core::Rng rng(activation == Activation::relu ? 7 : 21);
         FeedForwardParams p = FeedForwardParams::init(d, f, activation, rng);
-        Mat x = test::random_mat(n, d, rng);
-        const Mat r = test::random_mat(n, d, rng);
+        Mat x = tt::random_mat(n, d, rng);
+        const Mat r = tt::random_mat(n, d, rng);
         Mat y;
         FeedForwardCache cache;
         feed_forward_forward(p, x, y, cache);
@@ -81,13 +81,13 @@ TEST_CASE("feed-forward gradients match finite differences for inputs and every 
             Mat out;
             FeedForwardCache c;
             feed_forward_forward(p, x, out, c);
-            return test::weighted_sum(out, r);
+            return tt::weighted_sum(out, r);
         };
-        test::check_gradient("x", view(x), view(dx), loss);
-        test::check_gradient("w1", view(p.w1), view(grads.w1), loss);
-        test::check_gradient("b1", view(p.b1), view(grads.b1), loss);
-        test::check_gradient("w2", view(p.w2), view(grads.w2), loss);
-        test::check_gradient("b2", view(p.b2), view(grads.b2), loss);
+        tt::check_gradient("x", view(x), view(dx), loss);
+        tt::check_gradient("w1", view(p.w1), view(grads.w1), loss);
+        tt::check_gradient("b1", view(p.b1), view(grads.b1), loss);
+        tt::check_gradient("w2", view(p.w2), view(grads.w2), loss);
+        tt::check_gradient("b2", view(p.b2), view(grads.b2), loss);
     }
 }
 

@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-namespace apg::test {
+namespace apg::tt {
 
 inline Mat random_mat(Eigen::Index rows, Eigen::Index cols, core::Rng &rng, float scale = 1.0f) {
     Mat m(rows, cols);
@@ -31,18 +31,17 @@ inline double weighted_sum(const Mat &y, const Mat &r) {
     return s;
 }
 
-inline core::fspan span_of(Mat &m) { return view(m); }
-inline core::fspan span_of(Vec &v) { return view(v); }
-
 // Compares `analytic` with (L(v + h) − L(v − h)) / 2h for every entry v of `values`.
 // Error model (float32 forward, L accumulated in double): the float rounding of the O(1) outputs
 // puts ~1e-6 of noise on L, i.e. ~1e-6 / 2h ≈ 2e-4 on a difference quotient at h = 2.5e-3, and the
 // truncation error h²·L'''/6 is ~1e-6; so an entry passes when |num − ana| ≤ 2e-3 + 1e-2·|num|,
 // several times above that noise and far below the size of a real mistake (a dropped term is O(|ana|)).
-// Also requires the gradient to be nonzero somewhere, so a backward that writes nothing cannot pass.
+// Unless expect_zero, also requires the gradient to be nonzero somewhere, so a backward that writes
+// nothing cannot pass; expect_zero is for a tensor whose gradient is 0 by the maths (the key bias:
+// softmax ignores the constant qᵀb_k it adds to a whole row of scores).
 template <class Loss>
-void check_gradient(const std::string &what, core::fspan values, core::cfspan analytic, Loss &&loss, float h = 2.5e-3f,
-                    double abs_tol = 2e-3, double rel_tol = 1e-2) {
+void check_gradient(const std::string &what, core::fspan values, core::cfspan analytic, Loss &&loss,
+                    bool expect_zero = false, float h = 2.5e-3f, double abs_tol = 2e-3, double rel_tol = 1e-2) {
     INFO("gradient of ", what);
     REQUIRE(values.size() == analytic.size());
     double worst = 0.0, largest = 0.0;
@@ -68,7 +67,10 @@ void check_gradient(const std::string &what, core::fspan values, core::cfspan an
     }
     INFO("worst entry ", worst_index, ": numeric ", worst_num, ", analytic ", worst_ana);
     CHECK(worst <= 1.0);
-    CHECK(largest > 1e-3);
+    if (expect_zero)
+        CHECK(largest <= 1e-5);
+    else
+        CHECK(largest > 1e-3);
 }
 
-} // namespace apg::test
+} // namespace apg::tt

@@ -1,0 +1,217 @@
+// Multi-head scaled dot-product self-attention, forward and backward (shapes in self_attention.hpp).
+#include "attention/self_attention.hpp"
+
+#include "core/kernels.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace apg::attention {
+
+namespace {
+
+using Index = Eigen::Index;
+
+std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+
+[[noreturn]] void fail(const char *op, const std::string &what) {
+    throw std::invalid_argument(std::string(op) + ": " + what);
+}
+
+void require_matrix(const char *op, const char *what, const Mat &m, Index rows, Index cols) {
+    if (m.rows() != rows || m.cols() != cols)
+        fail(op,
+             std::string(what) + " is " + shape(m) + ", expected " + std::to_string(rows) + "×" + std::to_string(cols));
+}
+
+void require_vector(const char *op, const char *what, const Vec &v, Index size) {
+    if (v.size() != size)
+        fail(op,
+             std::string(what) + " has " + std::to_string(v.size()) + " elements, expected " + std::to_string(size));
+}
+
+void require_params(const char *op, const SelfAttentionParams &p, Index d) {
+    require_matrix(op, "W_q", p.w_q, d, d);
+    require_matrix(op, "W_k", p.w_k, d, d);
+    require_matrix(op, "W_v", p.w_v, d, d);
+    require_matrix(op, "W_o", p.w_o, d, d);
+    require_vector(op, "b_q", p.b_q, d);
+    require_vector(op, "b_k", p.b_k, d);
+    require_vector(op, "b_v", p.b_v, d);
+    require_vector(op, "b_o", p.b_o, d);
+}
+
+// Checks x against params and options; returns dh.
+Index check_inputs(const char *op, const SelfAttentionParams &params, const Mat &x,
+                   const SelfAttentionOptions &options) {
+    params.check();
+    const Index d = params.dim(), n = x.rows();
+    if (x.cols() != d) fail(op, "x is " + shape(x) + " but the parameters are for d = " + std::to_string(d));
+    if (n == 0) fail(op, "x is " + shape(x) + ", an empty sequence");
+    if (options.heads <= 0 || d % options.heads != 0)
+        fail(op, "d = " + std::to_string(d) + " does not split into heads = " + std::to_string(options.heads) +
+                     " (d must be a positive multiple of the number of heads)");
+    if (!options.padding_mask.empty() && options.padding_mask.size() != static_cast<std::size_t>(n))
+        fail(op, "padding mask has " + std::to_string(options.padding_mask.size()) + " bytes but x is " + shape(x) +
+                     " (one byte per position)");
+    return d / options.heads;
+}
+
+// out = x Wᵀ + b:  x n × d, W d × d
+void project(const Mat &x, const Mat &w, const Vec &b, Mat &out) {
+    const auto n = static_cast<std::size_t>(x.rows()), d = static_cast<std::size_t>(x.cols());
+    out.resize(x.rows(), w.rows());
+    core::gemm_nt(view(x), view(w), view(out), n, static_cast<std::size_t>(w.rows()), d);
+    out.rowwise() += b.transpose();
+}
+
+// For y = x Wᵀ + b given dy: dW += dyᵀ x, db += column sums of dy, dx += dy W.
+void project_backward(const Mat &x, const Mat &w, const Mat &dy, Mat &dw, Vec &db, Mat &dx) {
+    dw.noalias() += dy.transpose() * x;
+    db += dy.colwise().sum().transpose();
+    Mat dx_part(x.rows(), x.cols());
+    core::gemm_nn(view(dy), view(w), view(dx_part), static_cast<std::size_t>(dy.rows()),
+                  static_cast<std::size_t>(w.cols()), static_cast<std::size_t>(dy.cols()));
+    dx += dx_part;
+}
+
+Mat uniform_matrix(Index rows, Index cols, core::Rng &rng) {
+    const float bound = 1.0f / std::sqrt(static_cast<float>(cols));
+    Mat m(rows, cols);
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-bound, bound);
+    return m;
+}
+
+} // namespace
+
+SelfAttentionParams SelfAttentionParams::init(Eigen::Index d, core::Rng &rng) {
+    if (d <= 0) fail("SelfAttentionParams::init", "model size d must be positive, got " + std::to_string(d));
+    SelfAttentionParams p;
+    p.w_q = uniform_matrix(d, d, rng);
+    p.w_k = uniform_matrix(d, d, rng);
+    p.w_v = uniform_matrix(d, d, rng);
+    p.w_o = uniform_matrix(d, d, rng);
+    p.b_q = p.b_k = p.b_v = p.b_o = Vec::Zero(d);
+    return p;
+}
+
+SelfAttentionParams SelfAttentionParams::zeros_like() const {
+    SelfAttentionParams z;
+    z.w_q = Mat::Zero(w_q.rows(), w_q.cols());
+    z.w_k = Mat::Zero(w_k.rows(), w_k.cols());
+    z.w_v = Mat::Zero(w_v.rows(), w_v.cols());
+    z.w_o = Mat::Zero(w_o.rows(), w_o.cols());
+    z.b_q = Vec::Zero(b_q.size());
+    z.b_k = Vec::Zero(b_k.size());
+    z.b_v = Vec::Zero(b_v.size());
+    z.b_o = Vec::Zero(b_o.size());
+    return z;
+}
+
+void SelfAttentionParams::check() const {
+    if (w_q.rows() == 0) fail("self_attention", "W_q is " + shape(w_q) + ", the model size d must be positive");
+    require_params("self_attention", *this, w_q.rows());
+}
+
+void self_attention_forward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
+                            SelfAttentionResult &out) {
+    const char *op = "self_attention_forward";
+    const Index dh = check_inputs(op, params, x, options);
+    const Index n = x.rows(), d = params.dim();
+    const auto un = static_cast<std::size_t>(n), udh = static_cast<std::size_t>(dh);
+
+    // Which (query row, key column) pairs take part: n × n.
+    out.allowed.assign(un * un, 0);
+    for (Index r = 0; r < n; ++r) {
+        bool any = false;
+        for (Index c = 0; c < n; ++c) {
+            const bool on =
+                (options.padding_mask.empty() || options.padding_mask[c] != 0) && (!options.causal || c <= r);
+            out.allowed[r * n + c] = on ? 1 : 0;
+            any = any || on;
+        }
+        if (!any)
+            fail(op, "position " + std::to_string(r) + " of " + std::to_string(n) +
+                         " has no key to attend to (every key it may see is padding" +
+                         (options.causal ? ", with causal masking)" : ")"));
+    }
+
+    project(x, params.w_q, params.b_q, out.query);
+    project(x, params.w_k, params.b_k, out.key);
+    project(x, params.w_v, params.b_v, out.value);
+
+    // Dividing by √dh keeps the variance of the scores near 1, so softmax does not saturate.
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    constexpr float masked = -std::numeric_limits<float>::infinity();
+    out.heads.resize(static_cast<std::size_t>(options.heads));
+    out.concat.resize(n, d);
+    for (int h = 0; h < options.heads; ++h) {
+        SelfAttentionHead &head = out.heads[static_cast<std::size_t>(h)];
+        head.query = out.query.middleCols(h * dh, dh);
+        head.key = out.key.middleCols(h * dh, dh);
+        head.value = out.value.middleCols(h * dh, dh);
+        head.raw_scores.resize(n, n);
+        core::gemm_nt(view(head.query), view(head.key), view(head.raw_scores), un, un, udh);
+        head.scores = head.raw_scores * scale;
+        head.weights.resize(n, n);
+        for (Index r = 0; r < n; ++r) {
+            const core::mask_span row_mask(out.allowed.data() + r * n, un);
+            for (Index c = 0; c < n; ++c)
+                if (!row_mask[c]) head.scores(r, c) = masked;
+            core::softmax(row(head.scores, r), row(head.weights, r), row_mask);
+        }
+        head.output.resize(n, dh);
+        core::gemm_nn(view(head.weights), view(head.value), view(head.output), un, udh, un);
+        out.concat.middleCols(h * dh, dh) = head.output;
+    }
+    project(out.concat, params.w_o, params.b_o, out.output);
+}
+
+void self_attention_backward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
+                             const SelfAttentionResult &fwd, const Mat &d_output, Mat &d_x,
+                             SelfAttentionParams &d_params) {
+    const char *op = "self_attention_backward";
+    const Index dh = check_inputs(op, params, x, options);
+    const Index n = x.rows(), d = params.dim();
+    const auto un = static_cast<std::size_t>(n), udh = static_cast<std::size_t>(dh);
+    require_matrix(op, "d_output", d_output, n, d);
+    require_matrix(op, "d_x", d_x, n, d);
+    require_params(op, d_params, d);
+    require_matrix(op, "forward concat", fwd.concat, n, d);
+    if (fwd.heads.size() != static_cast<std::size_t>(options.heads))
+        fail(op, "the forward result has " + std::to_string(fwd.heads.size()) + " heads, options say " +
+                     std::to_string(options.heads));
+
+    // Y = concat W_oᵀ + b_o
+    Mat d_concat = Mat::Zero(n, d);
+    project_backward(fwd.concat, params.w_o, d_output, d_params.w_o, d_params.b_o, d_concat);
+
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    Mat d_query(n, d), d_key(n, d), d_value(n, d);
+    Mat d_head_output(n, dh), d_weights(n, n), d_raw_scores(n, n), d_head_query(n, dh);
+    for (int h = 0; h < options.heads; ++h) {
+        const SelfAttentionHead &head = fwd.heads[static_cast<std::size_t>(h)];
+        require_matrix(op, "forward head weights", head.weights, n, n);
+        d_head_output = d_concat.middleCols(h * dh, dh);
+        // output = weights · value:  d_weights = d_output valueᵀ,  d_value = weightsᵀ d_output
+        core::gemm_nt(view(d_head_output), view(head.value), view(d_weights), un, un, udh);
+        d_value.middleCols(h * dh, dh).noalias() = head.weights.transpose() * d_head_output;
+        // Row-wise softmax: ds_rc = w_rc (dw_rc − Σ_k w_rk dw_rk); masked entries have w = 0 and get 0.
+        for (Index r = 0; r < n; ++r) {
+            const float mean = core::dot(row(head.weights, r), row(d_weights, r));
+            for (Index c = 0; c < n; ++c)
+                d_raw_scores(r, c) = head.weights(r, c) * (d_weights(r, c) - mean) * scale; // scale: back through ÷√dh
+        }
+        // raw_scores = query keyᵀ:  d_query = d_raw key,  d_key = d_rawᵀ query
+        core::gemm_nn(view(d_raw_scores), view(head.key), view(d_head_query), un, udh, un);
+        d_query.middleCols(h * dh, dh) = d_head_query;
+        d_key.middleCols(h * dh, dh).noalias() = d_raw_scores.transpose() * head.query;
+    }
+    project_backward(x, params.w_q, d_query, d_params.w_q, d_params.b_q, d_x);
+    project_backward(x, params.w_k, d_key, d_params.w_k, d_params.b_k, d_x);
+    project_backward(x, params.w_v, d_value, d_params.w_v, d_params.b_v, d_x);
+}
+
+} // namespace apg::attention

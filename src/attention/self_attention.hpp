@@ -1,0 +1,77 @@
+// Multi-head scaled dot-product self-attention over one sequence (no batch): queries, keys and
+// values all come from the same rows X. The building block of a Transformer encoder layer
+// (which adds residuals, layer norm and the feed-forward block around it).
+//
+// Shapes: n = sequence length, d = model size, h = heads, dh = d / h (d % h == 0).
+//   Q = X W_qᵀ + b_q,  K = X W_kᵀ + b_k,  V = X W_vᵀ + b_v     n × d   (W_*: d × d, out × in)
+//   head i takes columns [i·dh, (i+1)·dh) of Q, K, V:         n × dh
+//     raw_scores = Q_i K_iᵀ                                     n × n
+//     scores     = raw_scores / √dh, −∞ where masked            n × n
+//     weights    = softmax of each row of scores                n × n   (0 where masked)
+//     output     = weights V_i                                  n × dh
+//   concat = [output_0 … output_{h−1}]                          n × d
+//   Y = concat W_oᵀ + b_o                                       n × d
+// Row r (the query at position r) may attend to column c (the key at position c) when
+// padding_mask[c] != 0 (or the mask is empty) and, with causal, c <= r.
+#pragma once
+
+#include "core/rng.hpp"
+#include "core/tensor.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace apg::attention {
+
+struct SelfAttentionParams {
+    Mat w_q, w_k, w_v, w_o; // d × d each (out × in)
+    Vec b_q, b_k, b_v, b_o; // d each
+
+    // Weights uniform in ±1/√d, biases zero, from a deterministic generator.
+    static SelfAttentionParams init(Eigen::Index d, core::Rng &rng);
+    // Same shapes, all zeros: the accumulator for gradients.
+    SelfAttentionParams zeros_like() const;
+    // The model size d; check() has made sure every member agrees with it.
+    Eigen::Index dim() const { return w_q.rows(); }
+    // Throws std::invalid_argument naming the member whose shape is not d × d (or d).
+    void check() const;
+};
+
+struct SelfAttentionOptions {
+    int heads = 1;                                // h; d % h must be 0
+    std::span<const std::uint8_t> padding_mask{}; // n bytes, 1 = real token, 0 = padding; empty = no padding
+    bool causal = false;                          // position r attends only to positions <= r
+};
+
+// Every intermediate of one head, kept for the page and the backward pass.
+struct SelfAttentionHead {
+    Mat query;      // n × dh, this head's columns of Q
+    Mat key;        // n × dh
+    Mat value;      // n × dh
+    Mat raw_scores; // n × n, Q_i K_iᵀ
+    Mat scores;     // n × n, raw_scores / √dh with −∞ at masked entries
+    Mat weights;    // n × n, row-wise softmax, rows sum to 1, 0 at masked entries
+    Mat output;     // n × dh, weights · value
+};
+
+struct SelfAttentionResult {
+    Mat query, key, value;                // n × d projections (bias included)
+    std::vector<std::uint8_t> allowed;    // n × n row-major, 1 where row r may attend to column c
+    std::vector<SelfAttentionHead> heads; // h
+    Mat concat;                           // n × d, the head outputs side by side
+    Mat output;                           // n × d, Y
+};
+
+// x: n × d. Throws std::invalid_argument for bad shapes, d % h != 0, a padding mask of the wrong
+// size, or a row with nothing to attend to (every key padded or, with causal, before it).
+void self_attention_forward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
+                            SelfAttentionResult &out);
+
+// Given dL/dY (n × d), ACCUMULATES (+=) dL/dX (n × d) and dL/d params (shapes as params, e.g.
+// from zeros_like()). fwd must be the forward result for the same params, x and options.
+void self_attention_backward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
+                             const SelfAttentionResult &fwd, const Mat &d_output, Mat &d_x,
+                             SelfAttentionParams &d_params);
+
+} // namespace apg::attention

@@ -1,0 +1,94 @@
+// The training loop: shuffled mini-batches, teacher-forced cross-entropy, gradient clipping,
+// Adam with a cosine learning-rate decay. No threads and no files: the CLI drives it natively,
+// and a browser Worker can drive the same code one step() at a time.
+#pragma once
+
+#include "models/seq2seq.hpp"
+#include "train/optim.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace apg::train {
+
+// Token ids without start / end tokens, pair k = (sources[k], targets[k]).
+struct EncodedPairs {
+    std::vector<std::vector<int>> sources, targets;
+    std::size_t size() const { return sources.size(); }
+};
+
+// Ids of the special tokens (the vocabulary's pad, start and end).
+struct SpecialTokens {
+    int pad = 0, start = 1, end = 2;
+};
+
+struct TrainOptions {
+    int steps = 2000; // mini-batches
+    int batch_size = 32;
+    float learning_rate = 3e-3f;    // Adam
+    float final_lr_fraction = 0.1f; // cosine decay from lr to lr · this over the run
+    float clip_norm = 5.0f;         // global gradient norm; <= 0 disables
+    std::uint64_t seed = 1;         // batch order (the model's init seed is separate)
+    int eval_every = 0;             // held-out exact match every this many steps (0 = only when asked)
+    int eval_examples = 200;        // how many held-out pairs that check decodes
+};
+
+struct Progress {
+    int step = 0, total_steps = 0;
+    long long sequences = 0;   // seen so far
+    double loss = 0;           // mean token cross-entropy since the previous report
+    double token_accuracy = 0; // teacher-forced argmax accuracy since the previous report
+    double grad_norm = 0;      // before clipping, last step
+    double learning_rate = 0;
+    double sequences_per_second = 0; // over the whole run so far
+    double elapsed_seconds = 0;
+    double heldout_exact_match = -1; // last evaluation, −1 if none yet
+};
+
+// Fraction of pairs (the first `limit`, all if 0) whose greedy output equals the target exactly.
+double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, SpecialTokens tokens,
+                   std::size_t limit = 0);
+
+class Trainer {
+  public:
+    // heldout may be empty (then no evaluation). The model must outlive the trainer.
+    Trainer(models::Seq2Seq &model, EncodedPairs train, EncodedPairs heldout, SpecialTokens tokens,
+            TrainOptions options);
+
+    // One mini-batch; returns the progress after it (loss and accuracy of that batch).
+    Progress step();
+    bool done() const { return step_ >= options_.steps || cancelled_; }
+    void cancel() { cancelled_ = true; }
+    bool cancelled() const { return cancelled_; }
+    // Steps until done; calls report every report_every steps and at the end. report returning
+    // false cancels the run (the model keeps the parameters of the last finished step).
+    Progress run(const std::function<bool(const Progress &)> &report, int report_every = 20);
+    // Evaluates held-out exact match now (eval_examples pairs) and records it in the progress.
+    double evaluate();
+    const Progress &progress() const { return progress_; }
+
+  private:
+    void plan_epoch();
+    models::Batch next_batch();
+
+    models::Seq2Seq &model_;
+    EncodedPairs train_, heldout_;
+    SpecialTokens tokens_;
+    TrainOptions options_;
+    models::Parameters grads_;
+    std::vector<models::TensorRef> grad_refs_;
+    Adam adam_;
+    models::TrainingWorkspace workspace_;
+    core::Rng rng_;
+    std::vector<std::size_t> order_;
+    std::vector<std::vector<std::size_t>> batches_; // this epoch's batches of pair indices
+    std::size_t cursor_ = 0;
+    int step_ = 0;
+    bool cancelled_ = false;
+    double seconds_ = 0;
+    double window_loss_ = 0, window_tokens_ = 0, window_correct_ = 0;
+    Progress progress_;
+};
+
+} // namespace apg::train

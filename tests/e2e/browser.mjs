@@ -1,0 +1,24 @@
+// Headless Debian Chromium through playwright-core, launched the way TOOLCHAIN.md found to work.
+
+// scripts/test.sh runs node with --no-experimental-fetch, which removes the fetch classes that
+// playwright-core's bundle subclasses when it loads. The browser tests never use Playwright's
+// own HTTP client, so empty stand-ins are enough; with the real classes present nothing changes.
+for (const name of ['Headers', 'Request', 'Response']) globalThis[name] ??= class {};
+
+const { chromium } = await import('playwright-core');
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

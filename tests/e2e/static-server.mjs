@@ -1,0 +1,51 @@
+// A tiny static file server for build/web on a free port of 127.0.0.1, started and stopped by
+// the browser tests in their own process (no child process to leave behind).
+import { createReadStream, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../build/web/', import.meta.url));
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.safetensors': 'application/octet-stream',
+};
+
+/** @returns {Promise<{url: string, close: () => Promise<void>}>} */
+export async function serveBuild() {
+  statSync(join(root, 'index.html')); // fails early with a clear ENOENT when the page was not built
+  const server = createServer((request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
+    let file = join(root, path);
+    try {
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+      statSync(file);
+    } catch {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,17 @@
+// Loads the Emscripten ES module (build/wasm/playground.js) in node for the binding tests and as
+// the reference the browser tests compare the page with.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const wasmDir = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
+
+// The ES module build refers to these node globals (TOOLCHAIN.md #6).
+globalThis.__dirname ??= wasmDir;
+globalThis.require ??= createRequire(import.meta.url);
+
+export async function loadEngine() {
+  const { default: createPlayground } = await import(new URL('playground.js', `file://${wasmDir}`).href);
+  // Handing over the bytes avoids node's fetch of a file path (TOOLCHAIN.md #5).
+  return createPlayground({ wasmBinary: readFileSync(`${wasmDir}playground.wasm`) });
+}

@@ -1,0 +1,60 @@
+// The page's small pure helpers: reading vectors typed by a person, writing numbers, and the URL.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { formatNumber } from '../../web/lib/format.js';
+import { formatVector, parseVector } from '../../web/lib/vectors.js';
+import { readUrl } from '../../web/state/url.js';
+
+describe('parseVector', () => {
+  test('reads numbers separated by commas, spaces or semicolons, with a typographic minus', () => {
+    assert.deepEqual(parseVector('0.6, 0.2 0.5;0.1'), [0.6, 0.2, 0.5, 0.1]);
+    assert.deepEqual(parseVector(' −1.5, +2, .5, 3., 1e-3 '), [-1.5, 2, 0.5, 3, 0.001]);
+    assert.deepEqual(parseVector(''), []);
+  });
+  test('turns a piece that is not a number into NaN, so the engine names its position', () => {
+    assert.deepEqual(parseVector('1, zero, 0x10, 2'), [1, NaN, NaN, 2]);
+  });
+  test('formatVector writes back what parseVector reads', () => {
+    assert.deepEqual(parseVector(formatVector([0.6, -0.2, 1e-7])), [0.6, -0.2, 1e-7]);
+  });
+});
+
+describe('formatNumber', () => {
+  test('writes 3 decimals with a true minus sign and no negative zero', () => {
+    assert.equal(formatNumber(0.600333034992218), '0.600');
+    assert.equal(formatNumber(-0.17068), '−0.171');
+    assert.equal(formatNumber(-0.0001), '0.000');
+    assert.equal(formatNumber(null), '–');
+  });
+});
+
+describe('readUrl', () => {
+  const defaults = {
+    kind: 'dot',
+    temperature: 1,
+    query: '1, 0',
+    tokens: [{ label: 'a', key: '1, 0', value: '1', attend: true }],
+  };
+  test('restores the score function, temperature, query and tokens from the hash', () => {
+    const tokens = JSON.stringify([
+      ['Tom', '1, 2', '3', 1],
+      ['Jerry', '0, 1', '1', 0],
+    ]);
+    const hash = `#view=sandbox&kind=additive&t=0.5&q=${encodeURIComponent('0, 1')}&tokens=${encodeURIComponent(tokens)}`;
+    assert.deepEqual(readUrl(hash, defaults), {
+      kind: 'additive',
+      temperature: 0.5,
+      query: '0, 1',
+      tokens: [
+        { label: 'Tom', key: '1, 2', value: '3', attend: true },
+        { label: 'Jerry', key: '0, 1', value: '1', attend: false },
+      ],
+    });
+  });
+  test('keeps the defaults for anything absent or malformed', () => {
+    assert.deepEqual(readUrl('', defaults), defaults);
+    assert.deepEqual(readUrl('#kind=softmax&t=-1&tokens=[1,2', defaults), defaults);
+    assert.deepEqual(readUrl('#tokens=' + encodeURIComponent('[["a", 1, "2", 1]]'), defaults), defaults);
+  });
+});

@@ -1,0 +1,50 @@
+#include "js_error.hpp"
+
+#include <emscripten/emscripten.h>
+
+#include <string>
+
+// clang-format off
+EM_JS(void, apg_throw_js_error, (const char *message), {
+    throw new Error(UTF8ToString(message));
+});
+
+// A JS throw leaves wasm without running the epilogues that give back the shadow stack, and the
+// invoke_* wrappers on its way put the stack pointer back only to their own frames: each error
+// would keep a few dozen bytes of stack until it overflowed. So the exported function restores
+// the stack pointer it was entered with. The overload table is shared so that embind can still
+// fill in overloads whose types resolve later.
+EM_JS(void, apg_restore_stack_on_throw_js, (const char *name), {
+    const key = UTF8ToString(name);
+    const inner = Module[key];
+    const outer = function(...args) {
+        const stackPointer = stackSave();
+        try {
+            return inner.apply(this, args);
+        } catch (error) {
+            stackRestore(stackPointer);
+            throw error;
+        }
+    };
+    outer.overloadTable = inner.overloadTable;
+    outer.argCount = inner.argCount;
+    Module[key] = outer;
+});
+// clang-format on
+
+namespace apg::wasm {
+
+const char *keep_message(const char *message) {
+    static std::string kept;
+    kept = message;
+    return kept.c_str();
+}
+
+void throw_js_error(const char *message) {
+    apg_throw_js_error(message);
+    __builtin_unreachable();
+}
+
+void restore_stack_on_throw(const char *exported_name) { apg_restore_stack_on_throw_js(exported_name); }
+
+} // namespace apg::wasm

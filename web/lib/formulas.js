@@ -1,0 +1,38 @@
+// The formulas of the three stages in TeX, for KaTeX.
+export const scoreFunctions = [
+  {
+    kind: 'dot',
+    label: 'dot',
+    tex: String.raw`e_j = \mathbf{q}^{\top}\mathbf{k}_j`,
+    note: 'How much the query and key point the same way, times their lengths.',
+  },
+  {
+    kind: 'scaled_dot',
+    label: 'scaled dot',
+    tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\sqrt{d_k}}`,
+    note: 'The dot product divided by √dₖ, so scores do not grow with the key size.',
+  },
+  {
+    kind: 'general',
+    label: 'general',
+    tex: String.raw`e_j = \mathbf{q}^{\top} W \mathbf{k}_j`,
+    note: "Luong's bilinear form: a learned matrix W relates query and key.",
+  },
+  {
+    kind: 'additive',
+    label: 'additive',
+    tex: String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j\right)`,
+    note: "Bahdanau's small feed-forward network over query and key.",
+  },
+  {
+    kind: 'cosine',
+    label: 'cosine',
+    tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
+    note: 'The angle only: lengths divided out, so every score lies in [−1, 1].',
+  },
+];
+
+export const softmaxTex = String.raw`\alpha_j = \frac{\exp(e_j/\tau)}{\sum_i \exp(e_i/\tau)}`;
+export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`;
+
+export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];
