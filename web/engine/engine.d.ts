@@ -35,8 +35,8 @@ export interface EngineApi {
     options?: AttendOptions,
   ): Promise<AttendResult>;
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): Promise<ScoreParams>;
-  /** Fetches the checkpoint at `url` once and returns model.info(). */
-  loadModel(name: string, url: string): Promise<any>;
+  /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
+  loadModel(name: string, bytes: ArrayBuffer): Promise<any>;
   /** Greedy decode, taking the forced token ([step, tokenId]) where one is given. */
   decode(
     name: string,

@@ -2,8 +2,8 @@
 // the page's thread never blocks on the engine. Errors thrown here (the C++ messages) reach the
 // caller as rejected promises carrying the same Error message.
 //
-// Trained models (issue 4's API, wasm/model_bindings.cpp): each checkpoint is fetched once, when
-// the page first asks for it, and kept; each model keeps its latest decoding session, so the
+// Trained models (issue 4's API, wasm/model_bindings.cpp): each checkpoint is loaded once, when
+// the page first chooses it, and kept; each model keeps its latest decoding session, so the
 // page can ask for that session's beams or exports afterwards.
 import * as Comlink from 'comlink';
 import createPlayground from '@engine/playground.js';
@@ -11,26 +11,15 @@ import createPlayground from '@engine/playground.js';
 let loading;
 const playground = () => (loading ??= createPlayground());
 
-/** name → Promise<Model> */
+/** name → Model */
 const models = new Map();
 /** name → the latest Session of that model */
 const sessions = new Map();
 
-async function model(name, url) {
-  if (!models.has(name)) {
-    const loaded = (async () => {
-      const ap = await playground();
-      if (!ap.Model) throw new Error('this engine build has no trained-model API yet');
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`checkpoint ${name}: the server answered ${response.status}`);
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      return ap.Model.load(bytes);
-    })();
-    models.set(name, loaded);
-    // A failed load may be retried (say, after the server comes back).
-    loaded.catch(() => models.delete(name));
-  }
-  return models.get(name);
+function model(name) {
+  const m = models.get(name);
+  if (!m) throw new Error(`the model ${name} is not loaded`);
+  return m;
 }
 
 function session(name) {
@@ -52,15 +41,18 @@ const api = {
     return (await playground()).defaultParams(kind, dq, dk, da);
   },
 
-  async loadModel(name, url) {
-    return (await model(name, url)).info();
+  // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
+  async loadModel(name, buffer) {
+    const ap = await playground();
+    if (!ap.Model) throw new Error('this engine build has no trained-model API yet');
+    if (!models.has(name)) models.set(name, ap.Model.load(new Uint8Array(buffer)));
+    return models.get(name).info();
   },
 
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
   // says which token to take (the what-if); later steps follow from it.
-  async decode(name, url, text, { topK = 5, forces = [] } = {}) {
-    const m = await model(name, url);
-    const s = m.decode(text, { topK });
+  async decode(name, text, { topK = 5, forces = [] } = {}) {
+    const s = model(name).decode(text, { topK });
     sessions.get(name)?.delete();
     sessions.set(name, s);
     const forced = new Map(forces);

@@ -1,6 +1,7 @@
 // The page's one state store: what the person chose (view, score function, vectors, temperature),
 // the engine's status, and the engine's last answer. Components read and write it; only the
 // functions here talk to the engine. Every number shown comes from an engine answer.
+import * as Comlink from 'comlink';
 import { startEngine } from '../engine/client.js';
 import { formatVector, parseVector } from '../lib/vectors.js';
 import { exampleQuery, exampleTokens } from './example.js';
@@ -193,8 +194,13 @@ export async function loadModel(name) {
     };
     return;
   }
-  const promise = engine
-    .loadModel(name, new URL(checkpoints[name], document.baseURI).href)
+  const promise = fetch(new URL(checkpoints[name], document.baseURI))
+    .then((response) => {
+      if (!response.ok)
+        throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+      return response.arrayBuffer();
+    })
+    .then((bytes) => engine.loadModel(name, Comlink.transfer(bytes, [bytes])))
     .then((info) => {
       store.models[name] = { status: 'ready', info, error: '' };
     })
@@ -223,7 +229,7 @@ export async function runDecode() {
   const name = currentModelName();
   const { input, forces } = store.choice;
   const key = decodeKey(name, input, forces);
-  if (store.decode.key === key && store.decode.status !== 'error') return;
+  if (store.decode.key === key) return;
   const id = ++latestDecode;
   store.decode.key = key;
   const problem = inputProblem(input);
@@ -244,7 +250,7 @@ export async function runDecode() {
     return;
   }
   try {
-    const result = await engine.decode(name, new URL(checkpoints[name], document.baseURI).href, input, {
+    const result = await engine.decode(name, input, {
       topK: 5,
       forces: $state.snapshot(forces),
     });
@@ -330,7 +336,7 @@ export async function runCompare(names) {
         return;
       }
       try {
-        const result = await engine.decode(name, new URL(checkpoints[name], document.baseURI).href, input, {
+        const result = await engine.decode(name, input, {
           topK: 5,
         });
         if (store.compare[name]?.key !== key) return;
