@@ -399,3 +399,9 @@ export function resetSandbox() {
   store.sandbox.query = fresh.query;
   store.sandbox.tokens = fresh.tokens;
 }
+
+/** Play/pause; play from the start when the last step is showing. */
+export function togglePlay() {
+  if (!store.playing && store.step >= store.decode.steps.length - 1) goTo(0);
+  store.playing = !store.playing;
+}
