@@ -330,8 +330,6 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
         );
     }
     const bahdanau = SCORES.filter((s) => shipped.includes(`dates-${s}-bahdanau`)).length;
-    const grid = page.locator('section:has(> h2) >> nth=0');
-    void grid;
     assert.equal(
       await page.locator('[data-testid^="cmp-dates-"][data-testid$="-bahdanau"]:is(figure)').count(),
       // the chosen model appears in both groups (five scores; Bahdanau vs Luong)
