@@ -14,16 +14,6 @@ PreparedTask prepare_task(std::string_view name, std::uint64_t seed) {
     return p;
 }
 
-EncodedPairs encode_examples(const std::vector<Example> &examples, const models::Vocabulary &source,
-                             const models::Vocabulary &target) {
-    EncodedPairs pairs;
-    for (const Example &e : examples) {
-        pairs.sources.push_back(source.encode(e.source));
-        pairs.targets.push_back(target.encode(e.target));
-    }
-    return pairs;
-}
-
 models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style) {
     models::ModelConfig c;
     c.task = task.data.name;

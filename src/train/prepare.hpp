@@ -4,6 +4,7 @@
 
 #include "models/config.hpp"
 #include "models/vocab.hpp"
+#include "train/tasks/encode.hpp"
 #include "train/tasks/task.hpp"
 #include "train/trainer.hpp"
 
@@ -20,10 +21,6 @@ struct PreparedTask {
 
 // make_task(name, seed), vocabularies over train + held-out, pairs encoded.
 PreparedTask prepare_task(std::string_view name, std::uint64_t seed);
-
-// Encodes examples with given vocabularies (for evaluating a loaded model on its task).
-EncodedPairs encode_examples(const std::vector<Example> &examples, const models::Vocabulary &source,
-                             const models::Vocabulary &target);
 
 // The recipe of a task: model sizes (vocabularies and max lengths filled from the prepared
 // task) and the training options the shipped models were made with.
