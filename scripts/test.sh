@@ -34,7 +34,7 @@ echo "== node --test (bindings and browser)"
 mapfile -t js_tests < <(find tests/js tests/e2e -name '*.test.mjs' 2>/dev/null | sort)
 status=0
 if [ ${#js_tests[@]} -gt 0 ]; then
-  node --no-experimental-fetch --test --test-reporter=spec "${js_tests[@]}" 2>&1 | tee "$logs/node.log" || status=$?
+  node --test --test-reporter=spec "${js_tests[@]}" 2>&1 | tee "$logs/node.log" || status=$?
   p=$(grep -E '^ℹ pass [0-9]+' "$logs/node.log" | tail -1 | awk '{print $3}')
   f=$(grep -E '^ℹ fail [0-9]+' "$logs/node.log" | tail -1 | awk '{print $3}')
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))

@@ -83,6 +83,8 @@ export interface Playground {
   simdIsa(): string;
   /** Live embind value handles, for leak checks. */
   count_emval_handles(): number;
+  /** The wasm stack pointer (Emscripten runtime), for checking that errors give the stack back. */
+  stackSave(): number;
 }
 
 export interface PlaygroundOptions {
