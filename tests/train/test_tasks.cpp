@@ -1,4 +1,5 @@
 #include "train/tasks/dates.hpp"
+#include "train/tasks/encode.hpp"
 #include "train/tasks/reverse.hpp"
 #include "train/tasks/task.hpp"
 #include "train/tasks/zh.hpp"
@@ -308,4 +309,22 @@ TEST_CASE("zh: short sentences, Chinese word targets, time and place before the 
     CHECK(time_and_place >= 10);
     CHECK(possessives >= 100);
     CHECK(wrong == 0);
+}
+
+TEST_CASE("examples encode to ids through the task's vocabularies and join back to their texts") {
+    const TaskData data = make_task("zh", 1, 50, 5);
+    const auto source_vocab = apg::train::source_vocabulary(data);
+    const auto target_vocab = apg::train::target_vocabulary(data);
+    const apg::train::EncodedPairs pairs = apg::train::encode_examples(data.train, source_vocab, target_vocab);
+    REQUIRE(pairs.size() == 50);
+    CHECK(pairs.sources[0].size() == 3); // tom chase jerry
+    CHECK(source_vocab.join(pairs.sources[0]) == "tom chase jerry");
+    CHECK(target_vocab.join(pairs.targets[0]) == "汤姆 追逐 杰瑞");
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+        wrong += source_vocab.join(pairs.sources[i]) != data.train[i].source_text ||
+                 target_vocab.join(pairs.targets[i]) != data.train[i].target_text;
+    CHECK(wrong == 0);
+    const auto tiny = apg::models::Vocabulary::build({{"tom"}}, apg::models::Tokenizer::words);
+    CHECK_THROWS_AS(apg::train::encode_examples(data.train, tiny, target_vocab), std::invalid_argument);
 }
