@@ -43,8 +43,12 @@ describe('Model', () => {
     assert.equal(info.style, 'bahdanau');
     assert.equal(info.sourceTokenizer, 'characters');
     assert.deepEqual(info.tgtVocab.slice(0, 4), ['<pad>', '<s>', '</s>', '<unk>']);
-    for (const digit of '0123456789-') assert.ok(info.tgtVocab.includes(digit), `target vocabulary has ${digit}`);
-    assert.equal(info.dims.encoderState, info.dims.bidirectional ? 2 * info.dims.encoderHidden : info.dims.encoderHidden);
+    for (const digit of '0123456789-')
+      assert.ok(info.tgtVocab.includes(digit), `target vocabulary has ${digit}`);
+    assert.equal(
+      info.dims.encoderState,
+      info.dims.bidirectional ? 2 * info.dims.encoderHidden : info.dims.encoderHidden,
+    );
     assert.ok(info.heldoutExactMatch >= 0.99, `held-out exact match ${info.heldoutExactMatch}`);
   });
 
@@ -172,7 +176,10 @@ describe('Session', () => {
   test('bad input gives clear errors', () => {
     assert.throws(() => model.decode(''), /^Error: empty input/);
     assert.throws(() => model.decode('29 november 2026 @'), /unknown/);
-    assert.throws(() => model.decode('1'.repeat(500)), /input has 500 tokens, this model accepts at most \d+/);
+    assert.throws(
+      () => model.decode('1'.repeat(500)),
+      /input has 500 tokens, this model accepts at most \d+/,
+    );
     assert.throws(() => model.decode(42), /expected the input text as a string/);
     const session = keep(model.decode('1/2/03'));
     assert.throws(() => session.force(10_000), /outside the target vocabulary/);
