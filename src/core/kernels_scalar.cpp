@@ -68,8 +68,9 @@ void softmax(cfspan x, fspan y, mask_span mask, float temperature) {
             any = true;
             if (x[i] > max) max = x[i];
         }
-    if (!any) throw std::invalid_argument("softmax: every one of the " + std::to_string(x.size()) +
-                                          " positions is masked, so there is nothing to attend to");
+    if (!any)
+        throw std::invalid_argument("softmax: every one of the " + std::to_string(x.size()) +
+                                    " positions is masked, so there is nothing to attend to");
     float sum = 0.0f;
     for (std::size_t i = 0; i < x.size(); ++i) {
         y[i] = on(i) ? std::exp((x[i] - max) / temperature) : 0.0f;

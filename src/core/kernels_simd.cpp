@@ -55,17 +55,19 @@ using std::size_t;
 // exp(x) = 2^n · e^r with n = round(x / ln 2) and r = x − n·ln 2 in [−ln2/2, ln2/2] (ln 2 split in a
 // part with few bits, so n·ln2_hi is exact, plus a correction). e^r is its Taylor series to degree 7;
 // the truncation error is below r^8/8! ≤ 5.2e-9 relative, under a float ulp, so what remains is the
-// rounding of Horner's rule. 2^n is applied as two factors 2^(n/2)·2^(n−n/2), each a normal float,
-// so results that are subnormal still come out right.
-// Measured against double-precision std::exp on 400k points of [−110, 88.72]: max relative error
-// 9.8e-8 (< 2^-23, i.e. within 1 ulp) for results ≥ FLT_MIN, absolute error ≤ 1.1e-45 below it
-// (std::expf itself: 6.0e-8). tests/core/test_elementwise.cpp holds it to 2^-23.
-// x > 88.7228317 (where expf overflows) gives +inf, x < −104 gives 0; NaN input is not supported.
-inline f32x4 exp4(f32x4 x) {
-    const f32x4 overflow = splat(88.7228317f), underflow = splat(-104.0f);
-    f32x4 xc = min(max(x, underflow), overflow);
-    f32x4 n = round(mul(xc, splat(1.44269504088896341f)));
-    f32x4 r = sub(xc, mul(n, splat(0.693359375f)));
+// rounding of Horner's rule.
+//
+// n is rounded with the 1.5·2^23 trick: adding it to |v| < 2^22 rounds v to an integer (ties to
+// even) that then sits in the low mantissa bits, so n as int32 is bits(t) − bits(1.5·2^23), with no
+// float→int conversion (wasm's saturating one costs V8 several instructions).
+constexpr float round_magic = 12582912.0f; // 1.5 · 2^23
+
+// Polynomial part shared by both exps: returns e^r and sets n (as int32) for x already clamped.
+inline f32x4 exp_reduced(f32x4 x, i32x4 &n_int) {
+    const f32x4 t = madd(x, splat(1.44269504088896341f), splat(round_magic));
+    const f32x4 n = sub(t, splat(round_magic));
+    n_int = sub_int(float_as_bits(t), float_as_bits(splat(round_magic)));
+    f32x4 r = sub(x, mul(n, splat(0.693359375f)));
     r = sub(r, mul(n, splat(-2.12194440e-4f)));
     f32x4 p = splat(1.0f / 5040.0f);
     p = madd(p, r, splat(1.0f / 720.0f));
@@ -74,15 +76,36 @@ inline f32x4 exp4(f32x4 x) {
     p = madd(p, r, splat(1.0f / 6.0f));
     p = madd(p, r, splat(0.5f));
     p = madd(p, r, splat(1.0f));
-    p = madd(p, r, splat(1.0f));
-    i32x4 n_all = to_int(n);
-    i32x4 n_half = to_int(mul(n, splat(0.5f))); // n in [−150, 128]: both halves in [−75, 64]
-    i32x4 n_rest = sub_int(n_all, n_half);
-    f32x4 scale_a = bits_as_float(shift_left(add_int(n_half, splat_int(127)), 23));
-    f32x4 scale_b = bits_as_float(shift_left(add_int(n_rest, splat_int(127)), 23));
-    f32x4 y = mul(mul(p, scale_a), scale_b);
+    return madd(p, r, splat(1.0f));
+}
+
+// 2^n as a float, for n in [−126, 127].
+inline f32x4 pow2(i32x4 n) { return bits_as_float(shift_left(add_int(n, splat_int(127)), 23)); }
+
+// e^x over the whole float range. 2^n is applied as two factors 2^(n−n/2)·2^(n/2), each a normal
+// float, so results that are subnormal still come out right.
+// Measured against double-precision std::exp on 400k points of [−110, 88.72]: max relative error
+// 9.8e-8 (< 2^-23, i.e. within 1 ulp) for results ≥ FLT_MIN, absolute error ≤ 1.1e-45 below it
+// (std::expf itself: 6.0e-8). tests/core/test_elementwise.cpp holds it to 2^-23.
+// x > 88.7228317 (where expf overflows) gives +inf, x < −104 gives 0; NaN input is not supported.
+inline f32x4 exp4(f32x4 x) {
+    const f32x4 overflow = splat(88.7228317f), underflow = splat(-104.0f);
+    i32x4 n;
+    const f32x4 p = exp_reduced(min(max(x, underflow), overflow), n); // n in [−150, 128]
+    const i32x4 n_half = shift_right(n, 1);                           // both halves in [−75, 64]
+    f32x4 y = mul(mul(p, pow2(n_half)), pow2(sub_int(n, n_half)));
     y = select(gt(x, overflow), splat(std::numeric_limits<float>::infinity()), y);
     return select(lt(x, underflow), zero(), y);
+}
+
+// e^x for x ≤ 0 (and −inf), the case of softmax after the maximum is subtracted: one scale factor
+// and one select. Results below FLT_MIN (x < −87.34) are flushed to 0 (absolute error < 1.2e-38);
+// above it the error is that of exp4.
+inline f32x4 exp_nonpositive4(f32x4 x) {
+    const f32x4 lowest = splat(-87.3365479f); // ln(FLT_MIN): n ≥ −126
+    i32x4 n;
+    const f32x4 p = exp_reduced(max(x, lowest), n);
+    return select(lt(x, lowest), zero(), mul(p, pow2(n)));
 }
 
 // tanh(x): for |x| < 1 the [7/6] Padé approximant x·P(x²)/Q(x²) (Lambert's continued fraction,
@@ -141,21 +164,31 @@ template <int R>
     size_t j = 0;
     for (; j + 4 <= n; j += 4) {
         const float *bj = b + j * k;
-        f32x4 acc[R][4];
-        for (int r = 0; r < R; ++r)
-            for (int t = 0; t < 4; ++t) acc[r][t] = zero();
-        for (size_t p = 0; p < k4; p += 4) {
+        // A single row has only 4 accumulators, too few to hide the latency of the additions:
+        // it alternates between two sets, one for even and one for odd steps of p.
+        constexpr int sets = R == 1 ? 2 : 1;
+        f32x4 acc[sets][R][4];
+        for (int set = 0; set < sets; ++set)
+            for (int r = 0; r < R; ++r)
+                for (int t = 0; t < 4; ++t) acc[set][r][t] = zero();
+        auto step = [&](f32x4(&sums)[R][4], size_t p) {
             const f32x4 b0 = load(bj + p), b1 = load(bj + k + p), b2 = load(bj + 2 * k + p), b3 = load(bj + 3 * k + p);
             for (int r = 0; r < R; ++r) {
                 const f32x4 av = load(a + r * k + p);
-                acc[r][0] = madd(av, b0, acc[r][0]);
-                acc[r][1] = madd(av, b1, acc[r][1]);
-                acc[r][2] = madd(av, b2, acc[r][2]);
-                acc[r][3] = madd(av, b3, acc[r][3]);
+                sums[r][0] = madd(av, b0, sums[r][0]);
+                sums[r][1] = madd(av, b1, sums[r][1]);
+                sums[r][2] = madd(av, b2, sums[r][2]);
+                sums[r][3] = madd(av, b3, sums[r][3]);
             }
-        }
+        };
+        size_t p = 0;
+        for (; p + 4 * sets <= k4; p += 4 * sets)
+            for (int set = 0; set < sets; ++set) step(acc[set], p + 4 * set);
+        for (; p < k4; p += 4) step(acc[0], p);
+        if constexpr (sets == 2)
+            for (int t = 0; t < 4; ++t) acc[0][0][t] = add(acc[0][0][t], acc[1][0][t]);
         for (int r = 0; r < R; ++r) {
-            f32x4 sums = hsum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+            f32x4 sums = hsum4(acc[0][r][0], acc[0][r][1], acc[0][r][2], acc[0][r][3]);
             if (k4 < k) { // the last k % 4 products of each of the four dot products
                 float tail[4] = {0, 0, 0, 0};
                 for (int t = 0; t < 4; ++t)
@@ -187,6 +220,45 @@ template <int R, int V>
     }
     for (int r = 0; r < R; ++r)
         for (int j = 0; j < V; ++j) store(c + r * ldc + 4 * j, acc[r][j]);
+}
+
+// One row of C = A B: c[0..n) = Σ_p a[p] B[p, :] (B is k × n with stride ldb); also gemv_t.
+// Sixteen columns at a time, even and odd p in separate accumulators, so 8 independent additions
+// are in flight (a 1-row block_nn would wait on the latency of each addition).
+[[gnu::noinline]] void row_nn(const float *a, const float *b, size_t ldb, float *c, size_t n, size_t k) {
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        f32x4 even[4] = {zero(), zero(), zero(), zero()}, odd[4] = {zero(), zero(), zero(), zero()};
+        size_t p = 0;
+        for (; p + 2 <= k; p += 2) {
+            const f32x4 a0 = load_splat(a + p), a1 = load_splat(a + p + 1);
+            const float *b0 = b + p * ldb + j, *b1 = b0 + ldb;
+            for (int t = 0; t < 4; ++t) {
+                even[t] = madd(a0, load(b0 + 4 * t), even[t]);
+                odd[t] = madd(a1, load(b1 + 4 * t), odd[t]);
+            }
+        }
+        if (p < k) {
+            const f32x4 a0 = load_splat(a + p);
+            for (int t = 0; t < 4; ++t) even[t] = madd(a0, load(b + p * ldb + j + 4 * t), even[t]);
+        }
+        for (int t = 0; t < 4; ++t) store(c + j + 4 * t, add(even[t], odd[t]));
+    }
+    for (; j + 4 <= n; j += 4) {
+        f32x4 even = zero(), odd = zero();
+        size_t p = 0;
+        for (; p + 2 <= k; p += 2) {
+            even = madd(load_splat(a + p), load(b + p * ldb + j), even);
+            odd = madd(load_splat(a + p + 1), load(b + (p + 1) * ldb + j), odd);
+        }
+        if (p < k) even = madd(load_splat(a + p), load(b + p * ldb + j), even);
+        store(c + j, add(even, odd));
+    }
+    for (; j < n; ++j) {
+        float sum = 0.0f;
+        for (size_t p = 0; p < k; ++p) sum += a[p] * b[p * ldb + j];
+        c[j] = sum;
+    }
 }
 
 } // namespace
@@ -225,26 +297,8 @@ void gemv_t(cfspan a, cfspan x, fspan y, size_t m, size_t n) {
     require_size("gemv_t", "A", a.size(), m * n);
     require_size("gemv_t", "x", x.size(), m);
     require_size("gemv_t", "y", y.size(), n);
-    // y = Σ_i x_i A[i, :], four rows per pass over y so y is loaded and stored a quarter as often.
-    float *py = y.data();
-    const float *pa = a.data();
-    for (size_t j = 0; j < n; ++j) py[j] = 0.0f;
-    size_t i = 0;
-    for (; i + 4 <= m; i += 4) {
-        const float *r0 = pa + i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
-        const f32x4 x0 = splat(x[i]), x1 = splat(x[i + 1]), x2 = splat(x[i + 2]), x3 = splat(x[i + 3]);
-        size_t j = 0;
-        for (; j + 4 <= n; j += 4) {
-            f32x4 acc = load(py + j);
-            acc = madd(x0, load(r0 + j), acc);
-            acc = madd(x1, load(r1 + j), acc);
-            acc = madd(x2, load(r2 + j), acc);
-            acc = madd(x3, load(r3 + j), acc);
-            store(py + j, acc);
-        }
-        for (; j < n; ++j) py[j] = py[j] + x[i] * r0[j] + x[i + 1] * r1[j] + x[i + 2] * r2[j] + x[i + 3] * r3[j];
-    }
-    for (; i < m; ++i) axpy(x[i], a.subspan(i * n, n), y);
+    // y = Σ_i x_i A[i, :]: one row of the product xᵀ A.
+    row_nn(x.data(), a.data(), n, y.data(), n, m);
 }
 
 void gemm_nt(cfspan a, cfspan b, fspan c, size_t m, size_t n, size_t k) {
@@ -279,11 +333,7 @@ void gemm_nn(cfspan a, cfspan b, fspan c, size_t m, size_t n, size_t k) {
         if (n4 > n8) block_nn<4, 1>(pa + i * k, k, pb + n8, n, pc + i * n + n8, n, k);
         for (size_t r = i; r < i + 4; ++r) tail_columns(r);
     }
-    for (; i < m; ++i) {
-        for (size_t j = 0; j < n8; j += 8) block_nn<1, 2>(pa + i * k, k, pb + j, n, pc + i * n + j, n, k);
-        if (n4 > n8) block_nn<1, 1>(pa + i * k, k, pb + n8, n, pc + i * n + n8, n, k);
-        tail_columns(i);
-    }
+    for (; i < m; ++i) row_nn(pa + i * k, pb, n, pc + i * n, n, k);
 }
 
 void softmax(cfspan x, fspan y, mask_span mask, float temperature) {
@@ -293,7 +343,8 @@ void softmax(cfspan x, fspan y, mask_span mask, float temperature) {
         throw std::invalid_argument("softmax: temperature must be a positive finite number");
     const size_t n = x.size();
     float *py = y.data();
-    // With a mask, y first holds the scores with −inf at masked positions; exp4(−inf) is exactly 0.
+    // With a mask, y first holds the scores with −inf at masked positions, whose exp is exactly 0.
+    // Weights below FLT_MIN (1.2e-38) come out as 0 (see exp_nonpositive4).
     // The mask is checked before y is touched, so a fully masked row leaves y as it was.
     size_t on = n;
     if (!mask.empty()) on = static_cast<size_t>(std::count_if(mask.begin(), mask.end(), [](auto m) { return m != 0; }));
@@ -316,7 +367,7 @@ void softmax(cfspan x, fspan y, mask_span mask, float temperature) {
     const f32x4 vmx = splat(mx), vinv_t = splat(inv_t);
     f32x4 vsum = zero();
     for (i = 0; i + 4 <= n; i += 4) {
-        f32x4 e = exp4(mul(sub(load(src + i), vmx), vinv_t));
+        f32x4 e = exp_nonpositive4(mul(sub(load(src + i), vmx), vinv_t));
         store(py + i, e);
         vsum = add(vsum, e);
     }

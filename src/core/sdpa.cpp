@@ -1,7 +1,6 @@
 // sdpa_forward: the three stages over a block of queries, built from the core kernels of each
 // set (scalar:: or simd::), so the two versions differ only in the kernels they call.
 #include "core/sdpa.hpp"
-#include "core/shape_check.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -15,20 +14,35 @@ std::string describe(const SdpaShape &s) {
            ", dv=" + std::to_string(s.dv) + ")";
 }
 
+// The error paths build their messages out of line: the checks on the hot path then hold no
+// std::string, which in an Emscripten build with exceptions would route every call in their scope
+// through a JS trampoline.
+[[noreturn]] void fail(const SdpaShape &s, const std::string &what) {
+    throw std::invalid_argument("sdpa_forward " + describe(s) + ": " + what);
+}
+[[noreturn]] void fail_size(const SdpaShape &s, const char *name, std::size_t got, std::size_t want) {
+    fail(s, std::string(name) + " has " + std::to_string(got) + " elements, expected " + std::to_string(want));
+}
+
 void check(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaOptions &o, cfspan scores, cfspan weights,
            cfspan context) {
-    if (s.nq == 0 || s.nk == 0 || s.d == 0 || s.dv == 0)
-        throw std::invalid_argument("sdpa_forward: every size must be positive, got " + describe(s));
-    if (o.causal && s.nq > s.nk)
-        throw std::invalid_argument("sdpa_forward: causal attention needs nq <= nk, got " + describe(s));
-    const std::string op = "sdpa_forward " + describe(s);
-    require_size(op.c_str(), "Q", q.size(), s.nq * s.d);
-    require_size(op.c_str(), "K", k.size(), s.nk * s.d);
-    require_size(op.c_str(), "V", v.size(), s.nk * s.dv);
-    if (!o.key_mask.empty()) require_size(op.c_str(), "key_mask", o.key_mask.size(), s.nk);
-    require_size(op.c_str(), "scores", scores.size(), s.nq * s.nk);
-    require_size(op.c_str(), "weights", weights.size(), s.nq * s.nk);
-    require_size(op.c_str(), "context", context.size(), s.nq * s.dv);
+    if (s.nq == 0 || s.nk == 0 || s.d == 0 || s.dv == 0) fail(s, "every size must be positive");
+    if (o.causal && s.nq > s.nk) fail(s, "causal attention needs nq <= nk");
+    if (q.size() != s.nq * s.d) fail_size(s, "Q", q.size(), s.nq * s.d);
+    if (k.size() != s.nk * s.d) fail_size(s, "K", k.size(), s.nk * s.d);
+    if (v.size() != s.nk * s.dv) fail_size(s, "V", v.size(), s.nk * s.dv);
+    if (!o.key_mask.empty() && o.key_mask.size() != s.nk) fail_size(s, "key_mask", o.key_mask.size(), s.nk);
+    if (scores.size() != s.nq * s.nk) fail_size(s, "scores", scores.size(), s.nq * s.nk);
+    if (weights.size() != s.nq * s.nk) fail_size(s, "weights", weights.size(), s.nq * s.nk);
+    if (context.size() != s.nq * s.dv) fail_size(s, "context", context.size(), s.nq * s.dv);
+    // A query sees keys [0, visible); it has something to attend to when the first unmasked key
+    // is in that range. Checked before anything is written, so the softmax below never throws.
+    if (!o.key_mask.empty()) {
+        std::size_t first_on = 0;
+        while (first_on < s.nk && o.key_mask[first_on] == 0) ++first_on;
+        const std::size_t first_visible_end = o.causal ? 1 + (s.nk - s.nq) : s.nk; // query 0 sees the fewest
+        if (first_on >= first_visible_end) fail(s, "query 0 has every key masked, so there is nothing to attend to");
+    }
 }
 
 struct Kernels {
@@ -59,12 +73,7 @@ void forward(const Kernels &kern, const SdpaShape &s, cfspan q, cfspan k, cfspan
             const std::size_t visible = o.causal ? i + 1 + (s.nk - s.nq) : s.nk;
             fspan row = block_weights.subspan(r * s.nk, s.nk);
             mask_span mask = o.key_mask.empty() ? mask_span{} : o.key_mask.first(visible);
-            try {
-                kern.softmax(block_scores.subspan(r * s.nk, visible), row.first(visible), mask, 1.0f);
-            } catch (const std::invalid_argument &) {
-                throw std::invalid_argument("sdpa_forward " + describe(s) + ": query " + std::to_string(i) +
-                                            " has every key masked, so there is nothing to attend to");
-            }
+            kern.softmax(block_scores.subspan(r * s.nk, visible), row.first(visible), mask, 1.0f);
             for (std::size_t j = visible; j < s.nk; ++j) row[j] = 0.0f;
         }
         // Stage 3: O = P V for this block.

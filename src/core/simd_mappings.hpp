@@ -38,8 +38,10 @@ inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
 inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
 inline f32x4 div(f32x4 a, f32x4 b) { return wasm_f32x4_div(a, b); }
-inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_max(a, b); }
-inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_min(a, b); }
+// min/max of numbers. With a NaN operand the result is unspecified: wasm's pmin/pmax (unlike
+// f32x4.min/max, whose NaN and ±0 rules V8 emulates with several instructions) map to one minps/maxps.
+inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
+inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
 inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
 // Lane masks (all ones where true) and a lane-wise choice: where mask then a else b.
 inline f32x4 gt(f32x4 a, f32x4 b) { return wasm_f32x4_gt(a, b); }
@@ -57,7 +59,9 @@ inline i32x4 add_int(i32x4 a, i32x4 b) { return wasm_i32x4_add(a, b); }
 inline i32x4 sub_int(i32x4 a, i32x4 b) { return wasm_i32x4_sub(a, b); }
 inline i32x4 splat_int(int x) { return wasm_i32x4_splat(x); }
 inline i32x4 shift_left(i32x4 a, int bits) { return wasm_i32x4_shl(a, bits); }
+inline i32x4 shift_right(i32x4 a, int bits) { return wasm_i32x4_shr(a, bits); } // arithmetic
 inline f32x4 bits_as_float(i32x4 a) { return a; }
+inline i32x4 float_as_bits(f32x4 a) { return a; }
 inline float first(f32x4 a) { return wasm_f32x4_extract_lane(a, 0); }
 // {a0, b0, a1, b1}, {a2, b2, a3, b3}, {a0, a1, b0, b1}, {a2, a3, b2, b3}, {a1, a0, a3, a2}
 inline f32x4 interleave_lo(f32x4 a, f32x4 b) { return wasm_i32x4_shuffle(a, b, 0, 4, 1, 5); }
@@ -94,7 +98,9 @@ inline i32x4 add_int(i32x4 a, i32x4 b) { return _mm_add_epi32(a, b); }
 inline i32x4 sub_int(i32x4 a, i32x4 b) { return _mm_sub_epi32(a, b); }
 inline i32x4 splat_int(int x) { return _mm_set1_epi32(x); }
 inline i32x4 shift_left(i32x4 a, int bits) { return _mm_slli_epi32(a, bits); }
+inline i32x4 shift_right(i32x4 a, int bits) { return _mm_srai_epi32(a, bits); }
 inline f32x4 bits_as_float(i32x4 a) { return _mm_castsi128_ps(a); }
+inline i32x4 float_as_bits(f32x4 a) { return _mm_castps_si128(a); }
 inline float first(f32x4 a) { return _mm_cvtss_f32(a); }
 inline f32x4 interleave_lo(f32x4 a, f32x4 b) { return _mm_unpacklo_ps(a, b); }
 inline f32x4 interleave_hi(f32x4 a, f32x4 b) { return _mm_unpackhi_ps(a, b); }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# npm run bench: builds the native, wasm and wasm-scalar presets, runs every tests/bench/bench_*
+# program of each (native executables directly, wasm .cjs under node) and every
+# tests/bench/bench_*.mjs (plain JS), then prints one table per section (tests/bench/report.mjs).
+# A new benchmark is a new bench_*.cpp or bench_*.mjs printing the JSON lines of bench.hpp.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs
+presets=(native wasm wasm-scalar)
+for preset in "${presets[@]}"; do bash scripts/build.sh "$preset" >/dev/null; done
+
+out=build/bench
+rm -rf "$out"
+mkdir -p "$out"
+for preset in "${presets[@]}"; do
+  for src in tests/bench/bench_*.cpp; do
+    name=$(basename "$src" .cpp)
+    echo "bench: $preset $name" >&2
+    if [ "$preset" = native ]; then
+      "build/$preset/$name" "$preset" >"$out/$preset-$name.jsonl"
+    else
+      node --no-experimental-fetch "build/$preset/$name.cjs" "$preset" >"$out/$preset-$name.jsonl"
+    fi
+  done
+done
+for src in tests/bench/bench_*.mjs; do
+  name=$(basename "$src" .mjs)
+  echo "bench: js $name" >&2
+  node "$src" js >"$out/js-$name.jsonl"
+done
+
+# Proof that the wasm build runs vector code and the scalar build does not.
+for preset in wasm wasm-scalar; do
+  for src in tests/bench/bench_*.cpp; do
+    name=$(basename "$src" .cpp)
+    count=$(wasm-dis "build/$preset/$name.wasm" 2>/dev/null | grep -c 'f32x4\.' || true)
+    echo "simd check: build/$preset/$name.wasm has $count f32x4 instructions"
+  done
+done | tee "$out/simd-check.txt"
+
+node tests/bench/report.mjs "$out"/*.jsonl | tee "$out/report.txt"

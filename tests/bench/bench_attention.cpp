@@ -1,0 +1,60 @@
+// Attention forward, score → softmax → context, at the sizes of the benchmark table:
+//   "sdpa"      core::sdpa_forward at (n_q, n_k, d), d = dv, scale 1/√d, flops counted as 4·n_q·n_k·d
+//               (2·n_q·n_k·d for Q Kᵀ and as many for P V; softmax is not counted)
+//   "additive"  one decoder step through attention::attend with cached keys (Bahdanau), flops
+//               counted as 2·da·dq (W_q q) + 4·n·da (add, tanh, dot with v) + 2·n·dv (context)
+#include "attention/step.hpp"
+#include "bench.hpp"
+#include "core/rng.hpp"
+#include "core/sdpa.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace apg;
+
+namespace {
+
+std::vector<float> random_vector(std::size_t n, core::Rng &rng) {
+    std::vector<float> v(n);
+    for (float &x : v) x = rng.uniform(-1.0f, 1.0f);
+    return v;
+}
+
+std::string triple(std::size_t a, std::size_t b, std::size_t c) {
+    return "(" + std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + ")";
+}
+
+void bench_sdpa(const std::string &impl, std::size_t nq, std::size_t nk, std::size_t d) {
+    core::Rng rng(42);
+    auto q = random_vector(nq * d, rng), k = random_vector(nk * d, rng), v = random_vector(nk * d, rng);
+    std::vector<float> scores(nq * nk), weights(nq * nk), context(nq * d);
+    const core::SdpaShape shape{nq, nk, d, d};
+    const core::SdpaOptions options{1.0f / std::sqrt(static_cast<float>(d))};
+    double ns = bench::time_ns([&] { core::sdpa_forward(shape, q, k, v, options, scores, weights, context); });
+    bench::emit("sdpa", triple(nq, nk, d), impl, ns, 4.0 * nq * nk * d);
+}
+
+void bench_additive(const std::string &impl, std::size_t n, std::size_t d) {
+    core::Rng rng(43);
+    const auto di = static_cast<Eigen::Index>(d), ni = static_cast<Eigen::Index>(n);
+    auto params = attention::ScoreParams::init(attention::ScoreKind::additive, di, di, di, rng);
+    Mat keys(ni, di);
+    Vec query(di);
+    for (Eigen::Index i = 0; i < keys.size(); ++i) keys.data()[i] = rng.uniform(-1.0f, 1.0f);
+    for (Eigen::Index i = 0; i < query.size(); ++i) query[i] = rng.uniform(-1.0f, 1.0f);
+    const auto cache = attention::prepare_keys(params, keys);
+    attention::AttentionStep step;
+    double ns = bench::time_ns([&] { attention::attend(params, query, keys, cache, keys, {}, step); });
+    bench::emit("additive", triple(1, n, d), impl, ns, 2.0 * d * d + 4.0 * n * d + 2.0 * n * d);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const std::string impl = argc > 1 ? argv[1] : core::simd_isa();
+    const std::size_t sizes[][3] = {{1, 16, 64}, {1, 128, 256}, {64, 64, 64}, {256, 256, 64}, {512, 512, 128}};
+    for (const auto &s : sizes) bench_sdpa(impl, s[0], s[1], s[2]);
+    bench_additive(impl, 128, 256);
+}
