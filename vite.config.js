@@ -22,7 +22,15 @@ export default defineConfig({
     // The Emscripten ES module built by `scripts/build.sh wasm`.
     alias: { '@engine': here('./build/wasm') },
   },
-  build: { outDir: here('./build/web'), emptyOutDir: true, target: 'es2022', rollupOptions: { onLog } },
+  build: {
+    outDir: here('./build/web'),
+    emptyOutDir: true,
+    target: 'es2022',
+    // The checkpoints (web/models/*.safetensors, found by web/state/checkpoints.js) are always
+    // separate files, fetched only when their model is chosen; never inlined into the bundle.
+    assetsInlineLimit: (file) => (file.endsWith('.safetensors') ? false : undefined),
+    rollupOptions: { onLog },
+  },
   worker: { format: 'es', rollupOptions: { onLog } },
   preview: { host: '127.0.0.1', port: 8080, strictPort: true },
 });

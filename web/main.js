@@ -4,3 +4,7 @@ import './styles.css';
 import App from './App.svelte';
 
 mount(App, { target: document.getElementById('app') });
+
+// The page writes its state into the hash with replaceState (no event); a hashchange is the person
+// editing the address or following a link to another state: start from it.
+window.addEventListener('hashchange', () => location.reload());

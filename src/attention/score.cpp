@@ -207,8 +207,16 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
     }
 }
 
+KeyCache zeros_like(const KeyCache &cache) {
+    KeyCache z;
+    z.projected = Mat::Zero(cache.projected.rows(), cache.projected.cols());
+    z.norms = Vec::Zero(cache.norms.size());
+    return z;
+}
+
 void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
-                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params) {
+                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, KeyCache &d_cache,
+                    ScoreParams &d_params) {
     const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
     if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
     params.check(dq, dk);
@@ -217,9 +225,11 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
     require_vector(params.kind, "d_scores", d_scores, n);
     require_vector(params.kind, "d_query", d_query, dq);
     require_matrix(params.kind, "d_keys", d_keys, n, dk);
+    require_matrix(params.kind, "d_cache.projected", d_cache.projected, cache.projected.rows(), cache.projected.cols());
+    require_vector(params.kind, "d_cache.norms", d_cache.norms, cache.norms.size());
     if (d_params.kind != params.kind)
         fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
-    const auto un = static_cast<std::size_t>(n), udq = static_cast<std::size_t>(dq), udk = static_cast<std::size_t>(dk);
+    const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
 
     switch (params.kind) {
     case ScoreKind::dot:
@@ -232,66 +242,124 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
         break;
     }
     case ScoreKind::general: {
-        // e_j = qᵀ p_j with p_j = W k_j (cached).
-        require_matrix(params.kind, "dW", d_params.w, dq, dk);
-        Vec dq_part(dq); // Pᵀ d_scores
-        core::gemv_t(view(cache.projected), view(d_scores), view(dq_part), un, udq);
+        // e_j = qᵀ p_j with p_j = W k_j (cached):  dq += Pᵀ d_scores,  dp_j += d_scores_j q
+        Vec dq_part(dq);
+        core::gemv_t(view(cache.projected), view(d_scores), view(dq_part), un, static_cast<std::size_t>(dq));
         d_query += dq_part;
-        Vec wt_q(dk); // Wᵀ q: d e_j / d k_j
-        core::gemv_t(view(params.w), view(query), view(wt_q), udq, udk);
-        for (Eigen::Index j = 0; j < n; ++j) core::axpy(d_scores[j], view(wt_q), row(d_keys, j));
-        Vec kt_ds(dk); // Kᵀ d_scores; dW = q (Kᵀ d_scores)ᵀ
-        core::gemv_t(view(keys), view(d_scores), view(kt_ds), un, udk);
-        for (Eigen::Index i = 0; i < dq; ++i) core::axpy(query[i], view(kt_ds), row(d_params.w, i));
+        for (Eigen::Index j = 0; j < n; ++j) core::axpy(d_scores[j], view(query), row(d_cache.projected, j));
         break;
     }
     case ScoreKind::additive: {
-        // e_j = vᵀ h_j,  h_j = tanh(a_j),  a_j = W_q q + W_k k_j.
+        // e_j = vᵀ h_j,  h_j = tanh(a_j),  a_j = W_q q + p_j with p_j = W_k k_j (cached).
         const Eigen::Index da = params.w_q.rows();
         const auto uda = static_cast<std::size_t>(da);
         require_matrix(params.kind, "forward hidden", fwd.hidden, n, da);
         require_matrix(params.kind, "dW_q", d_params.w_q, da, dq);
-        require_matrix(params.kind, "dW_k", d_params.w_k, da, dk);
         require_vector(params.kind, "dv", d_params.v, da);
         Vec dv_part(da); // Hᵀ d_scores
         core::gemv_t(view(fwd.hidden), view(d_scores), view(dv_part), un, uda);
         d_params.v += dv_part;
-        // d a_j = d_scores_j · v ⊙ (1 − h_j²):  n × da
+        // d a_j = d_scores_j · v ⊙ (1 − h_j²):  n × da; this is also d p_j.
         Mat d_pre = (1.0f - fwd.hidden.array().square()).matrix();
         for (Eigen::Index j = 0; j < n; ++j) d_pre.row(j).array() *= d_scores[j] * params.v.transpose().array();
+        d_cache.projected += d_pre;
         // W_q q is shared by every j, so its gradient is the column sum.
         const Vec d_query_proj = d_pre.colwise().sum().transpose();
         Vec dq_part(dq); // W_qᵀ d(W_q q)
-        core::gemv_t(view(params.w_q), view(d_query_proj), view(dq_part), uda, udq);
+        core::gemv_t(view(params.w_q), view(d_query_proj), view(dq_part), uda, static_cast<std::size_t>(dq));
         d_query += dq_part;
         for (Eigen::Index a = 0; a < da; ++a) core::axpy(d_query_proj[a], view(query), row(d_params.w_q, a));
-        // Through the cache W_k k_j: dK += dA W_k,  dW_k += dAᵀ K.
-        Mat dk_part(n, dk);
-        core::gemm_nn(view(d_pre), view(params.w_k), view(dk_part), un, udk, uda);
-        d_keys += dk_part;
-        d_params.w_k.noalias() += d_pre.transpose() * keys;
         break;
     }
     case ScoreKind::cosine: {
-        // e_j = qᵀk_j / (‖q‖_ε ‖k_j‖_ε) with ‖x‖_ε = max(‖x‖, ε): a clamped norm is a constant,
-        // so its term drops out of the gradient.
+        // e_j = qᵀk_j / (‖q‖_ε ν_j) with ‖x‖_ε = max(‖x‖, ε) and ν_j = ‖k_j‖_ε (cached). A clamped
+        // norm is a constant, so its term drops out of the gradient.
         const float qn = clamped(fwd.query_norm);
-        const bool q_live = fwd.query_norm >= cosine_norm_epsilon;
         float sum_ds_e = 0; // Σ_j d_scores_j e_j
         for (Eigen::Index j = 0; j < n; ++j) {
             const float kn = clamped(cache.norms[j]);
             const float ds = d_scores[j], e = fwd.scores[j];
-            // d e_j / d q = k_j / (‖q‖‖k_j‖) − e_j q / ‖q‖²
+            // ∂e_j/∂q = k_j / (‖q‖ ν_j) − e_j q / ‖q‖²
             core::axpy(ds / (qn * kn), row(keys, j), view(d_query));
-            // d e_j / d k_j = q / (‖q‖‖k_j‖) − e_j k_j / ‖k_j‖²
+            // ∂e_j/∂k_j directly = q / (‖q‖ ν_j);  ∂e_j/∂ν_j = −e_j / ν_j
             core::axpy(ds / (qn * kn), view(query), row(d_keys, j));
-            if (cache.norms[j] >= cosine_norm_epsilon) core::axpy(-ds * e / (kn * kn), row(keys, j), row(d_keys, j));
+            d_cache.norms[j] -= ds * e / kn;
             sum_ds_e += ds * e;
         }
-        if (q_live) core::axpy(-sum_ds_e / (qn * qn), view(query), view(d_query));
+        if (fwd.query_norm >= cosine_norm_epsilon) core::axpy(-sum_ds_e / (qn * qn), view(query), view(d_query));
         break;
     }
     }
+}
+
+void prepare_keys_backward(const ScoreParams &params, const Mat &keys, const KeyCache &cache, const KeyCache &d_cache,
+                           Mat &d_keys, ScoreParams &d_params) {
+    const Eigen::Index n = keys.rows(), dk = keys.cols();
+    require_matrix(params.kind, "d_keys", d_keys, n, dk);
+    require_matrix(params.kind, "d_cache.projected", d_cache.projected, cache.projected.rows(), cache.projected.cols());
+    require_vector(params.kind, "d_cache.norms", d_cache.norms, cache.norms.size());
+    if (d_params.kind != params.kind)
+        fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
+    const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
+
+    // projected = K Mᵀ (M = W or W_k, rows × dk):  dK += dP M,  dM += dPᵀ K
+    auto through_projection = [&](const Mat &m, Mat &d_m, const char *what) {
+        require_matrix(params.kind, "key cache", cache.projected, n, m.rows());
+        require_matrix(params.kind, what, d_m, m.rows(), dk);
+        Mat dk_part(n, dk);
+        core::gemm_nn(view(d_cache.projected), view(m), view(dk_part), un, udk, static_cast<std::size_t>(m.rows()));
+        d_keys += dk_part;
+        d_m.noalias() += d_cache.projected.transpose() * keys;
+    };
+    switch (params.kind) {
+    case ScoreKind::general:
+        through_projection(params.w, d_params.w, "dW");
+        break;
+    case ScoreKind::additive:
+        through_projection(params.w_k, d_params.w_k, "dW_k");
+        break;
+    case ScoreKind::cosine:
+        // ν_j = ‖k_j‖ unless clamped:  dk_j += dν_j k_j / ‖k_j‖
+        require_vector(params.kind, "key cache (‖k_j‖)", cache.norms, n);
+        for (Eigen::Index j = 0; j < n; ++j)
+            if (cache.norms[j] >= cosine_norm_epsilon)
+                core::axpy(d_cache.norms[j] / cache.norms[j], row(keys, j), row(d_keys, j));
+        break;
+    default:
+        break;
+    }
+}
+
+void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params) {
+    if (params.kind != ScoreKind::general) {
+        KeyCache d_cache = zeros_like(cache);
+        score_backward(params, query, keys, cache, fwd, d_scores, d_query, d_keys, d_cache, d_params);
+        prepare_keys_backward(params, keys, cache, d_cache, d_keys, d_params);
+        return;
+    }
+    // general for a single query: going round the cache would cost n·dq·dk; directly it is
+    // dk_j += d_scores_j Wᵀq and dW += q (Kᵀ d_scores)ᵀ, O((n + dq)·dk).
+    const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
+    if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
+    params.check(dq, dk);
+    check_cache(params, keys, dq, cache);
+    require_vector(params.kind, "d_scores", d_scores, n);
+    require_vector(params.kind, "d_query", d_query, dq);
+    require_matrix(params.kind, "d_keys", d_keys, n, dk);
+    if (d_params.kind != params.kind)
+        fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
+    require_matrix(params.kind, "dW", d_params.w, dq, dk);
+    const auto un = static_cast<std::size_t>(n), udq = static_cast<std::size_t>(dq), udk = static_cast<std::size_t>(dk);
+    Vec dq_part(dq); // Pᵀ d_scores
+    core::gemv_t(view(cache.projected), view(d_scores), view(dq_part), un, udq);
+    d_query += dq_part;
+    Vec wt_q(dk); // Wᵀ q = ∂e_j/∂k_j
+    core::gemv_t(view(params.w), view(query), view(wt_q), udq, udk);
+    for (Eigen::Index j = 0; j < n; ++j) core::axpy(d_scores[j], view(wt_q), row(d_keys, j));
+    Vec kt_ds(dk); // Kᵀ d_scores
+    core::gemv_t(view(keys), view(d_scores), view(kt_ds), un, udk);
+    for (Eigen::Index i = 0; i < dq; ++i) core::axpy(query[i], view(kt_ds), row(d_params.w, i));
 }
 
 } // namespace apg::attention

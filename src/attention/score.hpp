@@ -70,4 +70,17 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
 void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
                     const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params);
 
+// Backward in two parts, for callers that score many queries against one key cache (a decoder over
+// one input): at every step pass d_cache (dL/d cache, from zeros_like(cache)) to the overload below,
+// which accumulates the direct gradient into d_keys and the gradient w.r.t. the cache into d_cache;
+// after the last step push the sum through prepare_keys once with prepare_keys_backward. This costs
+// n·da per step instead of n·da·dk (additive) and equals calling the plain score_backward each step.
+KeyCache zeros_like(const KeyCache &cache);
+void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, KeyCache &d_cache,
+                    ScoreParams &d_params);
+// ACCUMULATES dL/d keys and dL/d params (general: W, additive: W_k) from dL/d cache.
+void prepare_keys_backward(const ScoreParams &params, const Mat &keys, const KeyCache &cache, const KeyCache &d_cache,
+                           Mat &d_keys, ScoreParams &d_params);
+
 } // namespace apg::attention

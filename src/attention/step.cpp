@@ -61,37 +61,58 @@ AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &key
     return step;
 }
 
-void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
-                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
-                     Vec &d_query, Mat &d_keys, Mat &d_values, ScoreParams &d_params) {
-    check_step("attend_backward", query, keys, values, options);
+namespace {
+
+// Stages (3) and (2) backward: ACCUMULATES dL/d values and returns dL/d scores.
+Vec context_softmax_backward(const Vec &query, const Mat &keys, const Mat &values, const StepOptions &options,
+                             const AttentionStep &fwd, const Vec &d_context, const Vec &d_query, const Mat &d_keys,
+                             Mat &d_values) {
+    const char *op = "attend_backward";
+    check_step(op, query, keys, values, options);
     const Eigen::Index n = keys.rows();
-    auto require = [](bool ok, const std::string &what) {
-        if (!ok) throw std::invalid_argument("attend_backward: " + what);
-    };
-    require(fwd.weights.size() == n, "forward weights have " + std::to_string(fwd.weights.size()) +
-                                         " elements, expected one per key (" + std::to_string(n) + ")");
-    require(d_context.size() == values.cols(),
-            "d_context has " + std::to_string(d_context.size()) + " elements but values are " + shape(values));
-    require(d_values.rows() == values.rows() && d_values.cols() == values.cols(),
-            "d_values is " + shape(d_values) + " but values are " + shape(values));
-    require(d_keys.rows() == keys.rows() && d_keys.cols() == keys.cols(),
-            "d_keys is " + shape(d_keys) + " but keys are " + shape(keys));
-    require(d_query.size() == query.size(), "d_query has " + std::to_string(d_query.size()) +
-                                                " elements but the query has " + std::to_string(query.size()));
+    if (fwd.weights.size() != n)
+        throw std::invalid_argument(std::string(op) + ": forward weights have " + std::to_string(fwd.weights.size()) +
+                                    " elements, expected one per key (" + std::to_string(n) + ")");
+    if (d_context.size() != values.cols())
+        throw std::invalid_argument(std::string(op) + ": d_context has " + std::to_string(d_context.size()) +
+                                    " elements but values are " + shape(values));
+    if (d_values.rows() != values.rows() || d_values.cols() != values.cols())
+        throw std::invalid_argument(std::string(op) + ": d_values is " + shape(d_values) + " but values are " +
+                                    shape(values));
+    if (d_keys.rows() != keys.rows() || d_keys.cols() != keys.cols())
+        throw std::invalid_argument(std::string(op) + ": d_keys is " + shape(d_keys) + " but keys are " + shape(keys));
+    if (d_query.size() != query.size())
+        throw std::invalid_argument(std::string(op) + ": d_query has " + std::to_string(d_query.size()) +
+                                    " elements but the query has " + std::to_string(query.size()));
     const auto un = static_cast<std::size_t>(n), dv = static_cast<std::size_t>(values.cols());
 
     // (3) context = Σ_j α_j v_j:  dα_j = d_context · v_j,  dv_j += α_j d_context
     Vec d_weights(n);
     core::gemv(view(values), view(d_context), view(d_weights), un, dv);
-    for (Eigen::Index j = 0; j < n; ++j) core::axpy(fwd.weights[j], view(d_context), row(d_values, j));
+    for (Eigen::Index j = 0; j < n; ++j)
+        if (fwd.weights[j] != 0.0f) core::axpy(fwd.weights[j], view(d_context), row(d_values, j));
 
     // (2) α = softmax(e / τ):  de_j = α_j (dα_j − Σ_k α_k dα_k) / τ; masked keys have α_j = 0 and get nothing.
     const float mean = core::dot(view(fwd.weights), view(d_weights));
-    const Vec d_scores = (fwd.weights.array() * (d_weights.array() - mean) / options.temperature).matrix();
+    return (fwd.weights.array() * (d_weights.array() - mean) / options.temperature).matrix();
+}
 
-    // (1) scores
+} // namespace
+
+void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
+                     Vec &d_query, Mat &d_keys, Mat &d_values, ScoreParams &d_params) {
+    const Vec d_scores =
+        context_softmax_backward(query, keys, values, options, fwd, d_context, d_query, d_keys, d_values);
     score_backward(params, query, keys, cache, fwd.score, d_scores, d_query, d_keys, d_params);
+}
+
+void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
+                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params) {
+    const Vec d_scores =
+        context_softmax_backward(query, keys, values, options, fwd, d_context, d_query, d_keys, d_values);
+    score_backward(params, query, keys, cache, fwd.score, d_scores, d_query, d_keys, d_cache, d_params);
 }
 
 } // namespace apg::attention

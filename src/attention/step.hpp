@@ -13,8 +13,8 @@
 namespace apg::attention {
 
 struct StepOptions {
-    std::span<const std::uint8_t> mask; // n bytes, 1 = attend; empty = attend to every key
-    float temperature = 1.0f;           // > 0
+    std::span<const std::uint8_t> mask{}; // n bytes, 1 = attend; empty = attend to every key
+    float temperature = 1.0f;             // > 0
 };
 
 // Every named buffer of the step; the trace and the page read these by name.
@@ -36,5 +36,13 @@ AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &key
 void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
                      const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
                      Vec &d_query, Mat &d_keys, Mat &d_values, ScoreParams &d_params);
+
+// The same, but the gradient w.r.t. the key cache is ACCUMULATED into d_cache (from zeros_like(cache))
+// instead of being pushed through prepare_keys at every step: d_keys gets only the direct part. A
+// decoder calls this at each step and prepare_keys_backward once per input (see score.hpp); for
+// additive attention that saves n·da·dk multiply-adds per step.
+void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
+                     const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
+                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params);
 
 } // namespace apg::attention

@@ -1,6 +1,6 @@
 #include "models/feed_forward.hpp"
 
-#include "core/kernels.hpp"
+#include "models/matmul.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -27,21 +27,17 @@ void check_mat(const char *op, const char *what, const Mat &m, Eigen::Index rows
                                     std::to_string(rows) + "×" + std::to_string(cols));
 }
 
-// y[n×m] = x[n×k] wᵀ + b, with w: m × k (the kernels' C = A Bᵀ).
+// y[n×m] = x[n×k] wᵀ + b, with w: m × k.
 void linear_forward(const Mat &x, const Mat &w, const Vec &b, Mat &y) {
     y.resize(x.rows(), w.rows());
-    core::gemm_nt(view(x), view(w), view(y), static_cast<std::size_t>(x.rows()), static_cast<std::size_t>(w.rows()),
-                  static_cast<std::size_t>(x.cols()));
+    matmul_nt(whole(x), whole(w), whole(y));
     y.rowwise() += b.transpose();
 }
 
 // The gradient of linear_forward: ACCUMULATES dx (n × k) += dy w, dw += dyᵀ x, db += Σ_rows dy.
-void linear_backward(const Mat &x, const Mat &w, const Mat &dy, Mat &dx, Mat &dw, Vec &db, Mat &scratch) {
-    scratch.resize(dy.rows(), w.cols());
-    core::gemm_nn(view(dy), view(w), view(scratch), static_cast<std::size_t>(dy.rows()),
-                  static_cast<std::size_t>(w.cols()), static_cast<std::size_t>(dy.cols()));
-    dx += scratch;
-    dw.noalias() += dy.transpose() * x;
+void linear_backward(const Mat &x, const Mat &w, const Mat &dy, Mat &dx, Mat &dw, Vec &db) {
+    matmul_nn(whole(dy), whole(w), whole(dx), true);
+    matmul_tn(whole(dy), whole(x), whole(dw), true);
     db += dy.colwise().sum().transpose();
 }
 
@@ -122,8 +118,8 @@ void feed_forward_backward(const FeedForwardParams &params, const Mat &x, const 
         throw std::invalid_argument("feed_forward_backward: grads.w1 is " + shape(grads.w1) + ", expected " +
                                     shape(params.w1));
 
-    Mat d_hidden = Mat::Zero(n, f), scratch;
-    linear_backward(cache.hidden, params.w2, dy, d_hidden, grads.w2, grads.b2, scratch);
+    Mat d_hidden = Mat::Zero(n, f);
+    linear_backward(cache.hidden, params.w2, dy, d_hidden, grads.w2, grads.b2);
     // d_pre = d_hidden ⊙ act'(pre), in place.
     float *g = d_hidden.data();
     const float *pre = cache.pre.data();
@@ -131,7 +127,7 @@ void feed_forward_backward(const FeedForwardParams &params, const Mat &x, const 
         for (Eigen::Index i = 0; i < d_hidden.size(); ++i) g[i] = pre[i] > 0.0f ? g[i] : 0.0f;
     else
         for (Eigen::Index i = 0; i < d_hidden.size(); ++i) g[i] *= gelu_grad(pre[i]);
-    linear_backward(x, params.w1, d_hidden, dx, grads.w1, grads.b1, scratch);
+    linear_backward(x, params.w1, d_hidden, dx, grads.w1, grads.b1);
 }
 
 } // namespace apg::models

@@ -203,6 +203,40 @@ void transformer_encoder_backward(const TransformerEncoderParams &params, const 
     if (d_inputs) *d_inputs = d_x;
 }
 
+// ---- a padded batch, one sequence at a time ----------------------------------------------------
+
+void transformer_encoder_forward_batch(const TransformerEncoderParams &params, const std::vector<int> &ids,
+                                       const std::vector<int> &lengths, TransformerBatchCache &cache) {
+    const char *op = "transformer_encoder_forward_batch";
+    const std::size_t B = lengths.size();
+    if (B == 0) throw std::invalid_argument(std::string(op) + ": empty batch");
+    if (ids.size() % B != 0)
+        throw std::invalid_argument(std::string(op) + ": " + std::to_string(ids.size()) + " ids for a batch of " +
+                                    std::to_string(B) + " (expected N·B)");
+    const int N = static_cast<int>(ids.size() / B);
+    cache.sequences.resize(B);
+    cache.outputs.resize(B);
+    std::vector<int> sequence;
+    for (std::size_t b = 0; b < B; ++b) {
+        if (lengths[b] < 1 || lengths[b] > N)
+            throw std::invalid_argument(std::string(op) + ": length " + std::to_string(lengths[b]) + " of sequence " +
+                                        std::to_string(b) + " is outside [1, " + std::to_string(N) + "]");
+        sequence.resize(static_cast<std::size_t>(lengths[b]));
+        for (int t = 0; t < lengths[b]; ++t) sequence[t] = ids[static_cast<std::size_t>(t) * B + b];
+        transformer_encoder_forward(params, sequence, {}, cache.sequences[b]);
+        cache.outputs[b] = cache.sequences[b].output;
+    }
+}
+
+void transformer_encoder_backward_batch(const TransformerEncoderParams &params, const TransformerBatchCache &cache,
+                                        const std::vector<Mat> &d_outputs, TransformerEncoderParams &grads) {
+    if (d_outputs.size() != cache.sequences.size())
+        throw std::invalid_argument("transformer_encoder_backward_batch: " + std::to_string(d_outputs.size()) +
+                                    " output gradients for a batch of " + std::to_string(cache.sequences.size()));
+    for (std::size_t b = 0; b < d_outputs.size(); ++b)
+        transformer_encoder_backward(params, cache.sequences[b], d_outputs[b], grads);
+}
+
 // ---- parameters by name ---------------------------------------------------------------------
 
 std::vector<NamedTensorView> named_tensors(TransformerEncoderParams &params, std::string_view prefix) {

@@ -115,6 +115,24 @@ void transformer_encoder_forward(const TransformerEncoderParams &params, std::sp
 void transformer_encoder_backward(const TransformerEncoderParams &params, const TransformerEncoderCache &cache,
                                   const Mat &d_output, TransformerEncoderParams &grads, Mat *d_inputs = nullptr);
 
+// ---- a padded batch, one sequence at a time ----------------------------------------------------
+
+// The batch contract of the BiGRU encoder (models/encoder.hpp), so Seq2Seq can use either:
+// ids are time-major N·B (row t·B + b holds position t of sequence b), lengths B values in [1, N].
+// Each sequence is encoded on its own over its n_b real tokens, so no padding reaches the layers.
+struct TransformerBatchCache {
+    std::vector<TransformerEncoderCache> sequences; // B
+    std::vector<Mat> outputs;                       // B matrices n_b × d: H_b
+};
+
+// Throws std::invalid_argument for ids.size() != N·B, bad lengths or ids outside the vocabulary.
+void transformer_encoder_forward_batch(const TransformerEncoderParams &params, const std::vector<int> &ids,
+                                       const std::vector<int> &lengths, TransformerBatchCache &cache);
+
+// d_outputs: B matrices n_b × d (dL/dH_b). ACCUMULATES every encoder gradient into grads.
+void transformer_encoder_backward_batch(const TransformerEncoderParams &params, const TransformerBatchCache &cache,
+                                        const std::vector<Mat> &d_outputs, TransformerEncoderParams &grads);
+
 // ---- parameters by name ---------------------------------------------------------------------
 
 // One parameter tensor viewed by module path (valid while the params live unresized).

@@ -39,27 +39,42 @@ Tokenizer tokenizer_from_name(std::string_view name) {
     throw std::invalid_argument("unknown tokenizer \"" + std::string(name) + "\" (expected characters or words)");
 }
 
+namespace {
+
+// Bytes in the UTF-8 code point starting at text[i]; throws std::invalid_argument naming the byte
+// for anything that is not well-formed UTF-8.
+std::size_t code_point_length(std::string_view text, std::size_t i) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    if (lead < 0x80)
+        length = 1;
+    else if ((lead & 0xE0) == 0xC0 && lead >= 0xC2)
+        length = 2;
+    else if ((lead & 0xF0) == 0xE0)
+        length = 3;
+    else if ((lead & 0xF8) == 0xF0 && lead <= 0xF4)
+        length = 4;
+    else
+        throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(i) + ")");
+    if (i + length > text.size())
+        throw std::invalid_argument("text is not valid UTF-8 (truncated at byte " + std::to_string(i) + ")");
+    for (std::size_t k = 1; k < length; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
+            throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(i + k) + ")");
+    return length;
+}
+
+void validate_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) i += code_point_length(text, i);
+}
+
+} // namespace
+
 std::vector<std::string> utf8_code_points(std::string_view text) {
     std::vector<std::string> points;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        std::size_t length = 0;
-        if (lead < 0x80)
-            length = 1;
-        else if ((lead & 0xE0) == 0xC0 && lead >= 0xC2)
-            length = 2;
-        else if ((lead & 0xF0) == 0xE0)
-            length = 3;
-        else if ((lead & 0xF8) == 0xF0 && lead <= 0xF4)
-            length = 4;
-        else
-            throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(i) + ")");
-        if (i + length > text.size())
-            throw std::invalid_argument("text is not valid UTF-8 (truncated at byte " + std::to_string(i) + ")");
-        for (std::size_t k = 1; k < length; ++k)
-            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
-                throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(i + k) + ")");
+    points.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = code_point_length(text, i);
         points.emplace_back(text.substr(i, length));
         i += length;
     }
@@ -133,15 +148,18 @@ std::vector<std::string> Vocabulary::tokenize(std::string_view text) const {
         // Leading/trailing whitespace is trimmed and every run of whitespace becomes one space,
         // so "29  nov 2026 " reads as "29 nov 2026".
         bool pending_space = false;
-        for (auto &point : utf8_code_points(text)) {
-            if (point.size() == 1 && is_space(point[0])) {
+        tokens.reserve(text.size());
+        for (std::size_t i = 0; i < text.size();) {
+            const std::size_t length = code_point_length(text, i);
+            const std::string_view point = text.substr(i, length);
+            i += length;
+            if (length == 1 && is_space(point[0])) {
                 pending_space = !tokens.empty();
                 continue;
             }
             if (pending_space) tokens.emplace_back(" ");
             pending_space = false;
-            if (point.size() == 1) point[0] = lower_ascii(point[0]);
-            tokens.push_back(std::move(point));
+            tokens.emplace_back(length == 1 ? std::string(1, lower_ascii(point[0])) : std::string(point));
         }
         return tokens;
     }
@@ -150,7 +168,8 @@ std::vector<std::string> Vocabulary::tokenize(std::string_view text) const {
         if (!word.empty()) tokens.push_back(std::move(word));
         word.clear();
     };
-    utf8_code_points(text); // validates the encoding before splitting on bytes
+    validate_utf8(text); // before splitting on bytes, which is safe for UTF-8
+    tokens.reserve(1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), ' ')));
     for (char c : text) {
         if (is_space(c) || is_dropped_punctuation(c))
             flush();

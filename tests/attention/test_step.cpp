@@ -199,3 +199,45 @@ TEST_CASE("attend rejects bad shapes, a fully masked row and a non-positive temp
         CHECK(contains(message, "d_values is 2×2 but values are 3×2"));
     }
 }
+
+TEST_CASE("deferring the key-cache gradient to once per input gives the same gradients as every step") {
+    // Three decoder steps over one input: the plain attend_backward each step must equal the d_cache
+    // overload each step followed by one prepare_keys_backward.
+    for (ScoreKind kind : all_score_kinds) {
+        SUBCASE(std::string(name(kind)).c_str()) {
+            core::Rng rng(17);
+            const bool same = kind != ScoreKind::general && kind != ScoreKind::additive;
+            const Eigen::Index n = 6, dq = 4, dk = same ? 4 : 5, da = 3, steps = 3;
+            const ScoreParams params = ScoreParams::init(kind, dq, dk, da, rng);
+            const Mat keys = test::random_mat(n, dk, rng);
+            const KeyCache cache = prepare_keys(params, keys);
+
+            Vec d_query_plain = Vec::Zero(dq), d_query_deferred = Vec::Zero(dq);
+            Mat d_keys_plain = Mat::Zero(n, dk), d_keys_deferred = Mat::Zero(n, dk);
+            Mat d_values_plain = Mat::Zero(n, dk), d_values_deferred = Mat::Zero(n, dk);
+            ScoreParams d_params_plain = params.zeros_like(), d_params_deferred = params.zeros_like();
+            KeyCache d_cache = zeros_like(cache);
+            for (Eigen::Index step = 0; step < steps; ++step) {
+                const Vec query = test::random_vec(dq, rng);
+                const Vec d_context = test::random_vec(dk, rng);
+                AttentionStep fwd;
+                attend(params, query, keys, cache, keys, {}, fwd);
+                attend_backward(params, query, keys, cache, keys, {}, fwd, d_context, d_query_plain, d_keys_plain,
+                                d_values_plain, d_params_plain);
+                attend_backward(params, query, keys, cache, keys, {}, fwd, d_context, d_query_deferred, d_keys_deferred,
+                                d_cache, d_values_deferred, d_params_deferred);
+            }
+            prepare_keys_backward(params, keys, cache, d_cache, d_keys_deferred, d_params_deferred);
+
+            auto close = [](const auto &a, const auto &b) { return (a - b).norm() <= 1e-5f * (1.0f + a.norm()); };
+            CHECK(close(d_query_plain, d_query_deferred));
+            CHECK(close(d_keys_plain, d_keys_deferred));
+            CHECK(close(d_values_plain, d_values_deferred));
+            CHECK(close(d_params_plain.w, d_params_deferred.w));
+            CHECK(close(d_params_plain.w_q, d_params_deferred.w_q));
+            CHECK(close(d_params_plain.w_k, d_params_deferred.w_k));
+            CHECK(close(d_params_plain.v, d_params_deferred.v));
+            CHECK(d_keys_plain.norm() > 0.0f);
+        }
+    }
+}

@@ -33,7 +33,7 @@ before(async () => {
   [ap, server, browser] = await Promise.all([loadEngine(), serveBuild(), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   watchConsole(page);
-  await page.goto(server.url);
+  await page.goto(`${server.url}#view=sandbox`);
 });
 
 after(async () => {
@@ -259,7 +259,7 @@ describe('sandbox page', () => {
     });
     const slow = await context.newPage();
     watchConsole(slow);
-    await slow.goto(server.url);
+    await slow.goto(`${server.url}#view=sandbox`);
     await slow.waitForSelector('[data-testid=loading]');
     assert.match(await slow.textContent('[data-testid=loading]'), /Loading the WebAssembly engine/);
     release();
@@ -273,7 +273,7 @@ describe('sandbox page', () => {
     const context = await browser.newContext();
     await context.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
     const broken = await context.newPage(); // its console is expected to report the 404
-    await broken.goto(server.url);
+    await broken.goto(`${server.url}#view=sandbox`);
     await broken.waitForSelector('[data-testid=engine-error]');
     assert.match(
       await broken.textContent('[data-testid=engine-error]'),
@@ -285,7 +285,7 @@ describe('sandbox page', () => {
   test('at phone width (375 px) nothing scrolls sideways', async () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 800 }, deviceScaleFactor: 2 });
     watchConsole(phone);
-    await phone.goto(server.url);
+    await phone.goto(`${server.url}#view=sandbox`);
     for (const kind of ['dot', 'additive']) {
       await phone.click(`[data-testid=kind-${kind}]`, { force: true });
       await shownStages(phone, ap.attend(kind, exampleQuery, keys, values));

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -228,4 +229,40 @@ TEST_CASE("the encoder rejects bad configs, ids, masks and shapes with messages 
     const Mat x6 = Mat::Zero(3, 6);
     CHECK_THROWS_WITH_AS(transformer_layer_forward(p.layers[0], x6, {}, layer_cache),
                          "transformer_layer_forward: x is 3×6, expected 3×8", std::invalid_argument);
+}
+
+TEST_CASE("a padded time-major batch encodes each sequence as if it were alone") {
+    core::Rng rng(8);
+    TransformerEncoderParams p = TransformerEncoderParams::init(small_config(2), rng);
+    // B = 2, N = 3: sequence 0 = (3, 1, 4), sequence 1 = (2, 6) then a pad id.
+    const std::vector<int> ids{3, 2, 1, 6, 4, 0};
+    const std::vector<int> lengths{3, 2};
+    TransformerBatchCache batch;
+    transformer_encoder_forward_batch(p, ids, lengths, batch);
+    TransformerEncoderCache first, second;
+    transformer_encoder_forward(p, std::vector<int>{3, 1, 4}, {}, first);
+    transformer_encoder_forward(p, std::vector<int>{2, 6}, {}, second);
+    REQUIRE(batch.outputs.size() == 2);
+    CHECK(batch.outputs[0] == first.output);
+    CHECK(batch.outputs[1] == second.output);
+
+    // The batch gradient is the sum of the two sequences' gradients.
+    const std::vector<Mat> d_outputs{tt::random_mat(3, 8, rng), tt::random_mat(2, 8, rng)};
+    TransformerEncoderParams batch_grads = p.zeros_like(), single_grads = p.zeros_like();
+    transformer_encoder_backward_batch(p, batch, d_outputs, batch_grads);
+    transformer_encoder_backward(p, first, d_outputs[0], single_grads);
+    transformer_encoder_backward(p, second, d_outputs[1], single_grads);
+    const auto a = named_tensors(batch_grads), b = named_tensors(single_grads);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CAPTURE(a[i].name);
+        CHECK(std::equal(a[i].data.begin(), a[i].data.end(), b[i].data.begin()));
+    }
+    CHECK(batch_grads.embedding.row(6).norm() > 0.0f);
+
+    CHECK_THROWS_WITH_AS(transformer_encoder_forward_batch(p, ids, std::vector<int>{3, 4}, batch),
+                         "transformer_encoder_forward_batch: length 4 of sequence 1 is outside [1, 3]",
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(transformer_encoder_forward_batch(p, std::vector<int>{1, 2, 3}, lengths, batch),
+                         "transformer_encoder_forward_batch: 3 ids for a batch of 2 (expected N·B)",
+                         std::invalid_argument);
 }

@@ -12,6 +12,17 @@ export interface EngineInfo {
   /** 'wasm_simd128' or 'scalar' */
   isa: string;
   kinds: ScoreKind[];
+  /** whether the build has the trained-model API (Module.Model) */
+  models: boolean;
+}
+
+export interface Decoded {
+  sourceTokens: string[];
+  encoderStates: { data: Float32Array; rows: number; cols: number };
+  /** StepRecord per step (see /work/wt/API.md, wasm/playground.d.ts) */
+  steps: any[];
+  output: string[];
+  outputText: string;
 }
 
 export interface EngineApi {
@@ -24,4 +35,17 @@ export interface EngineApi {
     options?: AttendOptions,
   ): Promise<AttendResult>;
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): Promise<ScoreParams>;
+  /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
+  loadModel(name: string, bytes: ArrayBuffer): Promise<any>;
+  /** Greedy decode, taking the forced token ([step, tokenId]) where one is given. */
+  decode(
+    name: string,
+    url: string,
+    text: string,
+    options?: { topK?: number; forces?: [number, number][] },
+  ): Promise<Decoded>;
+  /** Beam search over the model's latest decode. */
+  beam(name: string, k: number): Promise<any>;
+  /** session.exportJson() of the model's latest decode. */
+  exportJson(name: string): Promise<string>;
 }

@@ -36,3 +36,12 @@ export const softmaxTex = String.raw`\alpha_j = \frac{\exp(e_j/\tau)}{\sum_i \ex
 export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`;
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];
+
+/** The score function written for a decoder: query s_{i-1} (Bahdanau) or s_i (Luong), keys h_j. */
+export function decoderScoreTex(kind, style) {
+  const query = style === 'luong' ? 's_i' : 's_{i-1}';
+  return scoreFunction(kind)
+    .tex.replaceAll('\\mathbf{q}', `\\mathbf{${query}}`)
+    .replaceAll('\\mathbf{k}_j', '\\mathbf{h}_j')
+    .replaceAll('d_k', 'd_h');
+}

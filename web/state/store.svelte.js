@@ -1,10 +1,13 @@
 // The page's one state store: what the person chose (view, score function, vectors, temperature),
 // the engine's status, and the engine's last answer. Components read and write it; only the
 // functions here talk to the engine. Every number shown comes from an engine answer.
+import * as Comlink from 'comlink';
 import { startEngine } from '../engine/client.js';
 import { formatVector, parseVector } from '../lib/vectors.js';
 import { exampleQuery, exampleTokens } from './example.js';
-import { readUrl, writeUrl } from './url.js';
+import { readDecodeUrl, readUrl, writeUrl } from './url.js';
+import { checkpoints } from './checkpoints.js';
+import { modelName, task as taskOf, SCORES, STYLES } from '../lib/tasks.js';
 
 export const MIN_TOKENS = 3;
 export const MAX_TOKENS = 8;
@@ -29,9 +32,55 @@ export function exampleSandbox() {
 
 const fromUrl = readUrl(location.hash, exampleSandbox());
 
+const decodeDefaults = {
+  view: 'decode',
+  task: 'zh',
+  score: 'additive',
+  style: 'bahdanau',
+  input: 'tom chase jerry',
+  step: 0,
+  /** @type {[number, number][]} [step, tokenId]: the tokens forced (what-if) */
+  forces: [],
+  beamWidth: 3,
+};
+const decodeFromUrl = readDecodeUrl(location.hash, decodeDefaults);
+
 export const store = $state({
-  view: 'sandbox',
-  engine: { status: 'loading', isa: '', kinds: [], error: '' },
+  view: decodeFromUrl.view,
+  engine: { status: 'loading', isa: '', kinds: [], error: '', models: false },
+  /** what the person chose for decoding */
+  choice: {
+    task: decodeFromUrl.task,
+    score: decodeFromUrl.score,
+    style: decodeFromUrl.style,
+    input: decodeFromUrl.input,
+    forces: decodeFromUrl.forces,
+    beamWidth: decodeFromUrl.beamWidth,
+  },
+  step: decodeFromUrl.step,
+  playing: false,
+  /** ms per step while playing */
+  speed: 700,
+  /** model name → { status: 'loading' | 'ready' | 'failed', info, error } */
+  models: {},
+  /** the current decode: the engine's answer for `choice` */
+  decode: {
+    status: 'idle',
+    error: '',
+    /** the request the result belongs to */
+    key: '',
+    name: '',
+    sourceTokens: [],
+    /** @type {any[]} StepRecord per step */
+    steps: [],
+    output: [],
+    outputText: '',
+    /** @type {{data: Float32Array, rows: number, cols: number} | null} */
+    encoderStates: null,
+  },
+  /** the same input through the other models: name → { status, error, sourceTokens, steps, outputText } */
+  compare: {},
+  beam: { status: 'idle', error: '', key: '', result: null, selected: 0 },
   sandbox: {
     ...fromUrl,
     tokens: fromUrl.tokens.map(token),
@@ -56,6 +105,7 @@ export async function loadEngine() {
     const info = await Promise.race([engine.init(), started.failed]);
     store.engine.isa = info.isa;
     store.engine.kinds = info.kinds;
+    store.engine.models = info.models;
     store.engine.status = 'ready';
   } catch (error) {
     store.engine.status = 'failed';
@@ -115,7 +165,217 @@ export function explain(message, labels) {
 
 export function syncUrl() {
   const { kind, temperature, query, tokens } = store.sandbox;
-  writeUrl({ view: store.view, kind, temperature, query, tokens });
+  writeUrl({ view: store.view, kind, temperature, query, tokens }, { ...store.choice, step: store.step });
+}
+
+// ---- trained models -------------------------------------------------------------------------
+
+export const currentModelName = () => modelName(store.choice.task, store.choice.score, store.choice.style);
+
+/** The models shipped for a task (their checkpoints are in the build). */
+export function availableModels(taskId) {
+  const out = [];
+  for (const style of STYLES)
+    for (const score of SCORES) if (checkpoints[modelName(taskId, score, style)]) out.push({ score, style });
+  return out;
+}
+export const hasModel = (name) => Boolean(checkpoints[name]);
+
+/** Loads a model once (lazily: only when it is chosen); its info lands in store.models[name]. */
+export async function loadModel(name) {
+  if (!engine) await loadEngine();
+  const known = store.models[name];
+  if (known?.status === 'ready' || known?.status === 'loading') return known.promise;
+  if (!checkpoints[name]) {
+    store.models[name] = {
+      status: 'failed',
+      info: null,
+      error: `There is no checkpoint ${name}.safetensors in this build.`,
+    };
+    return;
+  }
+  const promise = fetch(new URL(checkpoints[name], document.baseURI))
+    .then((response) => {
+      if (!response.ok)
+        throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+      return response.arrayBuffer();
+    })
+    .then((bytes) => engine.loadModel(name, Comlink.transfer(bytes, [bytes])))
+    .then((info) => {
+      store.models[name] = { status: 'ready', info, error: '' };
+    })
+    .catch((error) => {
+      store.models[name] = {
+        status: 'failed',
+        info: null,
+        error: `The model ${name} did not load: ${error?.message ?? error}`,
+      };
+    });
+  store.models[name] = { status: 'loading', info: null, error: '', promise };
+  return promise;
+}
+
+const decodeKey = (name, input, forces) => JSON.stringify([name, input, forces]);
+
+function inputProblem(input) {
+  if (input.trim() === '') return `Type ${taskOf(store.choice.task).what}, or pick an example.`;
+  return '';
+}
+
+let latestDecode = 0;
+
+/** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
+export async function runDecode() {
+  const name = currentModelName();
+  const { input, forces } = store.choice;
+  const key = decodeKey(name, input, forces);
+  if (store.decode.key === key) return;
+  const id = ++latestDecode;
+  store.decode.key = key;
+  const problem = inputProblem(input);
+  if (problem) {
+    Object.assign(store.decode, { status: 'error', error: problem, kindOfError: 'input' });
+    return;
+  }
+  store.decode.status = 'running';
+  await loadModel(name);
+  if (id !== latestDecode) return;
+  const loaded = store.models[name];
+  if (loaded?.status !== 'ready') {
+    Object.assign(store.decode, {
+      status: 'error',
+      error: loaded?.error ?? 'the model did not load',
+      kindOfError: 'model',
+    });
+    return;
+  }
+  try {
+    const result = await engine.decode(name, input, {
+      topK: 5,
+      forces: $state.snapshot(forces),
+    });
+    if (id !== latestDecode) return;
+    Object.assign(store.decode, { status: 'ready', error: '', kindOfError: '', name, ...result });
+    store.step = Math.max(0, Math.min(store.step, result.steps.length - 1));
+    store.beam.key = '';
+  } catch (error) {
+    if (id !== latestDecode) return;
+    Object.assign(store.decode, {
+      status: 'error',
+      error: String(error?.message ?? error),
+      kindOfError: 'input',
+    });
+  }
+}
+
+/** What-if: take `tokenId` at step `index`; the forced tokens after it are dropped. */
+export function forceToken(index, tokenId) {
+  store.choice.forces = [...store.choice.forces.filter(([i]) => i < index), [index, tokenId]];
+  store.step = index;
+}
+
+export function clearForces() {
+  store.choice.forces = [];
+}
+
+export function setInput(text) {
+  store.choice.input = text;
+  store.choice.forces = [];
+  store.step = 0;
+}
+
+export function setTask(taskId) {
+  if (store.choice.task === taskId) return;
+  store.choice.task = taskId;
+  const models = availableModels(taskId);
+  if (models.length && !models.some((m) => m.score === store.choice.score && m.style === store.choice.style))
+    Object.assign(store.choice, models.find((m) => m.score === store.choice.score) ?? models[0]);
+  setInput(taskOf(taskId).examples[0]);
+}
+
+export function setModel(score, style = store.choice.style) {
+  store.choice.score = score;
+  store.choice.style = style;
+  store.choice.forces = [];
+}
+
+export function goTo(step) {
+  const last = store.decode.steps.length - 1;
+  store.step = Math.max(0, Math.min(step, last));
+}
+
+/** The same input through `names`: each model's decode (greedy) lands in store.compare[name]. */
+export async function runCompare(names) {
+  const input = store.choice.input;
+  await Promise.all(
+    names.map(async (name) => {
+      const key = JSON.stringify([name, input]);
+      if (store.compare[name]?.key === key) return;
+      store.compare[name] = {
+        key,
+        status: 'running',
+        error: '',
+        steps: [],
+        sourceTokens: [],
+        outputText: '',
+      };
+      const problem = inputProblem(input);
+      if (problem) {
+        store.compare[name] = { key, status: 'error', error: problem, steps: [], sourceTokens: [] };
+        return;
+      }
+      await loadModel(name);
+      if (store.models[name]?.status !== 'ready') {
+        store.compare[name] = {
+          key,
+          status: 'error',
+          error: store.models[name]?.error,
+          steps: [],
+          sourceTokens: [],
+        };
+        return;
+      }
+      try {
+        const result = await engine.decode(name, input, {
+          topK: 5,
+        });
+        if (store.compare[name]?.key !== key) return;
+        store.compare[name] = { key, status: 'ready', error: '', ...result };
+      } catch (error) {
+        if (store.compare[name]?.key !== key) return;
+        store.compare[name] = {
+          key,
+          status: 'error',
+          error: String(error?.message ?? error),
+          steps: [],
+          sourceTokens: [],
+        };
+      }
+    }),
+  );
+  // The decodes above replaced the sessions the current model's beam/export use: decode it again.
+  store.decode.key = '';
+  return runDecode();
+}
+
+export async function runBeam() {
+  if (store.decode.status !== 'ready') return;
+  const key = `${store.decode.key}|${store.choice.beamWidth}`;
+  if (store.beam.key === key) return;
+  store.beam.key = key;
+  store.beam.status = 'running';
+  try {
+    const result = await engine.beam(store.decode.name, store.choice.beamWidth);
+    if (store.beam.key !== key) return;
+    Object.assign(store.beam, { status: 'ready', error: '', result, selected: 0 });
+  } catch (error) {
+    if (store.beam.key !== key) return;
+    Object.assign(store.beam, { status: 'error', error: String(error?.message ?? error), result: null });
+  }
+}
+
+export async function exportTraceJson() {
+  return engine.exportJson(store.decode.name);
 }
 
 export function addToken() {
@@ -138,4 +398,10 @@ export function resetSandbox() {
   store.sandbox.temperature = fresh.temperature;
   store.sandbox.query = fresh.query;
   store.sandbox.tokens = fresh.tokens;
+}
+
+/** Play/pause; play from the start when the last step is showing. */
+export function togglePlay() {
+  if (!store.playing && store.step >= store.decode.steps.length - 1) goTo(0);
+  store.playing = !store.playing;
 }

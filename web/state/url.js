@@ -35,13 +35,49 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export function writeUrl({ view, kind, temperature, query, tokens }) {
-  const params = new URLSearchParams({
-    view,
-    kind,
-    t: String(temperature),
-    q: query,
-    tokens: JSON.stringify(tokens.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0])),
-  });
+export const VIEWS = ['decode', 'compare', 'beam', 'sandbox'];
+
+/**
+ * The decoding part of the hash:
+ *   #view=decode&task=dates&model=additive-bahdanau&input=29+november+2026&step=3&force=2:17,5:4
+ * Each field falls back to `defaults` when absent or malformed.
+ */
+export function readDecodeUrl(hash, defaults) {
+  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
+  const out = { ...defaults, forces: [...defaults.forces] };
+  if (VIEWS.includes(params.get('view'))) out.view = params.get('view');
+  if (['dates', 'zh', 'reverse'].includes(params.get('task'))) out.task = params.get('task');
+  const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)$/.exec(params.get('model') ?? '');
+  if (model) [out.score, out.style] = [model[1], model[2]];
+  if (params.has('input')) out.input = params.get('input').slice(0, 300);
+  const step = Number(params.get('step'));
+  if (params.has('step') && Number.isInteger(step) && step >= 0 && step < 1000) out.step = step;
+  if (params.has('force')) {
+    const forces = params
+      .get('force')
+      .split(',')
+      .map((pair) => pair.split(':').map(Number))
+      .filter((p) => p.length === 2 && p.every((x) => Number.isInteger(x) && x >= 0));
+    out.forces = forces.slice(0, 100);
+  }
+  const beam = Number(params.get('k'));
+  if (params.has('k') && Number.isInteger(beam) && beam >= 1 && beam <= 8) out.beamWidth = beam;
+  return out;
+}
+
+export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
+  const params = new URLSearchParams({ view });
+  if (decode) {
+    params.set('task', decode.task);
+    params.set('model', `${decode.score}-${decode.style}`);
+    params.set('input', decode.input);
+    params.set('step', String(decode.step));
+    if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
+    params.set('k', String(decode.beamWidth));
+  }
+  params.set('kind', kind);
+  params.set('t', String(temperature));
+  params.set('q', query);
+  params.set('tokens', JSON.stringify(tokens.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0])));
   history.replaceState(null, '', `#${params}`);
 }

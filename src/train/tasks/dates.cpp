@@ -151,10 +151,12 @@ std::string format_date(Date date, int format) {
     return formats()[static_cast<std::size_t>(format)](date);
 }
 
-TaskData make_dates_task(std::uint64_t seed) {
+TaskData make_dates_task(std::uint64_t seed, std::size_t train_count, std::size_t heldout_count) {
     core::Rng rng(seed);
     detail::TaskSpec spec;
     spec.name = "dates";
+    spec.train_count = train_count;
+    spec.heldout_count = heldout_count;
     spec.source_tokenizer = spec.target_tokenizer = models::Tokenizer::characters;
     const long first = days_from_civil({dates_first_year, 1, 1});
     const long count = days_from_civil({dates_last_year, 12, 31}) - first + 1;

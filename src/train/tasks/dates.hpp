@@ -31,6 +31,7 @@ int date_format_count();
 // "sunday, 29 nov. 2026". Throws std::invalid_argument for a bad format or an invalid date.
 std::string format_date(Date date, int format);
 
-TaskData make_dates_task(std::uint64_t seed);
+TaskData make_dates_task(std::uint64_t seed, std::size_t train_count = default_train_count,
+                         std::size_t heldout_count = default_heldout_count);
 
 } // namespace apg::train

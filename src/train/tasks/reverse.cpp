@@ -6,10 +6,12 @@
 
 namespace apg::train {
 
-TaskData make_reverse_task(std::uint64_t seed) {
+TaskData make_reverse_task(std::uint64_t seed, std::size_t train_count, std::size_t heldout_count) {
     core::Rng rng(seed);
     detail::TaskSpec spec;
     spec.name = "reverse";
+    spec.train_count = train_count;
+    spec.heldout_count = heldout_count;
     spec.source_tokenizer = spec.target_tokenizer = models::Tokenizer::characters;
     const int letters = reverse_alphabet_last - reverse_alphabet_first + 1;
     return detail::assemble(spec, rng, [&](core::Rng &r) {

@@ -7,38 +7,39 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_set>
 
 namespace apg::train {
 
 namespace detail {
 
-namespace {
-
-std::string key_of(const std::vector<std::string> &tokens) {
-    std::string key;
-    for (const auto &token : tokens) key += token + '\x1f';
-    return key;
-}
-
-} // namespace
-
 TaskData assemble(const TaskSpec &spec, core::Rng &rng, const std::function<Pair(core::Rng &)> &draw) {
     const models::Vocabulary source_words(models::Vocabulary::build({}, spec.source_tokenizer));
     const models::Vocabulary target_words(models::Vocabulary::build({}, spec.target_tokenizer));
     const std::size_t wanted = spec.train_count + spec.heldout_count;
+    if (spec.required_in_train.size() > spec.train_count)
+        throw std::invalid_argument(spec.name + ": " + std::to_string(spec.train_count) +
+                                    " training examples cannot hold the " +
+                                    std::to_string(spec.required_in_train.size()) + " required ones");
 
     std::vector<Example> examples;
     examples.reserve(wanted);
-    std::unordered_set<std::string> seen;
-    auto add = [&](const Pair &pair) {
-        Example example{pair.source_text, pair.target_text, source_words.tokenize(pair.source_text),
-                        target_words.tokenize(pair.target_text)};
-        if (!seen.insert(key_of(example.source)).second) return;
-        examples.push_back(std::move(example));
+    // Views of the kept examples' source texts: `examples` never reallocates (reserved above), so
+    // they stay valid. Generators write sources the way the tokenizer reads them back (lowercase,
+    // single spaces), so distinct texts are distinct token sequences; duplicates are dropped
+    // before tokenizing.
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(2 * wanted);
+    auto add = [&](Pair &&pair) {
+        if (seen.count(pair.source_text)) return;
+        auto source = source_words.tokenize(pair.source_text);
+        auto target = target_words.tokenize(pair.target_text);
+        examples.push_back(
+            {std::move(pair.source_text), std::move(pair.target_text), std::move(source), std::move(target)});
+        seen.insert(examples.back().source_text);
     };
-    for (const auto &pair : spec.required_in_train) add(pair);
-    if (examples.size() > spec.train_count) throw std::logic_error(spec.name + ": more required examples than train");
+    for (Pair pair : spec.required_in_train) add(std::move(pair));
     const std::size_t max_draws = 50 * wanted;
     for (std::size_t draws = 0; examples.size() < wanted; ++draws) {
         if (draws == max_draws)
@@ -70,9 +71,13 @@ TaskData assemble(const TaskSpec &spec, core::Rng &rng, const std::function<Pair
 std::vector<std::string> task_names() { return {"dates", "zh", "reverse"}; }
 
 TaskData make_task(std::string_view name, std::uint64_t seed) {
-    if (name == "dates") return make_dates_task(seed);
-    if (name == "zh") return make_zh_task(seed);
-    if (name == "reverse") return make_reverse_task(seed);
+    return make_task(name, seed, default_train_count, default_heldout_count);
+}
+
+TaskData make_task(std::string_view name, std::uint64_t seed, std::size_t train_count, std::size_t heldout_count) {
+    if (name == "dates") return make_dates_task(seed, train_count, heldout_count);
+    if (name == "zh") return make_zh_task(seed, train_count, heldout_count);
+    if (name == "reverse") return make_reverse_task(seed, train_count, heldout_count);
     throw std::invalid_argument("unknown task \"" + std::string(name) + "\" (expected dates, zh or reverse)");
 }
 

@@ -23,8 +23,14 @@ struct TaskData {
     std::size_t max_source_len = 0, max_target_len = 0; // limits the models enforce (longest seen + margin)
 };
 
+inline constexpr std::size_t default_train_count = 20000, default_heldout_count = 1000;
+
 // Throws std::invalid_argument for an unknown name.
 TaskData make_task(std::string_view name, std::uint64_t seed);
+// Other sizes, for tests and quick experiments. The examples are the first train_count +
+// heldout_count distinct draws of the seed's stream (train first), so a smaller task's examples
+// are the first ones of the full task, in the same order.
+TaskData make_task(std::string_view name, std::uint64_t seed, std::size_t train_count, std::size_t heldout_count);
 std::vector<std::string> task_names();
 
 // Vocabularies over train + heldout of a task (so every held-out example can be encoded).

@@ -24,6 +24,7 @@ inline constexpr std::size_t zh_max_source_words = 14;
 // Showcase sentences rendered by the grammar (English, Chinese); always in the training set.
 std::vector<std::pair<std::string, std::string>> zh_showcase();
 
-TaskData make_zh_task(std::uint64_t seed);
+TaskData make_zh_task(std::uint64_t seed, std::size_t train_count = default_train_count,
+                      std::size_t heldout_count = default_heldout_count);
 
 } // namespace apg::train
