@@ -30,6 +30,26 @@ EM_JS(void, apg_restore_stack_on_throw_js, (const char *name), {
     outer.argCount = inner.argCount;
     Module[key] = outer;
 });
+EM_JS(void, apg_restore_stack_on_throw_member_js, (const char *class_name, const char *name, int is_static), {
+    const className = UTF8ToString(class_name);
+    const key = UTF8ToString(name);
+    addOnPostRun(function() {
+        const target = is_static ? Module[className] : Module[className].prototype;
+        const inner = target[key];
+        const outer = function(...args) {
+            const stackPointer = stackSave();
+            try {
+                return inner.apply(this, args);
+            } catch (error) {
+                stackRestore(stackPointer);
+                throw error;
+            }
+        };
+        outer.overloadTable = inner.overloadTable;
+        outer.argCount = inner.argCount;
+        target[key] = outer;
+    });
+});
 // clang-format on
 
 namespace apg::wasm {
@@ -46,5 +66,13 @@ void throw_js_error(const char *message) {
 }
 
 void restore_stack_on_throw(const char *exported_name) { apg_restore_stack_on_throw_js(exported_name); }
+
+void restore_stack_on_throw_method(const char *class_name, const char *method_name) {
+    apg_restore_stack_on_throw_member_js(class_name, method_name, 0);
+}
+
+void restore_stack_on_throw_static(const char *class_name, const char *function_name) {
+    apg_restore_stack_on_throw_member_js(class_name, function_name, 1);
+}
 
 } // namespace apg::wasm

@@ -66,7 +66,158 @@ export interface AttendResult {
   params: ScoreParams;
 }
 
+// ---- Trained models and step-by-step decoding (wasm/model_bindings.cpp) ----
+
+export type AttentionStyle = 'bahdanau' | 'luong';
+export type Tokenizer = 'characters' | 'words';
+
+export interface TopToken {
+  id: number;
+  token: string;
+  prob: number;
+}
+
+/** One decoding step; the names are those of the C++ trace (src/models/session.hpp to_record). */
+export interface StepRecord {
+  index: number;
+  kind: 'decoder';
+  /** the token taken at this step ('</s>' ends the output) */
+  tokenId: number;
+  token: string;
+  choice: 'greedy' | 'forced' | 'beam';
+  /** log p(token) */
+  logProb: number;
+  /** y_{i-1}; '<s>' at the first step */
+  prevTokenId: number;
+  prevToken: string;
+  /** the top-k next tokens, most probable first */
+  top: TopToken[];
+  /** s_{i-1} */
+  prevState: Float32Array;
+  /** s_{i-1} (Bahdanau) or s_i (Luong) */
+  query: Float32Array;
+  /** stage 1, n */
+  scores: Float32Array;
+  /** additive: n × da, row j = tanh(W_q q + W_k h_j); otherwise null */
+  hidden: Matrix | null;
+  /** stage 2, n */
+  weights: Float32Array;
+  /** stage 3, dh */
+  context: Float32Array;
+  /** s_i */
+  state: Float32Array;
+  /** Luong: tanh(W_c [c_i; s_i]); Bahdanau: null */
+  attentional: Float32Array | null;
+  /** Vt */
+  logits: Float32Array;
+  /** Vt, softmax(logits) */
+  probs: Float32Array;
+}
+
+export interface ModelInfo {
+  task: string;
+  score: ScoreKind;
+  style: AttentionStyle;
+  dims: {
+    embedding: number;
+    encoderHidden: number;
+    bidirectional: boolean;
+    /** size of h_j: 2 · encoderHidden when bidirectional */
+    encoderState: number;
+    decoderHidden: number;
+    attentionDim: number;
+    maxSourceLen: number;
+    maxTargetLen: number;
+  };
+  sourceTokenizer: Tokenizer;
+  targetTokenizer: Tokenizer;
+  /** vocabularies, id → token; ids 0–3 are <pad>, <s>, </s>, <unk> */
+  srcVocab: string[];
+  tgtVocab: string[];
+  /** held-out exact match from the training record, or null */
+  heldoutExactMatch: number | null;
+  /** the training record: command, seeds, steps, … */
+  training: Record<string, unknown>;
+}
+
+export interface BeamNode {
+  id: number;
+  /** node id, -1 for a first step */
+  parent: number;
+  depth: number;
+  tokenId: number;
+  token: string;
+  logProb: number;
+  totalLogProb: number;
+  finished: boolean;
+  /** the attention weights of this node's step (n) */
+  weights: Float32Array;
+}
+
+export interface BeamResult {
+  nodes: BeamNode[];
+  /** final hypotheses as node ids from the first step to the last, best first */
+  beams: number[][];
+  /** their scores: total log probability divided by the length */
+  scores: number[];
+}
+
+export interface DecodeOptions {
+  /** how many next tokens each step reports (default 5) */
+  topK?: number;
+  /** step limit (default: the model's max output length + 1) */
+  maxSteps?: number;
+  /** softmax temperature of the attention weights (default 1) */
+  temperature?: number;
+}
+
+/** An embind object: call delete() when done. */
+export interface Session {
+  sourceTokens(): string[];
+  /** H: n × dh, the encoder states the decoder attends over */
+  encoderStates(): Matrix;
+  /** the most probable token; Error once done */
+  step(): StepRecord;
+  /** take this token instead (what-if); later steps follow from it. Error for an id out of range */
+  force(tokenId: number): StepRecord;
+  /** undo the last step; false when there was none */
+  back(): boolean;
+  reset(): void;
+  /** greedy steps until the end; returns the new steps */
+  run(): StepRecord[];
+  done(): boolean;
+  length(): number;
+  outputTokens(): string[];
+  outputText(): string;
+  record(index: number): StepRecord;
+  trace(): StepRecord[];
+  beam(width: number): BeamResult;
+  /** the C++ Trace as JSON: {meta, steps: [{kind, index, fields, tensors: {name: {shape, data}}}]} */
+  exportJson(): string;
+  /** file name → .npy bytes; buffers of equal shape are stacked over steps ("weights.npy": steps × n) */
+  exportNpy(): Record<string, Uint8Array>;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+/** An embind object: call delete() when done (sessions keep their model alive). */
+export interface Model {
+  info(): ModelInfo;
+  /** Error for empty text, unknown tokens (named, with suggestions) or over-long input */
+  decode(text: string, options?: DecodeOptions): Session;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface ModelClass {
+  /** Error('checkpoint: …') naming the problem for a bad file */
+  load(bytes: Uint8Array): Model;
+}
+
 export interface Playground {
+  Model: ModelClass;
+  /** the wasm memory, for heap-size checks */
+  HEAP8: Int8Array;
   /** The three stages on hand-made vectors. keys: n × dk, values: n × dv. Throws Error with the C++ message. */
   attend(
     kind: ScoreKind,

@@ -212,9 +212,11 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
         c.d_keys.resize(B);
         c.d_values.resize(B);
     }
+    if (c.d_caches.size() < static_cast<std::size_t>(B)) c.d_caches.resize(B);
     for (int b = 0; b < B; ++b) {
         c.d_keys[b].setZero(H[b].rows(), H[b].cols());
         c.d_values[b].setZero(H[b].rows(), H[b].cols());
+        c.d_caches[b] = attention::zeros_like(keys[b]);
     }
     const attention::StepOptions options{};
     // Backward of attention at (i, b) given dL/dc; dL/dq is added to carry row b.
@@ -223,7 +225,7 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
         c.d_context = d_contexts.row(r).segment(d_col, dh).transpose();
         c.d_query.setZero(Hd);
         attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r], c.d_context,
-                                   c.d_query, c.d_keys[b], c.d_values[b], grads.attn);
+                                   c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b], grads.attn);
         c.carry.row(b) += c.d_query.transpose();
     };
 
@@ -250,7 +252,8 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
                 c.d_context = c.d_gru_inputs.row(b).tail(dh).transpose();
                 c.d_query.setZero(Hd);
                 attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r],
-                                           c.d_context, c.d_query, c.d_keys[b], c.d_values[b], grads.attn);
+                                           c.d_context, c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b],
+                                           grads.attn);
                 c.carry.row(b) += c.d_query.transpose();
             }
         }
@@ -291,6 +294,8 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
     c.carry_next.resize(B, dh); // dL/dmean
     matmul_nn(whole(std::as_const(c.carry)), whole(params.init_w), whole(c.carry_next));
     for (int b = 0; b < B; ++b) {
+        // The key cache's gradient, summed over the steps, goes through prepare_keys once.
+        attention::prepare_keys_backward(params.attn, H[b], keys[b], c.d_caches[b], c.d_keys[b], grads.attn);
         Mat &dHb = d_H[b];
         const float inv_n = 1.0f / static_cast<float>(H[b].rows());
         dHb += c.d_keys[b] + c.d_values[b];

@@ -70,6 +70,7 @@ struct DecoderCache {
     // backward scratch
     Mat d_logits, d_features, d_combined, d_gru_proj, d_gru_inputs, d_embedded, carry, carry_next, d_hidden_proj;
     std::vector<Mat> d_keys, d_values;
+    std::vector<attention::KeyCache> d_caches; // dL/d key cache per sequence, summed over steps
     Vec d_context, d_query;
 };
 

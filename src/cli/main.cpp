@@ -1,0 +1,245 @@
+// apg — the native command line: train a model, evaluate it, decode with it.
+//   apg train --task dates|zh|reverse --score S --style bahdanau|luong --seed N --out FILE [options]
+//   apg eval FILE [--limit N]
+//   apg decode FILE "text"
+// All file I/O lives here; the library only sees bytes.
+#include "models/model.hpp"
+#include "train/prepare.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace apg;
+
+namespace {
+
+const char *usage = R"(usage:
+  apg train --task dates|zh|reverse --score dot|scaled_dot|general|additive|cosine
+            --style bahdanau|luong --seed N --out FILE
+            [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
+  apg eval FILE [--limit N]        held-out exact match of a checkpoint on its task
+  apg decode FILE "text"           output and alignment matrix
+)";
+
+std::vector<std::uint8_t> read_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open \"" + path + "\"");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const std::string &path, const std::vector<std::uint8_t> &bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write \"" + path + "\"");
+}
+
+// --key value pairs and bare flags after the command; positional arguments in order.
+struct Args {
+    std::map<std::string, std::string> options;
+    std::vector<std::string> positional;
+    std::string get(const std::string &key) const {
+        auto it = options.find(key);
+        if (it == options.end()) throw std::invalid_argument("missing --" + key + "\n" + usage);
+        return it->second;
+    }
+    std::string get(const std::string &key, const std::string &fallback) const {
+        auto it = options.find(key);
+        return it == options.end() ? fallback : it->second;
+    }
+    bool has(const std::string &key) const { return options.count(key) > 0; }
+};
+
+Args parse(int argc, char **argv, int first) {
+    Args a;
+    for (int i = first; i < argc; ++i) {
+        std::string s = argv[i];
+        if (s.rfind("--", 0) == 0) {
+            const std::string key = s.substr(2);
+            if (key == "quiet")
+                a.options[key] = "1";
+            else if (i + 1 < argc)
+                a.options[key] = argv[++i];
+            else
+                throw std::invalid_argument("--" + key + " needs a value");
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+long long to_int(const std::string &key, const std::string &value) {
+    try {
+        std::size_t used = 0;
+        const long long v = std::stoll(value, &used);
+        if (used == value.size()) return v;
+    } catch (const std::exception &) {
+    }
+    throw std::invalid_argument("--" + key + " needs an integer, got \"" + value + "\"");
+}
+
+std::string clock_text(double seconds) {
+    const long s = static_cast<long>(seconds + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+void draw_progress(const train::Progress &p) {
+    const int width = 24;
+    const double frac = p.total_steps ? static_cast<double>(p.step) / p.total_steps : 1.0;
+    const int filled = static_cast<int>(frac * width);
+    const double eta = p.step > 0 ? p.elapsed_seconds / p.step * (p.total_steps - p.step) : 0.0;
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.append(static_cast<std::size_t>(width - filled), '.');
+    std::fprintf(stderr, "\r[%s] %3d%%  step %d/%d  loss %.4f  acc %5.1f%%  %.0f seq/s  ETA %s", bar.c_str(),
+                 static_cast<int>(frac * 100), p.step, p.total_steps, p.loss, 100.0 * p.token_accuracy,
+                 p.sequences_per_second, clock_text(eta).c_str());
+    if (p.heldout_exact_match >= 0) std::fprintf(stderr, "  held-out %.1f%%", 100.0 * p.heldout_exact_match);
+    std::fflush(stderr);
+}
+
+int cmd_train(const Args &a, const std::string &command_line) {
+    const std::string task_name = a.get("task");
+    const auto score = attention::parse_score_kind(a.get("score"));
+    const auto style = models::parse_attention_style(a.get("style"));
+    const auto seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
+    const std::string out = a.get("out");
+    train::PreparedTask task = train::prepare_task(task_name, seed);
+    models::ModelConfig config = train::recipe_config(task, score, style);
+    train::TrainOptions options = train::recipe_options(task_name);
+    options.seed = seed;
+    if (a.has("steps")) options.steps = static_cast<int>(to_int("steps", a.get("steps")));
+    if (a.has("batch")) options.batch_size = static_cast<int>(to_int("batch", a.get("batch")));
+    if (a.has("lr")) options.learning_rate = std::stof(a.get("lr"));
+    if (a.has("eval-every")) options.eval_every = static_cast<int>(to_int("eval-every", a.get("eval-every")));
+    const bool quiet = a.has("quiet");
+    std::fprintf(stderr, "task %s: %zu train / %zu held-out pairs, vocabularies %d / %d, max lengths %d / %d\n",
+                 task_name.c_str(), task.train.size(), task.heldout.size(), config.source_vocab, config.target_vocab,
+                 config.max_source_len, config.max_target_len);
+
+    models::Seq2Seq network(config, seed);
+    train::Trainer trainer(network, task.train, task.heldout,
+                           {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos}, options);
+    const train::Progress last = trainer.run(
+        [&](const train::Progress &p) {
+            if (!quiet) draw_progress(p);
+            return true;
+        },
+        10);
+    if (!quiet) std::fprintf(stderr, "\n");
+    const double accuracy = train::exact_match(
+        network, task.heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos});
+    nlohmann::json training = {{"command", command_line},
+                               {"seed", seed},
+                               {"data_seed", seed},
+                               {"steps", options.steps},
+                               {"batch_size", options.batch_size},
+                               {"learning_rate", options.learning_rate},
+                               {"final_lr_fraction", options.final_lr_fraction},
+                               {"clip_norm", options.clip_norm},
+                               {"train_pairs", task.train.size()},
+                               {"heldout_pairs", task.heldout.size()},
+                               {"heldout_exact_match", accuracy}};
+    models::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
+    const auto bytes = model.save();
+    write_file(out, bytes);
+    std::printf("%s: held-out exact match %.2f%% (%zu pairs), %.0f seq/s, %s, %zu bytes\n", out.c_str(),
+                100.0 * accuracy, task.heldout.size(), last.sequences_per_second,
+                clock_text(last.elapsed_seconds).c_str(), bytes.size());
+    return 0;
+}
+
+models::Model load(const std::string &path) { return models::Model::load(read_file(path)); }
+
+int cmd_eval(const Args &a) {
+    if (a.positional.size() != 1) throw std::invalid_argument(usage);
+    const models::Model model = load(a.positional[0]);
+    const auto seed = model.training().value("data_seed", std::uint64_t{1});
+    const train::TaskData data = train::make_task(model.config().task, seed);
+    const train::EncodedPairs heldout =
+        train::encode_examples(data.heldout, model.source_vocab(), model.target_vocab());
+    const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
+    const double accuracy = train::exact_match(
+        model.network(), heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos}, limit);
+    const std::size_t n = limit ? std::min(limit, heldout.size()) : heldout.size();
+    std::printf("%s: task %s, score %s, style %s: held-out exact match %.2f%% (%zu pairs)\n", a.positional[0].c_str(),
+                model.config().task.c_str(), std::string(attention::name(model.config().score)).c_str(),
+                std::string(models::name(model.config().style)).c_str(), 100.0 * accuracy, n);
+    return 0;
+}
+
+// Pads or cuts a cell to a fixed display width (UTF-8 aware: counts code points, CJK as two).
+std::string cell(const std::string &text, int width) {
+    int cols = 0;
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        const int w = len >= 3 ? 2 : 1;
+        if (cols + w > width) break;
+        out.append(text, i, len);
+        cols += w;
+        i += len;
+    }
+    return out + std::string(static_cast<std::size_t>(width - cols), ' ');
+}
+
+int cmd_decode(const Args &a) {
+    if (a.positional.size() != 2) throw std::invalid_argument(usage);
+    const models::Model model = load(a.positional[0]);
+    const models::Translation t = model.translate(a.positional[1]);
+    std::printf("%s\n", t.output_text.c_str());
+    if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);
+    // Alignment: one row per output token, one column per source token, weights in percent.
+    const int w = 5;
+    std::printf("\nattention weights (%%), rows = output, columns = source\n%s", cell("", 8).c_str());
+    for (const auto &s : t.source_tokens) std::printf("%s", cell(s == " " ? "_" : s, w).c_str());
+    std::printf("\n");
+    for (Eigen::Index i = 0; i < t.weights.rows(); ++i) {
+        const std::string out = i < static_cast<Eigen::Index>(t.output_tokens.size())
+                                    ? t.output_tokens[static_cast<std::size_t>(i)]
+                                    : std::string("</s>");
+        std::printf("%s", cell(out, 8).c_str());
+        for (Eigen::Index j = 0; j < t.weights.cols(); ++j) {
+            const int pct = static_cast<int>(100.0f * t.weights(i, j) + 0.5f);
+            std::printf("%s", cell(pct == 0 ? "." : std::to_string(pct), w).c_str());
+        }
+        std::printf("\n");
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        std::fputs(usage, stderr);
+        return 2;
+    }
+    const std::string command = argv[1];
+    std::string command_line = "apg";
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        command_line += " " + (arg.find(' ') != std::string::npos ? "\"" + arg + "\"" : arg);
+    }
+    try {
+        const Args args = parse(argc, argv, 2);
+        if (command == "train") return cmd_train(args, command_line);
+        if (command == "eval") return cmd_eval(args);
+        if (command == "decode") return cmd_decode(args);
+        std::fprintf(stderr, "unknown command \"%s\"\n%s", command.c_str(), usage);
+        return 2;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "apg: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,30 @@
+// From a generated task to what the trainer eats: vocabularies and token-id pairs. Also the
+// per-task recipes (model sizes and training options) the CLI and the shipped models use.
+#pragma once
+
+#include "models/config.hpp"
+#include "models/vocab.hpp"
+#include "train/tasks/encode.hpp"
+#include "train/tasks/task.hpp"
+#include "train/trainer.hpp"
+
+#include <cstdint>
+#include <string_view>
+
+namespace apg::train {
+
+struct PreparedTask {
+    TaskData data;
+    models::Vocabulary source_vocab, target_vocab;
+    EncodedPairs train, heldout;
+};
+
+// make_task(name, seed), vocabularies over train + held-out, pairs encoded.
+PreparedTask prepare_task(std::string_view name, std::uint64_t seed);
+
+// The recipe of a task: model sizes (vocabularies and max lengths filled from the prepared
+// task) and the training options the shipped models were made with.
+models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style);
+TrainOptions recipe_options(std::string_view task);
+
+} // namespace apg::train

@@ -1,0 +1,387 @@
+// The embind surface for trained models (declared for TypeScript in playground.d.ts):
+// Model.load(bytes) → model.info(), model.decode(text) → a decoding session with step, force,
+// back, reset, run, beam, trace and exports. Conversion only: the work is done by
+// models::Model and models::DecodeSession; C++ exceptions reach JS as Error.
+#include "convert.hpp"
+#include "js_error.hpp"
+#include "models/model.hpp"
+#include "models/session.hpp"
+#include "trace/trace.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+// clang-format off
+EM_JS(emscripten::EM_VAL, apg_step_record_js,
+      (emscripten::EM_VAL vocab_handle, const float *floats, const int *ints), {
+    const vocab = Emval.toValue(vocab_handle);
+    const I = HEAP32.subarray(ints >> 2, (ints >> 2) + 17);
+    let at = floats >> 2;
+    const take = (n) => { const a = HEAPF32.slice(at, at + n); at += n; return a; };
+    const choices = ['greedy', 'forced', 'beam'];
+    const k = I[16];
+    const topIds = HEAP32.subarray((ints >> 2) + 17, (ints >> 2) + 17 + k);
+    const logProb = HEAPF32[at++];
+    const topProbs = take(k);
+    const top = [];
+    for (let i = 0; i < k; i++) top.push({ id: topIds[i], token: vocab[topIds[i]], prob: topProbs[i] });
+    const sizes = I.subarray(6, 16);
+    const out = {
+        index: I[0], kind: 'decoder', tokenId: I[1], token: vocab[I[1]], choice: choices[I[2]], logProb,
+        prevTokenId: I[3], prevToken: vocab[I[3]], top,
+    };
+    out.prevState = take(sizes[0]);
+    out.query = take(sizes[1]);
+    out.scores = take(sizes[2]);
+    out.hidden = sizes[3] ? { data: take(sizes[3]), rows: I[4], cols: I[5] } : null;
+    out.weights = take(sizes[4]);
+    out.context = take(sizes[5]);
+    out.state = take(sizes[6]);
+    out.attentional = sizes[7] ? take(sizes[7]) : null;
+    out.logits = take(sizes[8]);
+    out.probs = take(sizes[9]);
+    return Emval.toHandle(out);
+});
+// clang-format on
+
+namespace apg::wasm {
+namespace {
+
+using models::Model;
+
+struct ModelHandle {
+    std::shared_ptr<const Model> model;
+};
+
+// A session keeps its model alive: JS may delete the model first.
+struct SessionHandle {
+    std::shared_ptr<const Model> model;
+    std::shared_ptr<models::DecodeSession> session;
+    std::vector<std::string> source_tokens;
+    val target_tokens = val::undefined(); // the target vocabulary as a JS array, for step records
+};
+
+val strings_to_js(const std::vector<std::string> &items) {
+    val out = val::array();
+    for (const auto &s : items) out.call<void>("push", s);
+    return out;
+}
+
+val vocab_to_js(const models::Vocabulary &vocab) {
+    val out = val::array();
+    for (int i = 0; i < vocab.size(); ++i) out.call<void>("push", vocab.token(i));
+    return out;
+}
+
+val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
+
+val optional_vec(const Vec &v) { return v.size() > 0 ? to_js(v) : val::null(); }
+
+// One step record is built by a single call into JS (apg_step_record_js below): the numbers
+// travel packed in one float buffer and one int buffer instead of ~40 separate property sets,
+// which would cost more than the decoding step itself.
+//   ints:   index, tokenId, choice (0 greedy, 1 forced, 2 beam), prevTokenId, hiddenRows,
+//           hiddenCols, the 10 buffer sizes below, k, k top ids
+//   floats: logProb, k top probs, then prevState, query, scores, hidden, weights, context,
+//           state, attentional, logits, probs
+
+// Scratch for the packing; reused so a step allocates nothing once warm.
+struct StepPacking {
+    std::vector<float> floats;
+    std::vector<int> ints;
+};
+
+val step_to_js(const val &vocab, const models::SessionStep &s, int index) {
+    static StepPacking pack;
+    const models::DecoderStep &d = s.step;
+    const Mat &hidden = d.attention.score.hidden;
+    const Vec *buffers[] = {&d.prev_state,
+                            &d.query,
+                            &d.attention.score.scores,
+                            nullptr,
+                            &d.attention.weights,
+                            &d.attention.context,
+                            &d.state,
+                            &d.attentional,
+                            &d.logits,
+                            &d.probs};
+    const int k = static_cast<int>(s.top_ids.size());
+    pack.ints.assign({index, s.token, static_cast<int>(s.choice), d.prev_token, static_cast<int>(hidden.rows()),
+                      static_cast<int>(hidden.cols())});
+    pack.floats.clear();
+    pack.floats.push_back(s.log_prob);
+    pack.floats.insert(pack.floats.end(), s.top_probs.begin(), s.top_probs.end());
+    for (const Vec *b : buffers) {
+        const float *data = b ? b->data() : hidden.data();
+        const auto size = static_cast<std::size_t>(b ? b->size() : hidden.size());
+        pack.ints.push_back(static_cast<int>(size));
+        pack.floats.insert(pack.floats.end(), data, data + size);
+    }
+    pack.ints.push_back(k);
+    pack.ints.insert(pack.ints.end(), s.top_ids.begin(), s.top_ids.end());
+    return val::take_ownership(apg_step_record_js(vocab.as_handle(), pack.floats.data(), pack.ints.data()));
+}
+
+// ---- Model ----
+
+val load_js(val bytes) {
+    if (!bytes.instanceof (val::global("Uint8Array")))
+        throw std::invalid_argument("Model.load: expected the checkpoint as a Uint8Array, got " + describe(bytes));
+    std::vector<std::uint8_t> data(bytes["length"].as<std::size_t>());
+    // One bulk copy into the wasm memory (the view is taken after the allocation).
+    val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+    return val(ModelHandle{std::make_shared<const Model>(Model::load(data))});
+}
+
+val info_js(const ModelHandle &h) {
+    const Model &m = *h.model;
+    const auto &c = m.config();
+    val out = val::object();
+    out.set("task", c.task);
+    out.set("score", std::string(attention::name(c.score)));
+    out.set("style", std::string(models::name(c.style)));
+    val dims = val::object();
+    dims.set("embedding", c.embedding);
+    dims.set("encoderHidden", c.encoder_hidden);
+    dims.set("bidirectional", c.bidirectional);
+    dims.set("encoderState", c.encoder_state());
+    dims.set("decoderHidden", c.decoder_hidden);
+    dims.set("attentionDim", c.attention_dim);
+    dims.set("maxSourceLen", c.max_source_len);
+    dims.set("maxTargetLen", c.max_target_len);
+    out.set("dims", dims);
+    out.set("sourceTokenizer", std::string(models::tokenizer_name(m.source_vocab().tokenizer())));
+    out.set("targetTokenizer", std::string(models::tokenizer_name(m.target_vocab().tokenizer())));
+    out.set("srcVocab", vocab_to_js(m.source_vocab()));
+    out.set("tgtVocab", vocab_to_js(m.target_vocab()));
+    const auto &training = m.training();
+    const auto accuracy = training.find("heldout_exact_match");
+    out.set("heldoutExactMatch",
+            accuracy != training.end() && accuracy->is_number() ? val(accuracy->get<double>()) : val::null());
+    out.set("training", json_to_js(training));
+    return out;
+}
+
+int option_int(const val &options, const char *name, int fallback, int lo, int hi) {
+    if (!options.hasOwnProperty(name) || options[name].isUndefined()) return fallback;
+    const val v = options[name];
+    if (!v.isNumber()) throw std::invalid_argument(std::string("options.") + name + ": expected a number");
+    const double d = v.as<double>();
+    if (!(d >= lo && d <= hi && d == static_cast<int>(d)))
+        throw std::invalid_argument(std::string("options.") + name + ": expected a whole number from " +
+                                    std::to_string(lo) + " to " + std::to_string(hi));
+    return static_cast<int>(d);
+}
+
+val decode_js(const ModelHandle &h, val text, val options_js) {
+    if (!text.isString())
+        throw std::invalid_argument("decode: expected the input text as a string, got " + describe(text));
+    const val options = options_js.isUndefined() ? val::object() : options_js;
+    if (options.typeOf().as<std::string>() != "object" || options.isNull())
+        throw std::invalid_argument("decode: options must be an object");
+    const Model &m = *h.model;
+    const std::string input = text.as<std::string>();
+    std::vector<int> ids = m.encode_source(input);
+    models::SessionOptions session_options;
+    session_options.start_id = models::Vocabulary::bos;
+    session_options.end_id = models::Vocabulary::eos;
+    session_options.top_k = option_int(options, "topK", 5, 1, m.target_vocab().size());
+    session_options.max_steps = option_int(options, "maxSteps", 0, 0, 4096);
+    if (options.hasOwnProperty("temperature") && !options["temperature"].isUndefined()) {
+        if (!options["temperature"].isNumber()) throw std::invalid_argument("options.temperature: expected a number");
+        session_options.attention.temperature = options["temperature"].as<float>();
+    }
+    SessionHandle s;
+    s.model = h.model;
+    s.source_tokens = m.source_vocab().tokenize(input);
+    s.target_tokens = vocab_to_js(m.target_vocab());
+    s.session = std::make_shared<models::DecodeSession>(m.network(), std::move(ids), session_options);
+    return val(std::move(s));
+}
+
+// ---- Session ----
+
+val step_js(SessionHandle &s) {
+    const auto &step = s.session->step();
+    return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
+}
+
+val force_js(SessionHandle &s, val token) {
+    if (!token.isNumber()) throw std::invalid_argument("force: expected a token id, got " + describe(token));
+    const double id = token.as<double>();
+    if (id != static_cast<int>(id)) throw std::invalid_argument("force: token id must be a whole number");
+    const auto &step = s.session->force(static_cast<int>(id));
+    return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
+}
+
+val back_js(SessionHandle &s) { return val(s.session->back()); }
+val reset_js(SessionHandle &s) {
+    s.session->reset();
+    return val::undefined();
+}
+val done_js(SessionHandle &s) { return val(s.session->done()); }
+val length_js(SessionHandle &s) { return val(static_cast<int>(s.session->steps().size())); }
+
+val run_js(SessionHandle &s) {
+    const int before = static_cast<int>(s.session->steps().size());
+    s.session->run();
+    val out = val::array();
+    const auto &steps = s.session->steps();
+    for (int i = before; i < static_cast<int>(steps.size()); ++i)
+        out.call<void>("push", step_to_js(s.target_tokens, steps[i], i));
+    return out;
+}
+
+val record_js(SessionHandle &s, val index) {
+    const auto &steps = s.session->steps();
+    if (!index.isNumber()) throw std::invalid_argument("record: expected a step index");
+    const double i = index.as<double>();
+    if (!(i >= 0 && i < static_cast<double>(steps.size()) && i == static_cast<int>(i)))
+        throw std::invalid_argument("record: step " + std::to_string(i) + " does not exist (the session has " +
+                                    std::to_string(steps.size()) + " steps)");
+    return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
+}
+
+val trace_js(SessionHandle &s) {
+    val out = val::array();
+    const auto &steps = s.session->steps();
+    for (int i = 0; i < static_cast<int>(steps.size()); ++i)
+        out.call<void>("push", step_to_js(s.target_tokens, steps[i], i));
+    return out;
+}
+
+val source_tokens_js(SessionHandle &s) { return strings_to_js(s.source_tokens); }
+val encoder_states_js(SessionHandle &s) { return to_js(s.session->encoded().states); }
+
+std::vector<std::string> output_tokens(const SessionHandle &s) {
+    std::vector<std::string> out;
+    for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
+    return out;
+}
+val output_tokens_js(SessionHandle &s) { return strings_to_js(output_tokens(s)); }
+val output_text_js(SessionHandle &s) { return val(s.model->target_vocab().join(s.session->output_ids())); }
+
+trace::Trace session_trace(const SessionHandle &s) {
+    trace::Trace t;
+    const auto &c = s.model->config();
+    t.meta["model"] = c.to_json();
+    t.meta["source_tokens"] = s.source_tokens;
+    t.meta["output_tokens"] = output_tokens(s);
+    std::vector<std::string> vocab;
+    const auto &steps = s.session->steps();
+    for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
+        trace::StepRecord r = models::to_record(steps[i], i);
+        r.fields["token"] = s.model->target_vocab().token(steps[i].token);
+        r.fields["prev_token"] = s.model->target_vocab().token(steps[i].step.prev_token);
+        t.steps.push_back(std::move(r));
+    }
+    return t;
+}
+
+val export_json_js(SessionHandle &s) { return val(session_trace(s).to_json().dump()); }
+
+val export_npy_js(SessionHandle &s) {
+    val out = val::object();
+    for (const auto &[name, bytes] : session_trace(s).to_npy()) {
+        const auto *data = reinterpret_cast<const std::uint8_t *>(bytes.data());
+        out.set(name, val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), data)));
+    }
+    return out;
+}
+
+val beam_js(SessionHandle &s, val width) {
+    if (!width.isNumber()) throw std::invalid_argument("beam: expected a width");
+    const double k = width.as<double>();
+    if (!(k >= 1 && k <= 16 && k == static_cast<int>(k)))
+        throw std::invalid_argument("beam: width must be a whole number from 1 to 16");
+    models::SessionOptions options;
+    options.start_id = models::Vocabulary::bos;
+    options.end_id = models::Vocabulary::eos;
+    const models::BeamResult result =
+        models::beam_search(s.model->network(), s.session->encoded(), static_cast<int>(k), options);
+    const auto &vocab = s.model->target_vocab();
+    val nodes = val::array();
+    for (const auto &n : result.nodes) {
+        val node = val::object();
+        node.set("id", n.id);
+        node.set("parent", n.parent);
+        node.set("depth", n.depth);
+        node.set("tokenId", n.token);
+        node.set("token", vocab.token(n.token));
+        node.set("logProb", n.log_prob);
+        node.set("totalLogProb", n.total_log_prob);
+        node.set("finished", n.finished);
+        node.set("weights", to_js(n.step.attention.weights));
+        nodes.call<void>("push", node);
+    }
+    val beams = val::array();
+    for (const auto &path : result.beams) {
+        val p = val::array();
+        for (int id : path) p.call<void>("push", id);
+        beams.call<void>("push", p);
+    }
+    val scores = val::array();
+    for (double score : result.scores) scores.call<void>("push", score);
+    val out = val::object();
+    out.set("nodes", nodes);
+    out.set("beams", beams);
+    out.set("scores", scores);
+    return out;
+}
+
+// Every entry point runs its body inside guarded(): exceptions become JS Errors.
+val Model_load(val bytes) { return guarded(load_js, bytes); }
+val Model_info(ModelHandle &h) {
+    return guarded([&] { return info_js(h); });
+}
+val Model_decode(ModelHandle &h, val text, val options) {
+    return guarded([&h](val t, val o) { return decode_js(h, t, o); }, text, options);
+}
+val Model_decode_plain(ModelHandle &h, val text) {
+    return guarded([&h](val t) { return decode_js(h, t, val::undefined()); }, text);
+}
+
+template <val (*F)(SessionHandle &)> val session_call(SessionHandle &s) {
+    return guarded([&s] { return F(s); });
+}
+template <val (*F)(SessionHandle &, val)> val session_call_arg(SessionHandle &s, val arg) {
+    return guarded([&s](val a) { return F(s, a); }, arg);
+}
+
+} // namespace
+} // namespace apg::wasm
+
+EMSCRIPTEN_BINDINGS(apg_models) {
+    using namespace apg::wasm;
+    emscripten::class_<ModelHandle>("Model")
+        .class_function("load", &Model_load)
+        .function("info", &Model_info)
+        .function("decode", &Model_decode)
+        .function("decode", &Model_decode_plain);
+    emscripten::class_<SessionHandle>("Session")
+        .function("step", &session_call<step_js>)
+        .function("force", &session_call_arg<force_js>)
+        .function("back", &session_call<back_js>)
+        .function("reset", &session_call<reset_js>)
+        .function("run", &session_call<run_js>)
+        .function("done", &session_call<done_js>)
+        .function("length", &session_call<length_js>)
+        .function("record", &session_call_arg<record_js>)
+        .function("trace", &session_call<trace_js>)
+        .function("sourceTokens", &session_call<source_tokens_js>)
+        .function("encoderStates", &session_call<encoder_states_js>)
+        .function("outputTokens", &session_call<output_tokens_js>)
+        .function("outputText", &session_call<output_text_js>)
+        .function("beam", &session_call_arg<beam_js>)
+        .function("exportJson", &session_call<export_json_js>)
+        .function("exportNpy", &session_call<export_npy_js>);
+    restore_stack_on_throw_static("Model", "load");
+    for (const char *m : {"info", "decode"}) restore_stack_on_throw_method("Model", m);
+    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens",
+                          "encoderStates", "outputTokens", "outputText", "beam", "exportJson", "exportNpy"})
+        restore_stack_on_throw_method("Session", m);
+}

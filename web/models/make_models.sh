@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Trains every shipped checkpoint, one after another, and rewrites the table in README.md.
+#   bash web/models/make_models.sh [filter]      e.g. filter "dates-additive" to retrain a few
+# Needs the native build (bash scripts/build.sh native). Logs go to build/models-logs/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+apg=${APG:-build/native/apg}
+logs=build/models-logs
+mkdir -p "$logs"
+filter=${1:-}
+seed=1
+# Additive Bahdanau first: they carry the accuracy targets.
+runs=()
+for task in dates zh reverse; do runs+=("$task additive bahdanau"); done
+for task in dates zh reverse; do
+  for score in dot scaled_dot general cosine; do runs+=("$task $score bahdanau"); done
+done
+for task in dates zh; do
+  for score in additive dot scaled_dot general cosine; do runs+=("$task $score luong"); done
+done
+for run in "${runs[@]}"; do
+  read -r task score style <<<"$run"
+  name="$task-$score-$style"
+  [[ -n "$filter" && "$name" != *"$filter"* ]] && continue
+  echo "== $name"
+  "$apg" train --task "$task" --score "$score" --style "$style" --seed "$seed" \
+    --out "web/models/$name.safetensors" 2>"$logs/$name.log" | tee "$logs/$name.result"
+done
