@@ -38,7 +38,9 @@ class Vocabulary {
 
     std::vector<std::string> tokenize(std::string_view text) const;
     // Throws std::invalid_argument: empty text -> "empty input: type a sentence"; unknown tokens ->
-    // 'unknown word "tmo" (did you mean "tom"?)' naming every unknown token and up to 3 closest known ones.
+    // 'unknown word "tmo" (did you mean "tom"?)' naming every unknown token once, in order, joined by
+    // "; ", each with up to 3 closest known words (closest_tokens); the characters tokenizer says
+    // 'unknown character "x"' without suggestions. The specials typed as text are unknown words.
     std::vector<int> encode(std::string_view text) const;
     std::vector<int> encode(const std::vector<std::string> &tokens) const;
     // Stops at eos, skips pad/bos; "" joiner for characters, " " for words.

@@ -34,14 +34,14 @@ inline double cpu_seconds() {
 #endif
 }
 
-// Nanoseconds of CPU time per call of f. It warms up first for 0.3 s (V8 compiles the optimised
+// Nanoseconds of CPU time per call of f. It warms up first for 0.2 s (V8 compiles the optimised
 // tier of hot wasm and JS functions in the background, which on a busy machine takes a while),
-// then takes the fastest of many short batches (about 2 ms, or one call when a call is longer):
+// then takes the fastest of 7 or more short batches (about 2 ms, or one call when a call is longer):
 // the fastest batch is the one least disturbed by other processes evicting the caches.
 template <class F> double time_ns(F &&f) {
     const double w0 = cpu_seconds();
     int calls = 0;
-    while (calls < 3 || cpu_seconds() - w0 < 0.3) {
+    while (calls < 3 || cpu_seconds() - w0 < 0.2) {
         f();
         ++calls;
     }
@@ -49,7 +49,7 @@ template <class F> double time_ns(F &&f) {
     const int reps = std::max(1, static_cast<int>(0.002 / per_call));
     double best = 1e30;
     const double m0 = cpu_seconds();
-    for (int batch = 0; batch < 15 || (batch < 100 && cpu_seconds() - m0 < 0.15); ++batch) {
+    for (int batch = 0; batch < 7 || (batch < 100 && cpu_seconds() - m0 < 0.15); ++batch) {
         const double b0 = cpu_seconds();
         for (int r = 0; r < reps; ++r) f();
         best = std::min(best, (cpu_seconds() - b0) / reps);

@@ -50,13 +50,15 @@ for (const section of sections) {
     const cells = [name];
     for (const [id] of present) {
       const r = byImpl[id];
-      cells.push(r ? fmtNs(r.ns) : '-', r ? (r.flops / r.ns).toFixed(2) : '-');
+      cells.push(r ? fmtNs(r.ns) : '-', r && r.flops > 0 ? (r.flops / r.ns).toFixed(2) : '-');
     }
     for (const [, a, b] of usable)
       cells.push(byImpl[a] && byImpl[b] ? `${(byImpl[b].ns / byImpl[a].ns).toFixed(2)}x` : '-');
     if (present.some(([id]) => id === 'wasm'))
       cells.push(
-        byImpl.wasm ? `${((100 * byImpl.wasm.flops) / byImpl.wasm.ns / peakGflops).toFixed(0)}%` : '-',
+        byImpl.wasm?.flops > 0
+          ? `${((100 * byImpl.wasm.flops) / byImpl.wasm.ns / peakGflops).toFixed(0)}%`
+          : '-',
       );
     table.push(cells);
   }

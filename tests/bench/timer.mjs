@@ -9,7 +9,7 @@ export function timeNs(f) {
   };
   const t0 = now();
   let calls = 0;
-  while (calls < 3 || now() - t0 < 0.3) {
+  while (calls < 3 || now() - t0 < 0.2) {
     f();
     calls++;
   }
@@ -17,7 +17,7 @@ export function timeNs(f) {
   const reps = Math.max(1, Math.floor(0.002 / perCall));
   let best = Infinity;
   const m0 = now();
-  for (let batch = 0; batch < 15 || (batch < 100 && now() - m0 < 0.15); batch++) {
+  for (let batch = 0; batch < 7 || (batch < 100 && now() - m0 < 0.15); batch++) {
     const b0 = now();
     for (let r = 0; r < reps; r++) f();
     best = Math.min(best, (now() - b0) / reps);

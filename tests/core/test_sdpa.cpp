@@ -64,7 +64,7 @@ void run(bool simd, const core::SdpaShape &s, const std::vector<float> &q, const
 }
 
 // Error bounds, each from the stage before it:
-//   score:   a dot product of d float products (γ_d · Σ|terms|) times the scale (one more rounding);
+//   score:   a dot product of d float products times the scale: d + 1 roundings, γ_{d+1} · Σ|terms|;
 //   weight:  a score error δ moves e^{s_j − max} by a factor e^{±2δ}; it counts in the numerator and
 //            in the sum, so 4δ in all, plus the softmax's own float error, which test_softmax.cpp
 //            bounds by 2·(2u·|s − max| + 2u) + γ_nk + 2u per weight (here 4u for the scaled score);
@@ -77,7 +77,7 @@ void check_against(const Reference &ref, const core::SdpaShape &s, const std::ve
         CAPTURE(i);
         double worst_score_error = 0, mx = -std::numeric_limits<double>::infinity();
         for (std::size_t j = 0; j < s.nk; ++j) {
-            const double bound = (gamma_n(s.d) + u) * ref.score_magnitude[i * s.nk + j];
+            const double bound = gamma_n(s.d + 1) * ref.score_magnitude[i * s.nk + j];
             CHECK(std::fabs(scores[i * s.nk + j] - ref.scores[i * s.nk + j]) <= bound);
             if (ref.weights[i * s.nk + j] > 0) {
                 worst_score_error = std::max(worst_score_error, bound);

@@ -368,6 +368,28 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
     assert.match(page.url(), /view=sandbox/);
   });
 
+  test('a loading indicator shows while a checkpoint loads', async () => {
+    const context = await browser.newContext();
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await context.route('**/*.safetensors', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const slow = await context.newPage();
+    watchConsole(slow);
+    await slow.goto(server.url + hash({ task: 'dates', model: 'additive-bahdanau', input: DATE }));
+    await slow.waitForSelector('[data-testid=model-loading]', { timeout: 20_000 });
+    assert.match(
+      await slow.textContent('[data-testid=model-loading]'),
+      /Loading the model dates-additive-bahdanau/,
+    );
+    release();
+    assertStep(await shownStep(slow, DATES, 0), reference(DATES, DATE).steps[0], 'after the slow load');
+    assert.equal(await slow.locator('[data-testid=model-loading]').count(), 0);
+    await context.close();
+  });
+
   test('a checkpoint that fails to load gets a message', async () => {
     const context = await browser.newContext();
     await context.route('**/*.safetensors', (route) => route.fulfill({ status: 404, body: 'gone' }));

@@ -2,7 +2,7 @@
 //
 // English is lowercase words (the words tokenizer drops . , ! ?); Chinese targets are words joined
 // by spaces. The grammar has people and animals (tom 汤姆, the cat 猫, a big dog 一 只 大 狗), food
-// and things, verbs in five tenses with negation (chase 追逐, chased 追 了, is chasing 在 追逐, will
+// and things, verbs in four tenses with negation (chase 追逐, chased 追 了, is chasing 在 追逐, will
 // chase 会 追逐, did not chase 没有 追), frequency adverbs, time phrases and place phrases that move
 // before the verb in Chinese ("tom chased jerry in the kitchen yesterday" -> 汤姆 昨天 在 厨房 追 了
 // 杰瑞), possessives that refer back to the subject ("the cat ate its fish" -> 猫 吃 了 它 的 鱼) and

@@ -1,0 +1,35 @@
+// Decoding speed of the shipped dates additive model, the library alone (no JS): one step and
+// the whole greedy decode of a 20-character date. bench_decode.mjs measures the same through
+// the JS API, so the two tables show what the bindings add.
+#include "bench.hpp"
+#include "models/model.hpp"
+#include "models/session.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+int main(int argc, char **argv) {
+    const std::string impl = argc > 1 ? argv[1] : "native";
+    std::ifstream file("web/models/dates-additive-bahdanau.safetensors", std::ios::binary);
+    if (!file) {
+        std::fprintf(stderr, "bench_decode: run from the repository root with the shipped models\n");
+        return 1;
+    }
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const auto model = apg::models::Model::load(bytes);
+    const std::string date = "sunday, 29 nov. 2026"; // 20 characters
+    apg::models::DecodeSession session(model.network(), model.encode_source(date));
+    const std::string section = "decode, dates additive bahdanau (library only)";
+    double step_ns = apg::bench::time_ns([&] {
+        if (session.done()) session.reset();
+        session.step();
+    });
+    apg::bench::emit(section, "one step", impl, step_ns, 0);
+    double decode_ns = apg::bench::time_ns([&] {
+        apg::models::DecodeSession s(model.network(), model.encode_source(date));
+        s.run();
+    });
+    apg::bench::emit(section, "encode + greedy decode of a 20-char date", impl, decode_ns, 0);
+    return 0;
+}
