@@ -200,9 +200,9 @@ int cmd_decode(const Args &a) {
     std::printf("%s\n", t.output_text.c_str());
     if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);
     // Alignment: one row per output token, one column per source token, weights in percent.
-    const int w = 5;
+    const int w = 6; // a column: up to 5 display cells of the token, then a space
     std::printf("\nattention weights (%%), rows = output, columns = source\n%s", cell("", 8).c_str());
-    for (const auto &s : t.source_tokens) std::printf("%s", cell(s == " " ? "_" : s, w).c_str());
+    for (const auto &s : t.source_tokens) std::printf("%s ", cell(s == " " ? "_" : s, w - 1).c_str());
     std::printf("\n");
     for (Eigen::Index i = 0; i < t.weights.rows(); ++i) {
         const std::string out = i < static_cast<Eigen::Index>(t.output_tokens.size())
