@@ -3,6 +3,7 @@
 // reach JS as Error with their message. Every argument is taken as `val` so that a wrongly
 // typed argument becomes a C++ exception with a clear message instead of an embind TypeError.
 #include "attention/score.hpp"
+#include "attention/softmax_terms.hpp"
 #include "attention/step.hpp"
 #include "convert.hpp"
 #include "core/kernels.hpp"
@@ -120,6 +121,13 @@ val attend_js(val kind_js, val query_js, val keys_js, val values_js, val options
     out.set("query_proj", kind == ScoreKind::additive ? to_js(step.score.query_proj) : val::null());
     out.set("query_norm", kind == ScoreKind::cosine ? val(step.score.query_norm) : val::null());
     out.set("params", params_to_js(params));
+    // stage 2 spelled out: exp((e_j − max)/τ), their sum, and the entropy of the weights
+    const attention::SoftmaxTerms terms = attention::softmax_terms(step.score.scores, step_options);
+    out.set("exps", to_js(terms.exps));
+    out.set("maxScore", terms.max_score);
+    out.set("expSum", terms.exp_sum);
+    out.set("entropy", terms.entropy);
+    out.set("maxEntropy", terms.max_entropy);
     return out;
 }
 

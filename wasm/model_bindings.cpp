@@ -19,17 +19,21 @@
 EM_JS(emscripten::EM_VAL, apg_step_record_js,
       (emscripten::EM_VAL vocab_handle, const float *floats, const int *ints), {
     const vocab = Emval.toValue(vocab_handle);
-    const I = HEAP32.subarray(ints >> 2, (ints >> 2) + 17);
+    const I = HEAP32.subarray(ints >> 2, (ints >> 2) + 18);
     let at = floats >> 2;
     const take = (n) => { const a = HEAPF32.slice(at, at + n); at += n; return a; };
     const choices = ['greedy', 'forced', 'beam'];
-    const k = I[16];
-    const topIds = HEAP32.subarray((ints >> 2) + 17, (ints >> 2) + 17 + k);
+    const k = I[17];
+    const topIds = HEAP32.subarray((ints >> 2) + 18, (ints >> 2) + 18 + k);
     const logProb = HEAPF32[at++];
+    const maxScore = HEAPF32[at++];
+    const expSum = HEAPF32[at++];
+    const entropy = HEAPF32[at++];
+    const maxEntropy = HEAPF32[at++];
     const topProbs = take(k);
     const top = [];
     for (let i = 0; i < k; i++) top.push({ id: topIds[i], token: vocab[topIds[i]], prob: topProbs[i] });
-    const sizes = I.subarray(6, 16);
+    const sizes = I.subarray(6, 17);
     const out = {
         index: I[0], kind: 'decoder', tokenId: I[1], token: vocab[I[1]], choice: choices[I[2]], logProb,
         prevTokenId: I[3], prevToken: vocab[I[3]], top,
@@ -44,6 +48,11 @@ EM_JS(emscripten::EM_VAL, apg_step_record_js,
     out.attentional = sizes[7] ? take(sizes[7]) : null;
     out.logits = take(sizes[8]);
     out.probs = take(sizes[9]);
+    out.exps = take(sizes[10]);
+    out.maxScore = maxScore;
+    out.expSum = expSum;
+    out.entropy = entropy;
+    out.maxEntropy = maxEntropy;
     return Emval.toHandle(out);
 });
 // clang-format on
@@ -85,9 +94,9 @@ val optional_vec(const Vec &v) { return v.size() > 0 ? to_js(v) : val::null(); }
 // travel packed in one float buffer and one int buffer instead of ~40 separate property sets,
 // which would cost more than the decoding step itself.
 //   ints:   index, tokenId, choice (0 greedy, 1 forced, 2 beam), prevTokenId, hiddenRows,
-//           hiddenCols, the 10 buffer sizes below, k, k top ids
-//   floats: logProb, k top probs, then prevState, query, scores, hidden, weights, context,
-//           state, attentional, logits, probs
+//           hiddenCols, the 11 buffer sizes below, k, k top ids
+//   floats: logProb, maxScore, expSum, entropy, maxEntropy, k top probs, then prevState, query,
+//           scores, hidden, weights, context, state, attentional, logits, probs, exps
 
 // Scratch for the packing; reused so a step allocates nothing once warm.
 struct StepPacking {
@@ -108,12 +117,17 @@ val step_to_js(const val &vocab, const models::SessionStep &s, int index) {
                             &d.state,
                             &d.attentional,
                             &d.logits,
-                            &d.probs};
+                            &d.probs,
+                            &s.softmax.exps};
     const int k = static_cast<int>(s.top_ids.size());
     pack.ints.assign({index, s.token, static_cast<int>(s.choice), d.prev_token, static_cast<int>(hidden.rows()),
                       static_cast<int>(hidden.cols())});
     pack.floats.clear();
     pack.floats.push_back(s.log_prob);
+    pack.floats.push_back(s.softmax.max_score);
+    pack.floats.push_back(s.softmax.exp_sum);
+    pack.floats.push_back(s.softmax.entropy);
+    pack.floats.push_back(s.softmax.max_entropy);
     pack.floats.insert(pack.floats.end(), s.top_probs.begin(), s.top_probs.end());
     for (const Vec *b : buffers) {
         const float *data = b ? b->data() : hidden.data();

@@ -64,6 +64,15 @@ export interface AttendResult {
   query_norm: number | null;
   /** the parameters used: the caller's, or the defaults */
   params: ScoreParams;
+  /** stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys */
+  exps: Float32Array;
+  maxScore: number;
+  /** Σ_j exps_j; weights_j = exps_j / expSum */
+  expSum: number;
+  /** −Σ α_j ln α_j of the weights, in nats */
+  entropy: number;
+  /** ln(number of unmasked keys): the entropy of uniform weights */
+  maxEntropy: number;
 }
 
 // ---- Trained models and step-by-step decoding (wasm/model_bindings.cpp) ----
@@ -112,6 +121,15 @@ export interface StepRecord {
   logits: Float32Array;
   /** Vt, softmax(logits) */
   probs: Float32Array;
+  /** stage 2 spelled out: exp((e_j − maxScore)/τ), n */
+  exps: Float32Array;
+  maxScore: number;
+  /** Σ_j exps_j; weights_j = exps_j / expSum */
+  expSum: number;
+  /** −Σ α_j ln α_j of the weights, in nats */
+  entropy: number;
+  /** ln n: the entropy of uniform weights */
+  maxEntropy: number;
 }
 
 export interface ModelInfo {

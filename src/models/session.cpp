@@ -57,6 +57,7 @@ const SessionStep &DecodeSession::take(Choice choice, int token, DecoderStep &&s
     s.total_log_prob = (steps_.empty() ? 0.0 : steps_.back().total_log_prob) + s.log_prob;
     s.top_ids = top_indices(s.step.probs, options_.top_k);
     for (int id : s.top_ids) s.top_probs.push_back(s.step.probs[id]);
+    s.softmax = attention::softmax_terms(s.step.attention.score.scores, options_.attention);
     steps_.push_back(std::move(s));
     return steps_.back();
 }
@@ -201,6 +202,11 @@ trace::StepRecord to_record(const SessionStep &step, int index) {
     r.fields["log_prob"] = step.log_prob;
     r.fields["top_ids"] = step.top_ids;
     r.fields["top_probs"] = step.top_probs;
+    r.set("exps", trace::to_tensor(step.softmax.exps));
+    r.fields["max_score"] = step.softmax.max_score;
+    r.fields["exp_sum"] = step.softmax.exp_sum;
+    r.fields["entropy"] = step.softmax.entropy;
+    r.fields["max_entropy"] = step.softmax.max_entropy;
     return r;
 }
 

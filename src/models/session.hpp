@@ -4,6 +4,7 @@
 // DecoderStep, so the page can show every intermediate.
 #pragma once
 
+#include "attention/softmax_terms.hpp"
 #include "models/seq2seq.hpp"
 #include "trace/trace.hpp"
 
@@ -23,6 +24,7 @@ struct SessionStep {
     double total_log_prob = 0; // Σ log p over the steps so far
     std::vector<int> top_ids;  // the top-k tokens of this step, most probable first
     std::vector<float> top_probs;
+    attention::SoftmaxTerms softmax; // stage 2 term by term: exps, their sum, the entropy
 };
 
 struct SessionOptions {
@@ -86,8 +88,9 @@ BeamResult beam_search(const Seq2Seq &model, const EncoderOutput &encoded, int w
                        const SessionOptions &options = {});
 
 // The trace record of one step: buffers "prev_state", "query", "scores", "hidden" (additive),
-// "weights", "context", "state", "attentional" (Luong), "logits", "probs"; fields "token_id",
-// "choice", "log_prob", "top_ids", "top_probs".
+// "weights", "context", "state", "attentional" (Luong), "logits", "probs"; the session's record
+// adds "exps" and the fields "token_id", "choice", "log_prob", "top_ids", "top_probs", "max_score",
+// "exp_sum", "entropy", "max_entropy".
 trace::StepRecord to_record(const DecoderStep &step, int index);
 trace::StepRecord to_record(const SessionStep &step, int index);
 

@@ -44,6 +44,24 @@ after(() => {
 });
 
 describe('attend', () => {
+  test('the softmax is spelled out: shifted exponentials, their sum and the entropy', () => {
+    const result = ap.attend('dot', query, keys, values);
+    // scores [1.1, 0, 0]: exps [1, e^-1.1, e^-1.1] = [1, 0.332871, 0.332871], sum 1.665742
+    assert.equal(result.maxScore, result.scores[0]);
+    assertClose(result.exps, [1, Math.exp(-1.1), Math.exp(-1.1)], 'exps');
+    assert.ok(Math.abs(result.expSum - (1 + 2 * Math.exp(-1.1))) < 1e-6);
+    const w = referenceWeights([1.1, 0, 0]);
+    const entropy = -w.reduce((s, a) => s + a * Math.log(a), 0); // 0.950...
+    assert.ok(Math.abs(result.entropy - entropy) < 1e-6, `entropy ${result.entropy} vs ${entropy}`);
+    assert.ok(Math.abs(result.maxEntropy - Math.log(3)) < 1e-7);
+    const hot = ap.attend('dot', query, keys, values, { temperature: 10 });
+    const cold = ap.attend('dot', query, keys, values, { temperature: 0.1 });
+    assert.ok(cold.entropy < result.entropy && result.entropy < hot.entropy);
+    const masked = ap.attend('dot', query, keys, values, { mask: [1, 0, 1] });
+    assert.ok(Math.abs(masked.maxEntropy - Math.log(2)) < 1e-7);
+    assert.equal(masked.exps[1], 0);
+  });
+
   test('dot attention on Tom / chase / Jerry gives the hand-computed 0.6 / 0.2 / 0.2', () => {
     const result = ap.attend('dot', query, keys, values);
     // q·k_Tom = 0.6 + 0.5 = 1.1, q·k_chase = 0, q·k_Jerry = 0.5 − 0.5 = 0

@@ -97,6 +97,11 @@ describe('Session', () => {
       assert.equal(step.prevToken, i === 0 ? '<s>' : steps[i - 1].token);
       // Bahdanau: the query is the previous state
       assert.deepEqual(step.query, step.prevState);
+      // stage 2 spelled out: exp(e_j − max) / Σ = the weights; entropy within [0, ln n]
+      assert.equal(step.maxScore, Math.max(...step.scores));
+      step.exps.forEach((x, j) => assert.ok(Math.abs(x / step.expSum - step.weights[j]) < 1e-6));
+      assert.ok(step.entropy >= 0 && step.entropy <= step.maxEntropy + 1e-6);
+      assert.ok(Math.abs(step.maxEntropy - Math.log(n)) < 1e-6);
     });
     // The year's first digit attends to the year in the source (the last four characters).
     const year = steps[0].weights.slice(12);

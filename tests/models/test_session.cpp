@@ -70,7 +70,7 @@ TEST_CASE("a forced token feeds the next step and back() undoes it exactly") {
 
 TEST_CASE("top-k tokens are sorted by probability and match the step's probabilities") {
     Seq2Seq model(tiny_config(attention::ScoreKind::dot, AttentionStyle::luong), 11);
-    DecodeSession session(model, source, {.top_k = 4});
+    DecodeSession session(model, source, {.top_k = 4, .attention = {}});
     const auto &s = session.step();
     REQUIRE(s.top_ids.size() == 4);
     for (std::size_t i = 0; i < 4; ++i) CHECK(s.top_probs[i] == s.step.probs[s.top_ids[i]]);
@@ -89,7 +89,7 @@ TEST_CASE("forcing a token outside the vocabulary is refused with the range") {
 
 TEST_CASE("a session stops at the length limit") {
     Seq2Seq model(tiny_config(attention::ScoreKind::scaled_dot, AttentionStyle::bahdanau), 5);
-    DecodeSession session(model, source, {.max_steps = 3});
+    DecodeSession session(model, source, {.max_steps = 3, .attention = {}});
     for (int i = 0; i < 3 && !session.done(); ++i) session.force(3); // never the end token
     CHECK(session.steps().size() == 3);
     CHECK(session.done());
@@ -134,6 +134,12 @@ TEST_CASE("a step's trace record carries every named buffer of its stages") {
     CHECK(record.get("hidden").shape() == std::vector<std::size_t>{3, 5});
     CHECK(record.get("weights").shape() == std::vector<std::size_t>{3});
     CHECK(record.fields["choice"] == "greedy");
+    // the softmax spelled out divides back to the weights
+    const auto &exps = record.get("exps");
+    const float exp_sum = record.fields["exp_sum"].get<float>();
+    for (std::size_t j = 0; j < 3; ++j)
+        CHECK(exps(j) / exp_sum == doctest::Approx(record.get("weights")(j)).epsilon(1e-6));
+    CHECK(record.fields["entropy"].get<float>() <= record.fields["max_entropy"].get<float>() + 1e-6f);
     Seq2Seq dot(tiny_config(attention::ScoreKind::dot, AttentionStyle::bahdanau), 2);
     DecodeSession plain(dot, source);
     auto r2 = to_record(plain.step(), 0);
