@@ -476,7 +476,11 @@ void random_report(core::Rng &rng, Words &en, Words &zh) {
         do subject = random_subject(rng, anyone);
         while (subject.head == speaker.head || subject.head == listener.head);
     if (chance(rng, 0.5)) {
-        render_state(subject, pick(rng, states), past, chance(rng, 0.2), en, zh);
+        // Two draws, sequenced: as arguments of one call their order would be unspecified (GCC
+        // and clang differ). This is the order the native build used for the shipped models.
+        const bool negated = chance(rng, 0.2);
+        const auto &state = pick(rng, states);
+        render_state(subject, state, past, negated, en, zh);
     } else {
         const Clause inner = random_clause(rng, bit(past ? Tense::past : Tense::present), false, &subject,
                                            {speaker.head, listener.head});
