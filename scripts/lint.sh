@@ -7,7 +7,7 @@ mapfile -t cpp < <(git ls-files 'src/*.hpp' 'src/*.cpp' 'wasm/*.cpp' 'wasm/*.hpp
 if [ ${#cpp[@]} -gt 0 ]; then
   clang-format --dry-run --Werror "${cpp[@]}" || status=1
 fi
-mapfile -t web < <(git ls-files '*.js' '*.mjs' '*.svelte' '*.css' '*.html' '*.json' | grep -vE '^web/models/|package-lock.json')
+mapfile -t web < <(git ls-files '*.js' '*.mjs' '*.svelte' '*.css' '*.html' '*.json' | grep -vE '^web/models/|package-lock.json|_golden\.json$')
 if [ ${#web[@]} -gt 0 ]; then
   node_modules/.bin/prettier --check --log-level warn "${web[@]}" || status=1
 fi
