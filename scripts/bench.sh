@@ -23,6 +23,8 @@ for preset in "${presets[@]}"; do
     fi
   done
 done
+# The page benchmark measures the built page.
+node_modules/.bin/vite build --logLevel warn
 for src in tests/bench/bench_*.mjs; do
   name=$(basename "$src" .mjs)
   echo "bench: js $name" >&2
@@ -37,5 +39,9 @@ for preset in wasm wasm-scalar; do
     echo "simd check: build/$preset/$name.wasm has $count f32x4 instructions"
   done
 done | tee "$out/simd-check.txt"
+
+for wasm in build/web/assets/*.wasm; do
+  echo "size: $wasm is $(stat -c %s "$wasm") bytes (page budget 400 KB)"
+done | tee -a "$out/simd-check.txt"
 
 node tests/bench/report.mjs "$out"/*.jsonl | tee "$out/report.txt"
