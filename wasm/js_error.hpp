@@ -20,9 +20,8 @@ const char *keep_message(const char *message);
 // Wraps the exported function `exported_name` (after its embind registration) so that it gives
 // back the wasm stack when a JS exception leaves it.
 void restore_stack_on_throw(const char *exported_name);
-// The same for the methods of an embind class (is_static: a class_function). Class methods are
-// bound only once every type they use is registered, so the wrapping waits until the runtime
-// has started (before the module's ready promise reaches the caller).
+// The same for a method or a class function of an embind class. The wrapping happens once the
+// runtime has started (before the module's ready promise reaches the caller).
 void restore_stack_on_throw_method(const char *class_name, const char *method_name);
 void restore_stack_on_throw_static(const char *class_name, const char *function_name);
 

@@ -1,6 +1,7 @@
 #include "models/seq2seq.hpp"
 
 #include "gradcheck.hpp"
+#include "tiny_config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,22 +12,7 @@ using namespace apg::models;
 
 namespace {
 
-// Tiny sizes: dot / scaled_dot / cosine need decoder_hidden == 2 · encoder_hidden.
-ModelConfig tiny_config(attention::ScoreKind score, AttentionStyle style) {
-    ModelConfig c;
-    c.task = "test";
-    c.score = score;
-    c.style = style;
-    c.source_vocab = 6;
-    c.target_vocab = 7;
-    c.embedding = 3;
-    c.encoder_hidden = 2;
-    c.decoder_hidden = 4;
-    c.attention_dim = 3;
-    c.max_source_len = 5;
-    c.max_target_len = 4;
-    return c;
-}
+using testing::tiny_config;
 
 // Two pairs of different lengths, so both source and target padding are exercised.
 Batch tiny_batch() { return make_batch({{4, 5, 3}, {5, 4}}, {{3, 6, 4}, {5}}, 0, 1, 2); }

@@ -1,6 +1,8 @@
 #include "models/checkpoint.hpp"
 #include "models/model.hpp"
 
+#include "tiny_config.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -14,18 +16,7 @@ namespace {
 Vocabulary letters() { return Vocabulary({"<pad>", "<s>", "</s>", "<unk>", "a", "b", "c"}, Tokenizer::characters); }
 
 Model tiny_model(attention::ScoreKind score, AttentionStyle style) {
-    ModelConfig c;
-    c.task = "test";
-    c.score = score;
-    c.style = style;
-    c.source_vocab = 7;
-    c.target_vocab = 7;
-    c.embedding = 3;
-    c.encoder_hidden = 2;
-    c.decoder_hidden = 4;
-    c.attention_dim = 3;
-    c.max_source_len = 5;
-    c.max_target_len = 6;
+    const ModelConfig c = testing::tiny_config(score, style, {.source_vocab = 7, .max_target_len = 6});
     return Model(Seq2Seq(c, 9), letters(), letters(), {{"seed", 9}});
 }
 

@@ -1,5 +1,7 @@
 #include "models/session.hpp"
 
+#include "tiny_config.hpp"
+
 #include <doctest/doctest.h>
 
 using namespace apg;
@@ -7,19 +9,15 @@ using namespace apg::models;
 
 namespace {
 ModelConfig tiny_config(attention::ScoreKind score, AttentionStyle style) {
-    ModelConfig c;
-    c.task = "test";
-    c.score = score;
-    c.style = style;
-    c.source_vocab = 7;
-    c.target_vocab = 6;
-    c.embedding = 4;
-    c.encoder_hidden = 3;
-    c.decoder_hidden = 6;
-    c.attention_dim = 5;
-    c.max_source_len = 8;
-    c.max_target_len = 5;
-    return c;
+    return testing::tiny_config(score, style,
+                                {.source_vocab = 7,
+                                 .target_vocab = 6,
+                                 .embedding = 4,
+                                 .encoder_hidden = 3,
+                                 .decoder_hidden = 6,
+                                 .attention_dim = 5,
+                                 .max_source_len = 8,
+                                 .max_target_len = 5});
 }
 const std::vector<int> source{4, 5, 6};
 } // namespace
