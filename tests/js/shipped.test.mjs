@@ -1,0 +1,53 @@
+// Every shipped checkpoint through the JS API agrees with the native build: the output tokens and
+// every attention weight of greedy decoding equal tests/models/shipped_golden.json, which the
+// native build wrote (and which the doctest suite also checks in both builds), within 1e-5:
+// float32 kernels differ between SSE and wasm SIMD only in rounding (~1e-7 per product), and a
+// weight that drifted further would mean a different computation.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
+
+import { loadEngine } from './load-engine.mjs';
+
+const golden = JSON.parse(readFileSync(new URL('../models/shipped_golden.json', import.meta.url), 'utf8'));
+const modelsDir = new URL('../../web/models/', import.meta.url);
+
+let ap;
+let handles;
+before(async () => {
+  ap = await loadEngine();
+});
+beforeEach(() => {
+  handles = ap.count_emval_handles();
+});
+afterEach(() => assert.equal(ap.count_emval_handles(), handles, 'emval handles leaked'));
+after(() => assert.equal(ap.count_emval_handles(), 0));
+
+test('the golden file covers every shipped checkpoint', () => {
+  const shipped = readFileSync(new URL('README.md', modelsDir), 'utf8').match(/^\| ([\w-]+\.safetensors) /gm);
+  assert.equal(shipped.length, 25);
+  for (const row of shipped) assert.ok(golden[row.slice(2).trim()], row);
+});
+
+for (const [file, cases] of Object.entries(golden)) {
+  test(`${file}: the JS API decodes like the native build`, () => {
+    const model = ap.Model.load(new Uint8Array(readFileSync(new URL(file, modelsDir))));
+    try {
+      for (const { input, output, weights } of cases) {
+        const session = model.decode(input);
+        try {
+          const steps = session.run();
+          assert.deepEqual(session.outputTokens(), output, `output for "${input}"`);
+          const ours = steps.flatMap((s) => [...s.weights]);
+          assert.equal(ours.length, weights.length, `weights for "${input}"`);
+          const worst = Math.max(...ours.map((w, i) => Math.abs(w - weights[i])));
+          assert.ok(worst <= 1e-5, `largest weight difference for "${input}": ${worst}`);
+        } finally {
+          session.delete();
+        }
+      }
+    } finally {
+      model.delete();
+    }
+  });
+}
