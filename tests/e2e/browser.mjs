@@ -22,3 +22,8 @@ export function launchBrowser() {
     ],
   });
 }
+
+/** Waits until the page has written its state into the URL (it does so after the next paint). */
+export async function urlSettled(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20))));
+}

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
 import { formatNumber } from '../../web/lib/format.js';
-import { launchBrowser } from './browser.mjs';
+import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -222,6 +222,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
     await page.screenshot({ path: `${shots}page-decode-forced.png`, fullPage: true });
 
     // URL round-trip: task, model, input, step and the forced token
+    await urlSettled(page);
     const url = page.url();
     assert.match(url, /task=dates/);
     assert.match(url, /model=additive-bahdanau/);
@@ -365,6 +366,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
     await page.waitForFunction(
       () => document.querySelector('[data-testid=weight-0]')?.textContent.trim() === '0.600',
     );
+    await urlSettled(page);
     assert.match(page.url(), /view=sandbox/);
   });
 

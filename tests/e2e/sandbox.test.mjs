@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEngine } from '../js/load-engine.mjs';
 import { formatNumber } from '../../web/lib/format.js';
 import { exampleQuery, exampleTokens } from '../../web/state/example.js';
-import { launchBrowser } from './browser.mjs';
+import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -242,6 +242,7 @@ describe('sandbox page', () => {
     const edited = [[0.6, 0.2, 0.5, 0.3], ...keys.slice(1)];
     const expected = ap.attend('cosine', exampleQuery, edited, values, { temperature: 0.5 });
     await shownStages(page, expected);
+    await urlSettled(page);
     assert.match(page.url(), /kind=cosine/);
     await page.reload();
     assertShows(await shownStages(page, expected), expected);

@@ -79,5 +79,23 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
   params.set('t', String(temperature));
   params.set('q', query);
   params.set('tokens', JSON.stringify(tokens.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0])));
-  history.replaceState(null, '', `#${params}`);
+  scheduleHash(`#${params}`);
+}
+
+// history.replaceState costs Chromium ~10 ms (measured by tests/bench/bench_page.mjs and a
+// profile of step clicks): a third of a step's budget. So the hash is written after the frame
+// that shows the step has been painted, and a burst of steps (play, a held arrow key) writes
+// only its last state.
+let pendingHash = null;
+function scheduleHash(hash) {
+  const idle = pendingHash === null;
+  pendingHash = hash;
+  if (idle) requestAnimationFrame(() => setTimeout(flushUrl, 0));
+}
+
+/** Writes a pending hash now (before the address is read, e.g. by Copy link). */
+export function flushUrl() {
+  if (pendingHash === null) return;
+  if (pendingHash !== location.hash) history.replaceState(null, '', pendingHash);
+  pendingHash = null;
 }
