@@ -23,7 +23,10 @@ export function launchBrowser() {
   });
 }
 
-/** Waits until the page has written its state into the URL (it does so after the next paint). */
+/**
+ * Waits until the page has written its state into the URL: it does so URL_DELAY (250) ms after the
+ * last change (web/state/url.js); a later timer of the page fires after that one.
+ */
 export async function urlSettled(page) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20))));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 400))));
 }

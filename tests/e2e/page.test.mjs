@@ -243,6 +243,37 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
     );
   });
 
+  test('a link with a task but no input shows that task’s first example, also after another task’s state', async () => {
+    const zh = shipped.find((m) => m.startsWith('zh-'));
+    if (zh) {
+      const [, score, style] = zh.split('-');
+      await open(page, hash({ task: 'zh', model: `${score}-${style}`, input: 'tom chase jerry' }));
+      await shownStep(page, zh, 0);
+      // following a link to another state (the hash changes, the page starts from it)
+      await Promise.all([
+        page.waitForEvent('load'),
+        page.evaluate(() => (location.hash = '#view=decode&task=dates')),
+      ]);
+    } else {
+      await open(page, '#view=decode&task=dates');
+    }
+    const expected = reference(DATES, DATE);
+    assertStep(await shownStep(page, DATES, 0), expected.steps[0], 'dates without input');
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), DATE);
+    assert.equal(await page.locator('[data-testid=input-error]').count(), 0);
+    // switching the task in the page takes the new task's first example too
+    const reverse = 'reverse-additive-bahdanau';
+    if (shipped.includes(reverse)) {
+      await page.click('[data-testid=task-reverse]', { force: true });
+      assertStep(
+        await shownStep(page, reverse, 0),
+        reference(reverse, 'abcdefj').steps[0],
+        'reverse after a switch',
+      );
+      assert.equal(await page.inputValue('[data-testid=decode-input]'), 'abcdefj');
+    }
+  });
+
   test('each export downloads a well-formed file', async () => {
     const expected = reference(DATES, DATE);
     await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '0' }));
@@ -329,6 +360,19 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
           Number(await page.getAttribute(`[data-testid="accuracy-${name}"]`, 'data-value')),
           accuracy,
         );
+    }
+    // where each model's weights differ most from the chosen model's: the engine's answer, as the API gives it
+    const weights = (name) => reference(name, DATE).steps.map((s) => s.weights);
+    for (const name of names.filter((n) => n !== DATES)) {
+      const expected = ap.weightDifference(weights(DATES), weights(name));
+      const diff = page.locator(`[data-testid="diff-${name}"]`);
+      await diff.waitFor({ timeout: 20_000 });
+      assert.deepEqual(
+        await diff.evaluate((el) => [el.dataset.value, el.dataset.row, el.dataset.col].map(Number)),
+        [expected.value, expected.row, expected.col],
+        `${name}: largest difference`,
+      );
+      assert.match(await diff.textContent(), new RegExp(`\\(\\|Δ\\| = ${formatNumber(expected.value)}\\)`));
     }
     const bahdanau = SCORES.filter((s) => shipped.includes(`dates-${s}-bahdanau`)).length;
     assert.equal(

@@ -80,6 +80,8 @@ export const store = $state({
   },
   /** the same input through the other models: name → { status, error, sourceTokens, steps, outputText } */
   compare: {},
+  /** name → { key, result }: where that model's weights differ most from the chosen model's (engine's answer) */
+  compareDiff: {},
   beam: { status: 'idle', error: '', key: '', result: null, selected: 0 },
   sandbox: {
     ...fromUrl,
@@ -356,6 +358,38 @@ export async function runCompare(names) {
   // The decodes above replaced the sessions the current model's beam/export use: decode it again.
   store.decode.key = '';
   return runDecode();
+}
+
+/** The key of the comparison of `name` against `reference` (both decodes as they are now). */
+export function compareDiffKey(reference, name) {
+  const a = store.compare[reference];
+  const b = store.compare[name];
+  return a?.status === 'ready' && b?.status === 'ready' ? `${a.key}|${b.key}` : '';
+}
+
+/**
+ * Where each of `names` has its weights most unlike the `reference` model's, over the steps both
+ * took: the engine computes it (trace::largest_weight_difference); the answer lands in
+ * store.compareDiff[name].
+ */
+export async function runCompareDifferences(reference, names) {
+  const weights = (name) => store.compare[name].steps.map((s) => s.weights);
+  await Promise.all(
+    names
+      .filter((name) => name !== reference)
+      .map(async (name) => {
+        const key = compareDiffKey(reference, name);
+        if (!key || store.compareDiff[name]?.key === key) return;
+        store.compareDiff[name] = { key, result: null };
+        let result = null;
+        try {
+          result = await engine.weightDifference(weights(reference), weights(name));
+        } catch {
+          result = null; // no step in common: nothing to mark
+        }
+        if (store.compareDiff[name]?.key === key) store.compareDiff[name] = { key, result };
+      }),
+  );
 }
 
 export async function runBeam() {
