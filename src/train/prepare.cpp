@@ -14,7 +14,8 @@ PreparedTask prepare_task(std::string_view name, std::uint64_t seed) {
     return p;
 }
 
-models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style) {
+models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style,
+                                  models::EncoderKind encoder) {
     models::ModelConfig c;
     c.task = task.data.name;
     c.score = score;
@@ -28,6 +29,18 @@ models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind
     c.bidirectional = true;
     c.decoder_hidden = 128;
     c.attention_dim = 64;
+    if (encoder == models::EncoderKind::transformer) {
+        // Issue 6's self-attention model: 2 layers × 4 heads of 16 dimensions; the model size 64
+        // is both embeddings and the encoder state (half the BiGRU's 128).
+        c.encoder = encoder;
+        c.embedding = 64;
+        c.heads = 4;
+        c.layers = 2;
+        c.ff_hidden = 128;
+        if (score == attention::ScoreKind::dot || score == attention::ScoreKind::scaled_dot ||
+            score == attention::ScoreKind::cosine)
+            c.decoder_hidden = c.embedding; // the query must have the keys' size
+    }
     c.max_source_len = static_cast<int>(task.data.max_source_len);
     c.max_target_len = static_cast<int>(task.data.max_target_len);
     c.validate();
