@@ -116,7 +116,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
     const std::string out = a.get("out");
     train::PreparedTask task = train::prepare_task(task_name, seed);
     models::ModelConfig config = train::recipe_config(task, score, style, encoder);
-    train::TrainOptions options = train::recipe_options(task_name);
+    train::TrainOptions options = train::recipe_options(task_name, encoder);
     options.seed = seed;
     if (a.has("steps")) options.steps = static_cast<int>(to_int("steps", a.get("steps")));
     if (a.has("batch")) options.batch_size = static_cast<int>(to_int("batch", a.get("batch")));
@@ -140,6 +140,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
     const double accuracy = train::exact_match(
         network, task.heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos});
     nlohmann::json training = {{"command", command_line},
+                               {"encoder", std::string(models::name(encoder))},
                                {"seed", seed},
                                {"data_seed", seed},
                                {"steps", options.steps},

@@ -27,6 +27,6 @@ PreparedTask prepare_task(std::string_view name, std::uint64_t seed);
 // encoder gru: BiGRU 2 × 64; transformer: 2 layers × 4 heads, model size 64, feed-forward 128.
 models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style,
                                   models::EncoderKind encoder = models::EncoderKind::gru);
-TrainOptions recipe_options(std::string_view task);
+TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder = models::EncoderKind::gru);
 
 } // namespace apg::train
