@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
 import { formatNumber } from '../../web/lib/format.js';
-import { launchBrowser, urlSettled } from './browser.mjs';
+import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -162,7 +162,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
         shown.output,
         expected.steps.map((s) => show(s.token)),
       );
-      if (i === 3) await page.screenshot({ path: `${shots}page-decode-desktop.png`, fullPage: true });
+      if (i === 3) await pageScreenshot(page, `${shots}page-decode-desktop.png`);
       // keyboard stepping: → moves one step
       if (i + 1 < expected.steps.length) await page.locator('body').press('ArrowRight');
     }
@@ -219,7 +219,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
         forced.steps.map((s) => show(s.token)),
       );
     }
-    await page.screenshot({ path: `${shots}page-decode-forced.png`, fullPage: true });
+    await pageScreenshot(page, `${shots}page-decode-forced.png`);
 
     // URL round-trip: task, model, input, step and the forced token
     await urlSettled(page);
@@ -321,7 +321,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       const message = await page.textContent('[data-testid=input-error]');
       assert.match(message, /unknown word "chse"/);
       assert.match(message, /chase/);
-      await page.screenshot({ path: `${shots}page-unknown-word.png`, fullPage: true });
+      await pageScreenshot(page, `${shots}page-unknown-word.png`);
       await page.click('[data-testid=input-error] button:has-text("chase")');
       await shownStep(page, zh, 0);
       assert.equal(await page.inputValue('[data-testid=decode-input]'), 'tom chase jerry');
@@ -380,7 +380,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       // the chosen model appears in both groups (five scores; Bahdanau vs Luong)
       bahdanau + 1,
     );
-    await page.screenshot({ path: `${shots}page-compare-desktop.png`, fullPage: true });
+    await pageScreenshot(page, `${shots}page-compare-desktop.png`);
   });
 
   test('beam view: the beams and their scores are the API’s; a selected beam shows its attention', async () => {
@@ -402,7 +402,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       await heatmapValues(page, 'beam-heatmap', path.length, expected.sourceTokens.length),
       path.map((n) => Array.from(n.weights)),
     );
-    await page.screenshot({ path: `${shots}page-beam-desktop.png`, fullPage: true });
+    await pageScreenshot(page, `${shots}page-beam-desktop.png`);
   });
 
   test('the sandbox still works from its tab', async () => {
@@ -457,7 +457,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       if (view === 'beam') await phone.waitForSelector('[data-testid=beam-0]');
       if (view === 'sandbox') await phone.waitForSelector('[data-testid=weight-0]');
       await noSidewaysScroll(phone, view);
-      await phone.screenshot({ path: `${shots}page-${view}-phone.png`, fullPage: true });
+      await pageScreenshot(phone, `${shots}page-${view}-phone.png`);
     }
     await phone.close();
   });
