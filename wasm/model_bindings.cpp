@@ -6,11 +6,13 @@
 #include "js_error.hpp"
 #include "models/model.hpp"
 #include "models/session.hpp"
+#include "models/transformer_trace.hpp"
 #include "trace/trace.hpp"
 
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,6 +90,43 @@ val vocab_to_js(const models::Vocabulary &vocab) {
 
 val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
 
+// "raw_scores" → "rawScores": trace names as JS property names.
+std::string camel_case(const std::string &name) {
+    std::string out;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '_' && i + 1 < name.size())
+            out += static_cast<char>(std::toupper(static_cast<unsigned char>(name[++i])));
+        else
+            out += name[i];
+    }
+    return out;
+}
+
+// {data: Float32Array (row-major copy), shape: number[]}
+val tensor_to_js(const trace::Tensor &t) {
+    val shape = val::array();
+    for (auto d : t.shape()) shape.call<void>("push", static_cast<double>(d));
+    val out = val::object();
+    out.set("data", val(emscripten::typed_memory_view(t.size(), t.data())).call<val>("slice"));
+    out.set("shape", shape);
+    return out;
+}
+
+// A trace record as one JS object: kind, index, its fields and its buffers, camel-cased.
+val record_to_js(const trace::StepRecord &r) {
+    val out = json_to_js(r.fields);
+    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", out))) {
+        const std::string renamed = camel_case(key);
+        if (renamed == key) continue;
+        out.set(renamed, out[key]);
+        out.delete_(key);
+    }
+    out.set("kind", r.kind);
+    out.set("index", r.index);
+    for (const auto &[name, tensor] : r.tensors) out.set(camel_case(name), tensor_to_js(tensor));
+    return out;
+}
+
 val optional_vec(const Vec &v) { return v.size() > 0 ? to_js(v) : val::null(); }
 
 // One step record is built by a single call into JS (apg_step_record_js below): the numbers
@@ -160,7 +199,11 @@ val info_js(const ModelHandle &h) {
     out.set("style", std::string(models::name(c.style)));
     val dims = val::object();
     dims.set("embedding", c.embedding);
+    dims.set("encoder", std::string(models::name(c.encoder)));
     dims.set("encoderHidden", c.encoder_hidden);
+    dims.set("heads", c.encoder == models::EncoderKind::transformer ? val(c.heads) : val::null());
+    dims.set("layers", c.encoder == models::EncoderKind::transformer ? val(c.layers) : val::null());
+    dims.set("ffHidden", c.encoder == models::EncoderKind::transformer ? val(c.ff_hidden) : val::null());
     dims.set("bidirectional", c.bidirectional);
     dims.set("encoderState", c.encoder_state());
     dims.set("decoderHidden", c.decoder_hidden);
@@ -271,6 +314,18 @@ val trace_js(SessionHandle &s) {
 val source_tokens_js(SessionHandle &s) { return strings_to_js(s.source_tokens); }
 val encoder_states_js(SessionHandle &s) { return to_js(s.session->encoded().states); }
 
+// The transformer encoder's layers (kind "self_attention"); none for a GRU encoder.
+std::vector<trace::StepRecord> self_attention_records(const SessionHandle &s) {
+    const auto &cache = s.session->encoded().self_attention;
+    return cache ? models::to_records(*cache) : std::vector<trace::StepRecord>{};
+}
+
+val self_attention_js(SessionHandle &s) {
+    val out = val::array();
+    for (const auto &r : self_attention_records(s)) out.call<void>("push", record_to_js(r));
+    return out;
+}
+
 std::vector<std::string> output_tokens(const SessionHandle &s) {
     std::vector<std::string> out;
     for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
@@ -296,14 +351,30 @@ trace::Trace session_trace(const SessionHandle &s) {
     return t;
 }
 
-val export_json_js(SessionHandle &s) { return val(session_trace(s).to_json().dump()); }
+// The decoder's steps under "steps"; a transformer encoder's layers under "encoder".
+val export_json_js(SessionHandle &s) {
+    nlohmann::json j = session_trace(s).to_json();
+    const auto layers = self_attention_records(s);
+    if (!layers.empty()) {
+        j["encoder"] = nlohmann::json::array();
+        for (const auto &r : layers) j["encoder"].push_back(trace::to_json(r));
+    }
+    return val(j.dump());
+}
 
+// One file per buffer; a transformer encoder's buffers stacked over its layers as "encoder.<name>.npy"
+// (e.g. "encoder.weights.npy": layers × heads × n × n).
 val export_npy_js(SessionHandle &s) {
     val out = val::object();
-    for (const auto &[name, bytes] : session_trace(s).to_npy()) {
+    auto put = [&out](const std::string &name, const std::string &bytes) {
         const auto *data = reinterpret_cast<const std::uint8_t *>(bytes.data());
         out.set(name, val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), data)));
-    }
+    };
+    for (const auto &[name, bytes] : session_trace(s).to_npy()) put(name, bytes);
+    trace::Trace encoder;
+    encoder.steps = self_attention_records(s);
+    if (!encoder.steps.empty())
+        for (const auto &[name, bytes] : encoder.to_npy()) put("encoder." + name, bytes);
     return out;
 }
 
@@ -388,6 +459,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("trace", &session_call<trace_js>)
         .function("sourceTokens", &session_call<source_tokens_js>)
         .function("encoderStates", &session_call<encoder_states_js>)
+        .function("selfAttention", &session_call<self_attention_js>)
         .function("outputTokens", &session_call<output_tokens_js>)
         .function("outputText", &session_call<output_text_js>)
         .function("beam", &session_call_arg<beam_js>)
@@ -395,7 +467,8 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("exportNpy", &session_call<export_npy_js>);
     restore_stack_on_throw_static("Model", "load");
     for (const char *m : {"info", "decode"}) restore_stack_on_throw_method("Model", m);
-    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens",
-                          "encoderStates", "outputTokens", "outputText", "beam", "exportJson", "exportNpy"})
+    for (const char *m :
+         {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
+          "selfAttention", "outputTokens", "outputText", "beam", "exportJson", "exportNpy"})
         restore_stack_on_throw_method("Session", m);
 }

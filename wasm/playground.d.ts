@@ -132,15 +132,63 @@ export interface StepRecord {
   maxEntropy: number;
 }
 
+/** An n-d tensor: row-major data and its shape */
+export interface Tensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/**
+ * One transformer encoder layer (Source = Target: every token attends to every token).
+ * n = tokens, d = model size, h = heads, dh = d / h, f = feed-forward size.
+ */
+export interface SelfAttentionRecord {
+  kind: 'self_attention';
+  /** layer index, from 0 */
+  index: number;
+  layer: number;
+  heads: number;
+  /** n entries, 1 = real token */
+  mask: number[];
+  /** n × d: the layer's input (layer 0: embedding + positional code) */
+  input: Tensor;
+  /** h × n × dh: each head's Q, K, V */
+  query: Tensor;
+  key: Tensor;
+  value: Tensor;
+  /** h × n × n: Q Kᵀ */
+  rawScores: Tensor;
+  /** h × n × n: rawScores / √dh, −Infinity at masked keys */
+  scores: Tensor;
+  /** h × n × n: row-wise softmax of scores */
+  weights: Tensor;
+  /** h × n × dh: weights · value, each head's output */
+  context: Tensor;
+  /** n × d: the heads concatenated, projected by W_o */
+  attention: Tensor;
+  /** n × d: LayerNorm1(input + attention) */
+  norm1: Tensor;
+  /** n × f */
+  ffnHidden: Tensor;
+  /** n × d: LayerNorm2(norm1 + FFN(norm1)), the next layer's input */
+  output: Tensor;
+}
+
 export interface ModelInfo {
   task: string;
   score: ScoreKind;
   style: AttentionStyle;
   dims: {
     embedding: number;
+    /** 'transformer': self-attention layers (see Session.selfAttention) */
+    encoder: 'gru' | 'transformer';
     encoderHidden: number;
     bidirectional: boolean;
-    /** size of h_j: 2 · encoderHidden when bidirectional */
+    /** transformer only (null for gru) */
+    heads: number | null;
+    layers: number | null;
+    ffHidden: number | null;
+    /** size of h_j: 2 · encoderHidden when bidirectional, embedding for the transformer */
     encoderState: number;
     decoderHidden: number;
     attentionDim: number;
@@ -194,6 +242,8 @@ export interface Session {
   sourceTokens(): string[];
   /** H: n × dh, the encoder states the decoder attends over */
   encoderStates(): Matrix;
+  /** the transformer encoder's layers, every stage of every head; [] for a GRU encoder */
+  selfAttention(): SelfAttentionRecord[];
   /** the most probable token; Error once done */
   step(): StepRecord;
   /** take this token instead (what-if); later steps follow from it. Error for an id out of range */
@@ -210,9 +260,11 @@ export interface Session {
   record(index: number): StepRecord;
   trace(): StepRecord[];
   beam(width: number): BeamResult;
-  /** the C++ Trace as JSON: {meta, steps: [{kind, index, fields, tensors: {name: {shape, data}}}]} */
+  /** the C++ Trace as JSON: {meta, steps: [{kind, index, fields, tensors: {name: {shape, data}}}]},
+   *  plus encoder: [layer records of kind self_attention] for a transformer encoder */
   exportJson(): string;
-  /** file name → .npy bytes; buffers of equal shape are stacked over steps ("weights.npy": steps × n) */
+  /** file name → .npy bytes; buffers of equal shape are stacked over steps ("weights.npy": steps × n);
+   *  a transformer encoder's as "encoder.weights.npy" (layers × heads × n × n) */
   exportNpy(): Record<string, Uint8Array>;
   delete(): void;
   isDeleted(): boolean;

@@ -23,7 +23,7 @@ namespace {
 
 const char *usage = R"(usage:
   apg train --task dates|zh|reverse --score dot|scaled_dot|general|additive|cosine
-            --style bahdanau|luong --seed N --out FILE
+            --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
   apg eval FILE [--limit N]        held-out exact match of a checkpoint on its task
   apg decode FILE "text"           output and alignment matrix
@@ -111,11 +111,12 @@ int cmd_train(const Args &a, const std::string &command_line) {
     const std::string task_name = a.get("task");
     const auto score = attention::parse_score_kind(a.get("score"));
     const auto style = models::parse_attention_style(a.get("style"));
+    const auto encoder = models::parse_encoder_kind(a.get("encoder", "gru"));
     const auto seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
     const std::string out = a.get("out");
     train::PreparedTask task = train::prepare_task(task_name, seed);
-    models::ModelConfig config = train::recipe_config(task, score, style);
-    train::TrainOptions options = train::recipe_options(task_name);
+    models::ModelConfig config = train::recipe_config(task, score, style, encoder);
+    train::TrainOptions options = train::recipe_options(task_name, encoder);
     options.seed = seed;
     if (a.has("steps")) options.steps = static_cast<int>(to_int("steps", a.get("steps")));
     if (a.has("batch")) options.batch_size = static_cast<int>(to_int("batch", a.get("batch")));
@@ -139,6 +140,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
     const double accuracy = train::exact_match(
         network, task.heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos});
     nlohmann::json training = {{"command", command_line},
+                               {"encoder", std::string(models::name(encoder))},
                                {"seed", seed},
                                {"data_seed", seed},
                                {"steps", options.steps},
@@ -171,8 +173,10 @@ int cmd_eval(const Args &a) {
     const double accuracy = train::exact_match(
         model.network(), heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos}, limit);
     const std::size_t n = limit ? std::min(limit, heldout.size()) : heldout.size();
-    std::printf("%s: task %s, score %s, style %s: held-out exact match %.2f%% (%zu pairs)\n", a.positional[0].c_str(),
-                model.config().task.c_str(), std::string(attention::name(model.config().score)).c_str(),
+    std::printf("%s: task %s, encoder %s, score %s, style %s: held-out exact match %.2f%% (%zu pairs)\n",
+                a.positional[0].c_str(), model.config().task.c_str(),
+                std::string(models::name(model.config().encoder)).c_str(),
+                std::string(attention::name(model.config().score)).c_str(),
                 std::string(models::name(model.config().style)).c_str(), 100.0 * accuracy, n);
     return 0;
 }

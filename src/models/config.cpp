@@ -12,6 +12,14 @@ AttentionStyle parse_attention_style(std::string_view text) {
     throw std::invalid_argument("unknown attention style \"" + std::string(text) + "\" (valid: bahdanau, luong)");
 }
 
+std::string_view name(EncoderKind kind) { return kind == EncoderKind::gru ? "gru" : "transformer"; }
+
+EncoderKind parse_encoder_kind(std::string_view text) {
+    if (text == "gru") return EncoderKind::gru;
+    if (text == "transformer") return EncoderKind::transformer;
+    throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer)");
+}
+
 namespace {
 
 void require_positive(const char *field, int value) {
@@ -26,33 +34,54 @@ void ModelConfig::validate() const {
     require_positive("source_vocab", source_vocab);
     require_positive("target_vocab", target_vocab);
     require_positive("embedding", embedding);
-    require_positive("encoder_hidden", encoder_hidden);
+    if (encoder == EncoderKind::gru) {
+        require_positive("encoder_hidden", encoder_hidden);
+    } else {
+        require_positive("heads", heads);
+        require_positive("layers", layers);
+        require_positive("ff_hidden", ff_hidden);
+        if (embedding % heads != 0)
+            throw std::invalid_argument("model config: a transformer's embedding (" + std::to_string(embedding) +
+                                        ") must be a multiple of heads (" + std::to_string(heads) + ")");
+    }
     require_positive("decoder_hidden", decoder_hidden);
     require_positive("attention_dim", attention_dim);
     require_positive("max_source_len", max_source_len);
     require_positive("max_target_len", max_target_len);
     using attention::ScoreKind;
     if ((score == ScoreKind::dot || score == ScoreKind::scaled_dot || score == ScoreKind::cosine) &&
-        decoder_hidden != encoder_state())
+        decoder_hidden != encoder_state()) {
+        const char *why = encoder == EncoderKind::transformer ? " = embedding)"
+                          : bidirectional                     ? " = 2 x encoder_hidden)"
+                                                              : ")";
         throw std::invalid_argument("model config: score \"" + std::string(attention::name(score)) +
                                     "\" compares the query with the keys, so decoder_hidden (" +
                                     std::to_string(decoder_hidden) + ") must equal the encoder state size (" +
-                                    std::to_string(encoder_state()) + (bidirectional ? " = 2 x encoder_hidden)" : ")"));
+                                    std::to_string(encoder_state()) + why);
+    }
 }
 
 nlohmann::json ModelConfig::to_json() const {
-    return {{"task", task},
-            {"score", std::string(attention::name(score))},
-            {"style", std::string(name(style))},
-            {"source_vocab", source_vocab},
-            {"target_vocab", target_vocab},
-            {"embedding", embedding},
-            {"encoder_hidden", encoder_hidden},
-            {"bidirectional", bidirectional},
-            {"decoder_hidden", decoder_hidden},
-            {"attention_dim", attention_dim},
-            {"max_source_len", max_source_len},
-            {"max_target_len", max_target_len}};
+    nlohmann::json j = {{"task", task},
+                        {"score", std::string(attention::name(score))},
+                        {"style", std::string(name(style))},
+                        {"source_vocab", source_vocab},
+                        {"target_vocab", target_vocab},
+                        {"embedding", embedding},
+                        {"encoder_hidden", encoder_hidden},
+                        {"bidirectional", bidirectional},
+                        {"decoder_hidden", decoder_hidden},
+                        {"attention_dim", attention_dim},
+                        {"max_source_len", max_source_len},
+                        {"max_target_len", max_target_len}};
+    // Written only for the transformer, so GRU checkpoints keep the metadata they always had.
+    if (encoder == EncoderKind::transformer) {
+        j["encoder"] = std::string(name(encoder));
+        j["heads"] = heads;
+        j["layers"] = layers;
+        j["ff_hidden"] = ff_hidden;
+    }
+    return j;
 }
 
 namespace {
@@ -77,6 +106,12 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     c.source_vocab = field<int>(j, "source_vocab");
     c.target_vocab = field<int>(j, "target_vocab");
     c.embedding = field<int>(j, "embedding");
+    if (j.is_object() && j.contains("encoder")) c.encoder = parse_encoder_kind(field<std::string>(j, "encoder"));
+    if (c.encoder == EncoderKind::transformer) {
+        c.heads = field<int>(j, "heads");
+        c.layers = field<int>(j, "layers");
+        c.ff_hidden = field<int>(j, "ff_hidden");
+    }
     c.encoder_hidden = field<int>(j, "encoder_hidden");
     c.bidirectional = field<bool>(j, "bidirectional");
     c.decoder_hidden = field<int>(j, "decoder_hidden");

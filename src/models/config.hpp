@@ -19,28 +19,45 @@ std::string_view name(AttentionStyle style);
 // Inverse of name(); throws std::invalid_argument listing the valid names.
 AttentionStyle parse_attention_style(std::string_view text);
 
+// gru: embedding → GRU (one direction or both). transformer: embedding + positional code → L
+// layers of multi-head self-attention and feed-forward (models/transformer_encoder.hpp).
+enum class EncoderKind { gru, transformer };
+
+std::string_view name(EncoderKind kind);
+// Inverse of name(); throws std::invalid_argument listing the valid names.
+EncoderKind parse_encoder_kind(std::string_view text);
+
 struct ModelConfig {
     std::string task; // "dates" | "zh" | "reverse" | anything for hand-made models
     attention::ScoreKind score = attention::ScoreKind::additive;
     AttentionStyle style = AttentionStyle::bahdanau;
-    int source_vocab = 0;    // Vs
-    int target_vocab = 0;    // Vt
-    int embedding = 32;      // E, both embeddings
-    int encoder_hidden = 64; // He, per direction
-    bool bidirectional = true;
-    int decoder_hidden = 128; // Hd
-    int attention_dim = 64;   // da (additive only)
-    int max_source_len = 0;   // longest input the model accepts
-    int max_target_len = 0;   // longest output (without the end token)
+    int source_vocab = 0; // Vs
+    int target_vocab = 0; // Vt
+    int embedding = 32;   // E, both embeddings (the transformer's model size d)
+    EncoderKind encoder = EncoderKind::gru;
+    int encoder_hidden = 64;   // He, per direction (gru)
+    bool bidirectional = true; // (gru)
+    int heads = 4;             // h, E % h == 0 (transformer)
+    int layers = 2;            // L (transformer)
+    int ff_hidden = 64;        // f, the feed-forward block's inner size (transformer)
+    int decoder_hidden = 128;  // Hd
+    int attention_dim = 64;    // da (additive only)
+    int max_source_len = 0;    // longest input the model accepts
+    int max_target_len = 0;    // longest output (without the end token)
 
-    // Size of one encoder state h_j: He, or 2·He when bidirectional.
-    int encoder_state() const { return bidirectional ? 2 * encoder_hidden : encoder_hidden; }
+    // Size of one encoder state h_j: He, or 2·He when bidirectional; E for the transformer.
+    int encoder_state() const {
+        if (encoder == EncoderKind::transformer) return embedding;
+        return bidirectional ? 2 * encoder_hidden : encoder_hidden;
+    }
     // Throws std::invalid_argument naming the field: non-positive sizes, or dot / scaled_dot /
-    // cosine with decoder_hidden != encoder_state() (the query and the keys must have one size).
+    // cosine with decoder_hidden != encoder_state() (the query and the keys must have one size),
+    // a transformer whose embedding is not a multiple of heads.
     void validate() const;
 
     nlohmann::json to_json() const;
-    // Reads and validates; throws std::invalid_argument naming a missing or bad field.
+    // Reads and validates; throws std::invalid_argument naming a missing or bad field. A config
+    // without "encoder" (checkpoints written before the transformer existed) is a GRU encoder.
     static ModelConfig from_json(const nlohmann::json &j);
 };
 

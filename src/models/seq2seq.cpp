@@ -51,9 +51,14 @@ Parameters allocate(const ModelConfig &c) {
     c.validate();
     const Eigen::Index E = c.embedding, He = c.encoder_hidden, Hd = c.decoder_hidden, dh = c.encoder_state();
     Parameters p;
-    p.encoder.embedding.setZero(c.source_vocab, E);
-    p.encoder.fwd = gru_zeros(E, He);
-    if (c.bidirectional) p.encoder.bwd = gru_zeros(E, He);
+    if (c.encoder == EncoderKind::gru) {
+        p.encoder.embedding.setZero(c.source_vocab, E);
+        p.encoder.fwd = gru_zeros(E, He);
+        if (c.bidirectional) p.encoder.bwd = gru_zeros(E, He);
+    } else {
+        core::Rng unused(0);
+        p.transformer = TransformerEncoderParams::init(transformer_config(c), unused).zeros_like();
+    }
     auto &d = p.decoder;
     d.init_w.setZero(Hd, dh);
     d.init_b.setZero(Hd);
@@ -76,14 +81,43 @@ void fill_uniform(Mat &m, float bound, core::Rng &rng) {
     for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-bound, bound);
 }
 
+// The transformer's tensors under "encoder.", checked against the config's sizes.
+void add_transformer(std::vector<TensorRef> &out, TransformerEncoderParams &t, const ModelConfig &c) {
+    if (t.embedding.rows() != c.source_vocab || t.embedding.cols() != c.embedding ||
+        static_cast<int>(t.layers.size()) != c.layers)
+        throw std::logic_error("transformer encoder: " + std::to_string(t.layers.size()) + " layers of embedding " +
+                               std::to_string(t.embedding.rows()) + "x" + std::to_string(t.embedding.cols()) +
+                               ", its config wants " + std::to_string(c.layers) + " layers of " +
+                               std::to_string(c.source_vocab) + "x" + std::to_string(c.embedding));
+    for (const auto &layer : t.layers)
+        if (layer.heads != c.heads || layer.ffn.w1.rows() != c.ff_hidden)
+            throw std::logic_error("transformer encoder: a layer's heads or feed-forward size differ from its config");
+    for (NamedTensorView &v : named_tensors(t, "encoder"))
+        add(out, std::move(v.name), v.data.data(), v.data.size(), std::move(v.shape));
+}
+
 } // namespace
+
+TransformerEncoderConfig transformer_config(const ModelConfig &c) {
+    TransformerEncoderConfig t;
+    t.vocab = c.source_vocab;
+    t.d_model = c.embedding;
+    t.heads = c.heads;
+    t.d_ff = c.ff_hidden;
+    t.layers = c.layers;
+    return t;
+}
 
 std::vector<TensorRef> tensors(Parameters &p, const ModelConfig &c) {
     const std::int64_t E = c.embedding, He = c.encoder_hidden, Hd = c.decoder_hidden, dh = c.encoder_state();
     std::vector<TensorRef> out;
-    add(out, "encoder.embedding", p.encoder.embedding, c.source_vocab, E);
-    add_gru(out, "encoder.fwd", p.encoder.fwd, E, He);
-    if (c.bidirectional) add_gru(out, "encoder.bwd", p.encoder.bwd, E, He);
+    if (c.encoder == EncoderKind::gru) {
+        add(out, "encoder.embedding", p.encoder.embedding, c.source_vocab, E);
+        add_gru(out, "encoder.fwd", p.encoder.fwd, E, He);
+        if (c.bidirectional) add_gru(out, "encoder.bwd", p.encoder.bwd, E, He);
+    } else {
+        add_transformer(out, p.transformer, c);
+    }
     auto &d = p.decoder;
     add(out, "decoder.init.w", d.init_w, Hd, dh);
     add(out, "decoder.init.b", d.init_b, Hd);
@@ -108,8 +142,12 @@ Parameters init_parameters(const ModelConfig &c, std::uint64_t seed) {
     // Embeddings N(0, 0.5²): unit-scale inputs would saturate the gates at the start.
     for (Mat *m : {&p.encoder.embedding, &p.decoder.embedding})
         for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = 0.5f * rng.normal();
-    p.encoder.fwd = GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
-    if (c.bidirectional) p.encoder.bwd = GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
+    if (c.encoder == EncoderKind::gru) {
+        p.encoder.fwd = GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
+        if (c.bidirectional) p.encoder.bwd = GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
+    } else {
+        p.transformer = TransformerEncoderParams::init(transformer_config(c), rng);
+    }
     auto &d = p.decoder;
     fill_uniform(d.init_w, 1.0f / std::sqrt(static_cast<float>(dh)), rng);
     d.gru = GruParams::init(static_cast<int>(d.gru.input()), static_cast<int>(Hd), rng);
@@ -169,12 +207,18 @@ EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
     if (static_cast<int>(ids.size()) > config_.max_source_len)
         throw std::invalid_argument("encode: the source has " + std::to_string(ids.size()) +
                                     " tokens, this model accepts at most " + std::to_string(config_.max_source_len));
-    EncoderCache cache;
-    std::vector<int> id_vec(ids.begin(), ids.end());
-    encoder_forward(params_.encoder, config_.bidirectional, id_vec, {static_cast<int>(ids.size())}, cache);
     EncoderOutput out;
-    out.ids = std::move(id_vec);
-    out.states = std::move(cache.outputs[0]);
+    out.ids.assign(ids.begin(), ids.end());
+    if (config_.encoder == EncoderKind::gru) {
+        EncoderCache cache;
+        encoder_forward(params_.encoder, config_.bidirectional, out.ids, {static_cast<int>(ids.size())}, cache);
+        out.states = std::move(cache.outputs[0]);
+    } else {
+        auto cache = std::make_shared<TransformerEncoderCache>();
+        transformer_encoder_forward(params_.transformer, ids, {}, *cache);
+        out.states = cache->output;
+        out.self_attention = std::move(cache);
+    }
     out.keys = attention::prepare_keys(params_.decoder.attn, out.states);
     decoder_initial_state(params_.decoder, out.states, out.mean_state, out.initial_state);
     return out;
@@ -204,22 +248,30 @@ std::vector<DecoderStep> Seq2Seq::greedy(const EncoderOutput &encoded, int start
 }
 
 BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, TrainingWorkspace &ws) const {
-    encoder_forward(params_.encoder, config_.bidirectional, batch.source, batch.source_lengths, ws.encoder);
+    const bool gru = config_.encoder == EncoderKind::gru;
+    if (gru)
+        encoder_forward(params_.encoder, config_.bidirectional, batch.source, batch.source_lengths, ws.encoder);
+    else
+        transformer_encoder_forward_batch(params_.transformer, batch.source, batch.source_lengths, ws.transformer);
+    const std::vector<Mat> &states = gru ? ws.encoder.outputs : ws.transformer.outputs; // B × (n_b × dh)
     const int B = batch.size;
     ws.keys.resize(B);
-    for (int b = 0; b < B; ++b) ws.keys[b] = attention::prepare_keys(params_.decoder.attn, ws.encoder.outputs[b]);
-    decoder_forward(params_.decoder, config_.style, ws.encoder.outputs, ws.keys, batch.target_inputs,
-                    batch.target_outputs, batch.target_lengths, ws.decoder);
+    for (int b = 0; b < B; ++b) ws.keys[b] = attention::prepare_keys(params_.decoder.attn, states[b]);
+    decoder_forward(params_.decoder, config_.style, states, ws.keys, batch.target_inputs, batch.target_outputs,
+                    batch.target_lengths, ws.decoder);
     BatchResult result;
     result.tokens = ws.decoder.tokens;
     result.correct = ws.decoder.correct;
     result.loss = ws.decoder.tokens > 0 ? ws.decoder.loss_sum / ws.decoder.tokens : 0.0;
     if (!grads || ws.decoder.tokens == 0) return result;
     ws.d_states.resize(B);
-    for (int b = 0; b < B; ++b) ws.d_states[b].setZero(ws.encoder.outputs[b].rows(), ws.encoder.outputs[b].cols());
-    decoder_backward(params_.decoder, config_.style, ws.encoder.outputs, ws.keys, ws.decoder,
+    for (int b = 0; b < B; ++b) ws.d_states[b].setZero(states[b].rows(), states[b].cols());
+    decoder_backward(params_.decoder, config_.style, states, ws.keys, ws.decoder,
                      1.0f / static_cast<float>(ws.decoder.tokens), grads->decoder, ws.d_states);
-    encoder_backward(params_.encoder, config_.bidirectional, ws.encoder, ws.d_states, grads->encoder);
+    if (gru)
+        encoder_backward(params_.encoder, config_.bidirectional, ws.encoder, ws.d_states, grads->encoder);
+    else
+        transformer_encoder_backward_batch(params_.transformer, ws.transformer, ws.d_states, grads->transformer);
     return result;
 }
 

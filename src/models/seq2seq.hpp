@@ -5,8 +5,10 @@
 #include "models/config.hpp"
 #include "models/decoder.hpp"
 #include "models/encoder.hpp"
+#include "models/transformer_encoder.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,9 +16,13 @@
 namespace apg::models {
 
 struct Parameters {
-    EncoderParams encoder;
+    EncoderParams encoder;                // gru encoder (empty for the transformer)
+    TransformerEncoderParams transformer; // transformer encoder (empty for the gru)
     DecoderParams decoder;
 };
+
+// The transformer encoder's own config from a model config (embedding = model size d).
+TransformerEncoderConfig transformer_config(const ModelConfig &config);
 
 // One named tensor of a model, viewing its storage (valid while the Parameters live unresized).
 struct TensorRef {
@@ -40,6 +46,9 @@ struct EncoderOutput {
     attention::KeyCache keys; // what the score function precomputes from H
     Vec mean_state;           // mean_j h_j (dh)
     Vec initial_state;        // s_0 (Hd)
+    // Transformer encoder only: every layer's intermediates (per-head scores, weights, …) for the
+    // self-attention trace; null for the gru encoder. Shared, so copies of the output stay cheap.
+    std::shared_ptr<const TransformerEncoderCache> self_attention;
 };
 
 // A padded, time-major batch of training pairs (ids already include start / end tokens).
@@ -59,7 +68,8 @@ Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector
 
 // Buffers of one training pass, reused from batch to batch so the inner loops do not allocate.
 struct TrainingWorkspace {
-    EncoderCache encoder;
+    EncoderCache encoder;              // gru
+    TransformerBatchCache transformer; // transformer
     std::vector<attention::KeyCache> keys;
     DecoderCache decoder;
     std::vector<Mat> d_states;

@@ -24,7 +24,9 @@ PreparedTask prepare_task(std::string_view name, std::uint64_t seed);
 
 // The recipe of a task: model sizes (vocabularies and max lengths filled from the prepared
 // task) and the training options the shipped models were made with.
-models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style);
-TrainOptions recipe_options(std::string_view task);
+// encoder gru: BiGRU 2 × 64; transformer: 2 layers × 4 heads, model size 64, feed-forward 128.
+models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind score, models::AttentionStyle style,
+                                  models::EncoderKind encoder = models::EncoderKind::gru);
+TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder = models::EncoderKind::gru);
 
 } // namespace apg::train

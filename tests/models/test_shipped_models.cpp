@@ -48,7 +48,7 @@ TEST_CASE("every shipped checkpoint is listed in the README and every listed one
     std::set<std::string> files;
     for (const auto &entry : std::filesystem::directory_iterator(models_dir))
         if (entry.path().extension() == ".safetensors") files.insert(entry.path().filename().string());
-    CHECK(files.size() >= 25); // 3 tasks × 5 scores Bahdanau + 2 tasks × 5 scores Luong
+    CHECK(files.size() >= 27); // 3 tasks × 5 scores Bahdanau + 2 tasks × 5 scores Luong + 2 transformer
     for (const auto &f : files) CHECK_MESSAGE(listed.count(f), f << " is not in web/models/README.md");
     for (const auto &entry : listed) {
         const std::string f = entry.first;
@@ -122,8 +122,18 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
             CAPTURE(text);
             const models::Translation t = model.translate(text);
             std::vector<float> weights(t.weights.data(), t.weights.data() + t.weights.size());
+            // A transformer encoder's self-attention weights too, layer by layer and head by head.
+            std::vector<float> self_weights;
+            const auto encoded = model.network().encode(model.encode_source(text));
+            if (encoded.self_attention)
+                for (const auto &layer : encoded.self_attention->layers)
+                    for (const auto &head : layer.attn.heads)
+                        self_weights.insert(self_weights.end(), head.weights.data(),
+                                            head.weights.data() + head.weights.size());
             if (write) {
-                golden[file].push_back({{"input", text}, {"output", t.output_tokens}, {"weights", weights}});
+                nlohmann::json item = {{"input", text}, {"output", t.output_tokens}, {"weights", weights}};
+                if (!self_weights.empty()) item["self_attention_weights"] = self_weights;
+                golden[file].push_back(item);
                 continue;
             }
             const auto &g = golden[file][static_cast<std::size_t>(k)];
@@ -132,6 +142,12 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
             REQUIRE(want.size() == weights.size());
             float worst = 0;
             for (std::size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(want[i] - weights[i]));
+            CHECK(worst <= 1e-5f);
+            const auto want_self = g.value("self_attention_weights", std::vector<float>{});
+            REQUIRE(want_self.size() == self_weights.size());
+            worst = 0;
+            for (std::size_t i = 0; i < want_self.size(); ++i)
+                worst = std::max(worst, std::abs(want_self[i] - self_weights[i]));
             CHECK(worst <= 1e-5f);
         }
     }

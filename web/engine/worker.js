@@ -70,6 +70,24 @@ const api = {
     };
   },
 
+  // The transformer encoder's layers for `text` (every stage of every head), and the decoder's
+  // cross-attention over them, from a session of its own (the model's latest session is kept).
+  async selfAttention(name, text) {
+    const s = model(name).decode(text, { topK: 1 });
+    try {
+      const layers = s.selfAttention();
+      const steps = s.run();
+      return {
+        sourceTokens: s.sourceTokens(),
+        layers,
+        cross: steps.map((step) => ({ token: step.token, weights: step.weights })),
+        output: s.outputTokens(),
+      };
+    } finally {
+      s.delete();
+    }
+  },
+
   async beam(name, k) {
     return session(name).beam(k);
   },

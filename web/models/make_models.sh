@@ -18,11 +18,19 @@ done
 for task in dates zh; do
   for score in additive dot scaled_dot general cosine; do runs+=("$task $score luong"); done
 done
+# Issue 6: a 2-layer, 4-head transformer encoder under the additive Bahdanau decoder.
+for task in dates zh; do runs+=("$task additive bahdanau transformer"); done
 for run in "${runs[@]}"; do
-  read -r task score style <<<"$run"
+  read -r task score style encoder <<<"$run"
+  encoder=${encoder:-gru}
   name="$task-$score-$style"
+  extra=()
+  if [[ "$encoder" != gru ]]; then
+    name="$name-$encoder"
+    extra=(--encoder "$encoder")
+  fi
   [[ -n "$filter" && "$name" != *"$filter"* ]] && continue
   echo "== $name"
   "$apg" train --task "$task" --score "$score" --style "$style" --seed "$seed" \
-    --out "web/models/$name.safetensors" 2>"$logs/$name.log" | tee "$logs/$name.result"
+    "${extra[@]}" --out "web/models/$name.safetensors" 2>"$logs/$name.log" | tee "$logs/$name.result"
 done

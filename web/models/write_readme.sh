@@ -16,8 +16,12 @@ seed (1: model initialisation, batch order and the generated data) and, per task
 - model: embeddings 32, BiGRU encoder 2 × 64, decoder GRU 128, additive attention dimension 64
   (the other score functions have no extra size; dot, scaled dot and cosine compare the 128-wide
   decoder state with the 128-wide encoder state directly);
+- encoder `transformer` (files ending in `-transformer`): embeddings 64, positional codes, 2 layers of
+  4-head self-attention (16 dimensions per head), feed-forward 128, residuals and post-layer norm, under
+  the same decoder GRU 128 with additive attention 64;
 - training: batch 32, Adam 3e-3 with a cosine decay to 3e-4, gradient-norm clip 5, teacher forcing,
-  length-bucketed batches; steps: dates 500, zh 800, reverse 1000 (20,000 generated training pairs per task);
+  length-bucketed batches; steps: dates 500, zh 800, reverse 1000, transformer encoder 3000
+  (20,000 generated training pairs per task);
 - held-out exact match: greedy decoding of all 1,000 held-out pairs of the task (split by sentence),
   output equal to the target token for token.
 
@@ -31,15 +35,17 @@ then `bash web/models/write_readme.sh`. Training is deterministic for a given bu
 HEAD
   echo "were made at commit \`$commit\`."
   echo
-  echo "| file | task | score | style | held-out exact match | size | command |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| file | task | encoder | score | style | held-out exact match | size | command |"
+  echo "|---|---|---|---|---|---|---|---|"
   for result in "$logs"/*.result; do
     [ -s "$result" ] || continue
     name=$(basename "$result" .result)
-    IFS=- read -r task score style <<<"$name"
+    IFS=- read -r task score style encoder <<<"$name"
+    flag=""
+    if [[ -n "$encoder" ]]; then flag=" --encoder $encoder"; else encoder=bigru; fi
     pct=$(sed -E 's/.*held-out exact match ([0-9.]+)%.*/\1/' "$result")
     bytes=$(stat -c %s "web/models/$name.safetensors")
     kb=$(( (bytes + 512) / 1024 ))
-    echo "| $name.safetensors | $task | $score | $style | $pct % | $kb KB | \`build/native/apg train --task $task --score $score --style $style --seed 1 --out web/models/$name.safetensors\` |"
-  done | sort -t'|' -k3,3 -k5,5 -k4,4
+    echo "| $name.safetensors | $task | $encoder | $score | $style | $pct % | $kb KB | \`build/native/apg train --task $task --score $score --style $style$flag --seed 1 --out web/models/$name.safetensors\` |"
+  done | sort -t'|' -k3,3 -k4,4 -k6,6 -k5,5
 } >web/models/README.md

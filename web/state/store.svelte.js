@@ -81,6 +81,24 @@ export const store = $state({
   /** the same input through the other models: name → { status, error, sourceTokens, steps, outputText } */
   compare: {},
   beam: { status: 'idle', error: '', key: '', result: null, selected: 0 },
+  /** the self-attention view: the transformer model's layers for the chosen input, and what is selected */
+  selfAttention: {
+    status: 'idle',
+    error: '',
+    key: '',
+    name: '',
+    sourceTokens: [],
+    /** @type {import('../../wasm/playground').SelfAttentionRecord[]} */
+    layers: [],
+    /** @type {{token: string, weights: Float32Array}[]} the decoder's cross-attention, one row per step */
+    cross: [],
+    output: [],
+    layer: 0,
+    head: 0,
+    /** the query token whose scores are spelled out */
+    token: 0,
+    showCross: true,
+  },
   sandbox: {
     ...fromUrl,
     tokens: fromUrl.tokens.map(token),
@@ -404,4 +422,52 @@ export function resetSandbox() {
 export function togglePlay() {
   if (!store.playing && store.step >= store.decode.steps.length - 1) goTo(0);
   store.playing = !store.playing;
+}
+
+// ---- self-attention (the transformer-encoder models) -------------------------------------------
+
+/** The transformer-encoder checkpoint of a task ("zh-additive-bahdanau-transformer"). */
+export const selfAttentionModel = (taskId) => `${modelName(taskId, 'additive', 'bahdanau')}-transformer`;
+
+let latestSelfAttention = 0;
+
+/** Runs the chosen input through the task's transformer-encoder model: its layers and its decoder's alignment. */
+export async function runSelfAttention() {
+  const view = store.selfAttention;
+  const name = selfAttentionModel(store.choice.task);
+  const { input } = store.choice;
+  const key = JSON.stringify([name, input]);
+  if (view.key === key) return;
+  const id = ++latestSelfAttention;
+  view.key = key;
+  const fail = (error) => Object.assign(view, { status: 'error', error, layers: [], cross: [] });
+  if (!hasModel(name))
+    return fail(
+      `There is no transformer-encoder model for “${taskOf(store.choice.task).label}”: choose English → Chinese or Dates.`,
+    );
+  const problem = inputProblem(input);
+  if (problem) return fail(problem);
+  view.status = 'running';
+  await loadModel(name);
+  if (id !== latestSelfAttention) return;
+  const loaded = store.models[name];
+  if (loaded?.status !== 'ready') return fail(loaded?.error ?? 'the model did not load');
+  try {
+    const result = await engine.selfAttention(name, input);
+    if (id !== latestSelfAttention) return;
+    const n = result.sourceTokens.length;
+    const layers = result.layers.length;
+    Object.assign(view, {
+      status: 'ready',
+      error: '',
+      name,
+      ...result,
+      layer: Math.min(view.layer, layers - 1),
+      head: Math.min(view.head, (result.layers[0]?.heads ?? 1) - 1),
+      token: Math.min(view.token, n - 1),
+    });
+  } catch (error) {
+    if (id !== latestSelfAttention) return;
+    fail(String(error?.message ?? error));
+  }
 }

@@ -35,7 +35,7 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'sandbox'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
 
 /**
  * The decoding part of the hash:
