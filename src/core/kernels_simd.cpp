@@ -8,6 +8,7 @@
 // early (V8 does not replace a running wasm function, so one huge loop would stay in the baseline
 // compiler for its whole first call).
 #include "core/kernels.hpp"
+#include "core/kernels_simd_math.hpp"
 #include "core/shape_check.hpp"
 #include "core/simd_mappings.hpp"
 
@@ -51,62 +52,6 @@ using namespace apg::core::vec;
 using std::size_t;
 
 // ---- elementwise approximations -------------------------------------------------------------
-
-// exp(x) = 2^n · e^r with n = round(x / ln 2) and r = x − n·ln 2 in [−ln2/2, ln2/2] (ln 2 split in a
-// part with few bits, so n·ln2_hi is exact, plus a correction). e^r is its Taylor series to degree 7;
-// the truncation error is below r^8/8! ≤ 5.2e-9 relative, under a float ulp, so what remains is the
-// rounding of Horner's rule.
-//
-// n is rounded with the 1.5·2^23 trick: adding it to |v| < 2^22 rounds v to an integer (ties to
-// even) that then sits in the low mantissa bits, so n as int32 is bits(t) − bits(1.5·2^23), with no
-// float→int conversion (wasm's saturating one costs V8 several instructions).
-constexpr float round_magic = 12582912.0f; // 1.5 · 2^23
-
-// Polynomial part shared by both exps: returns e^r and sets n (as int32) for x already clamped.
-inline f32x4 exp_reduced(f32x4 x, i32x4 &n_int) {
-    const f32x4 t = madd(x, splat(1.44269504088896341f), splat(round_magic));
-    const f32x4 n = sub(t, splat(round_magic));
-    n_int = sub_int(float_as_bits(t), float_as_bits(splat(round_magic)));
-    f32x4 r = sub(x, mul(n, splat(0.693359375f)));
-    r = sub(r, mul(n, splat(-2.12194440e-4f)));
-    f32x4 p = splat(1.0f / 5040.0f);
-    p = madd(p, r, splat(1.0f / 720.0f));
-    p = madd(p, r, splat(1.0f / 120.0f));
-    p = madd(p, r, splat(1.0f / 24.0f));
-    p = madd(p, r, splat(1.0f / 6.0f));
-    p = madd(p, r, splat(0.5f));
-    p = madd(p, r, splat(1.0f));
-    return madd(p, r, splat(1.0f));
-}
-
-// 2^n as a float, for n in [−126, 127].
-inline f32x4 pow2(i32x4 n) { return bits_as_float(shift_left(add_int(n, splat_int(127)), 23)); }
-
-// e^x over the whole float range. 2^n is applied as two factors 2^(n−n/2)·2^(n/2), each a normal
-// float, so results that are subnormal still come out right.
-// Measured against double-precision std::exp on 400k points of [−110, 88.72]: max relative error
-// 9.8e-8 (< 2^-23, i.e. within 1 ulp) for results ≥ FLT_MIN, absolute error ≤ 1.1e-45 below it
-// (std::expf itself: 6.0e-8). tests/core/test_elementwise.cpp holds it to 2^-23.
-// x > 88.7228317 (where expf overflows) gives +inf, x < −104 gives 0; NaN input is not supported.
-inline f32x4 exp4(f32x4 x) {
-    const f32x4 overflow = splat(88.7228317f), underflow = splat(-104.0f);
-    i32x4 n;
-    const f32x4 p = exp_reduced(min(max(x, underflow), overflow), n); // n in [−150, 128]
-    const i32x4 n_half = shift_right(n, 1);                           // both halves in [−75, 64]
-    f32x4 y = mul(mul(p, pow2(n_half)), pow2(sub_int(n, n_half)));
-    y = select(gt(x, overflow), splat(std::numeric_limits<float>::infinity()), y);
-    return select(lt(x, underflow), zero(), y);
-}
-
-// e^x for x ≤ 0 (and −inf), the case of softmax after the maximum is subtracted: one scale factor
-// and one select. Results below FLT_MIN (x < −87.34) are flushed to 0 (absolute error < 1.2e-38);
-// above it the error is that of exp4.
-inline f32x4 exp_nonpositive4(f32x4 x) {
-    const f32x4 lowest = splat(-87.3365479f); // ln(FLT_MIN): n ≥ −126
-    i32x4 n;
-    const f32x4 p = exp_reduced(max(x, lowest), n);
-    return select(lt(x, lowest), zero(), mul(p, pow2(n)));
-}
 
 // tanh(x): for |x| < 1 the [7/6] Padé approximant x·P(x²)/Q(x²) (Lambert's continued fraction,
 // relative error < 2.2e-12 there, so only float rounding remains); for |x| ≥ 1,

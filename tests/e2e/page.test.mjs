@@ -313,7 +313,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
   });
 
   test('unknown words, empty and over-long input get a message in the page', async () => {
-    const zh = shipped.find((m) => /^zh-[a-z_]+-(bahdanau|luong)$/.test(m));
+    const zh = shipped.find((m) => /^zh-[a-z_]+-(bahdanau|luong)$/.test(m)); // a BiGRU model
     if (zh) {
       const [, score, style] = zh.split('-');
       await open(page, hash({ task: 'zh', model: `${score}-${style}`, input: 'tom chse jerry' }));

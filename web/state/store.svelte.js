@@ -42,6 +42,8 @@ const decodeDefaults = {
   /** @type {[number, number][]} [step, tokenId]: the tokens forced (what-if) */
   forces: [],
   beamWidth: 3,
+  /** the self-attention view's [layer, head, token] */
+  selfAttention: [0, 0, 0],
 };
 const decodeFromUrl = readDecodeUrl(location.hash, decodeDefaults);
 
@@ -95,10 +97,10 @@ export const store = $state({
     /** @type {{token: string, weights: Float32Array}[]} the decoder's cross-attention, one row per step */
     cross: [],
     output: [],
-    layer: 0,
-    head: 0,
+    layer: decodeFromUrl.selfAttention[0],
+    head: decodeFromUrl.selfAttention[1],
     /** the query token whose scores are spelled out */
-    token: 0,
+    token: decodeFromUrl.selfAttention[2],
     showCross: true,
   },
   sandbox: {
@@ -185,7 +187,11 @@ export function explain(message, labels) {
 
 export function syncUrl() {
   const { kind, temperature, query, tokens } = store.sandbox;
-  writeUrl({ view: store.view, kind, temperature, query, tokens }, { ...store.choice, step: store.step });
+  const { layer, head, token } = store.selfAttention;
+  writeUrl(
+    { view: store.view, kind, temperature, query, tokens },
+    { ...store.choice, step: store.step, selfAttention: [layer, head, token] },
+  );
 }
 
 // ---- trained models -------------------------------------------------------------------------

@@ -64,6 +64,9 @@ export function readDecodeUrl(hash, defaults) {
       .filter((p) => p.length === 2 && p.every((x) => Number.isInteger(x) && x >= 0));
     out.forces = forces.slice(0, 100);
   }
+  // The self-attention view's layer.head.token ("1.2.3"), each from 0.
+  const sa = (params.get('sa') ?? '').split('.').map(Number);
+  if (sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)) out.selfAttention = sa;
   const beam = Number(params.get('k'));
   if (params.has('k') && Number.isInteger(beam) && beam >= 1 && beam <= 8) out.beamWidth = beam;
   return out;
@@ -78,6 +81,7 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
     params.set('step', String(decode.step));
     if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
     params.set('k', String(decode.beamWidth));
+    if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
   }
   params.set('kind', kind);
   params.set('t', String(temperature));
