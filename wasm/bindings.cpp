@@ -9,6 +9,7 @@
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
 #include "js_error.hpp"
+#include "trace/compare.hpp"
 
 #include <emscripten/bind.h>
 
@@ -141,6 +142,19 @@ val score_kinds_js() {
     return out;
 }
 
+// {value, row, col, a, b}: where the weights a and b (steps × source positions, e.g. two models'
+// decodes of one input) differ most; see trace::largest_weight_difference.
+val weight_difference_js(val a_js, val b_js) {
+    const trace::WeightDifference d = trace::largest_weight_difference(to_mat(a_js, "a"), to_mat(b_js, "b"));
+    val out = val::object();
+    out.set("value", d.value);
+    out.set("row", d.row);
+    out.set("col", d.col);
+    out.set("a", d.a);
+    out.set("b", d.b);
+    return out;
+}
+
 val attend(val kind, val query, val keys, val values, val options) {
     return guarded(attend_js, kind, query, keys, values, options);
 }
@@ -150,6 +164,7 @@ val attend_without_options(val kind, val query, val keys, val values) {
 }
 val defaultParams(val kind, val dq, val dk, val da) { return guarded(default_params_js, kind, dq, dk, da); }
 val scoreKinds() { return guarded(score_kinds_js); }
+val weightDifference(val a, val b) { return guarded(weight_difference_js, a, b); }
 std::string simdIsa() { return core::simd_isa(); }
 
 } // namespace
@@ -162,5 +177,7 @@ EMSCRIPTEN_BINDINGS(apg) {
     emscripten::function("defaultParams", &apg::wasm::defaultParams);
     emscripten::function("scoreKinds", &apg::wasm::scoreKinds);
     emscripten::function("simdIsa", &apg::wasm::simdIsa);
-    for (const char *name : {"attend", "defaultParams", "scoreKinds"}) apg::wasm::restore_stack_on_throw(name);
+    emscripten::function("weightDifference", &apg::wasm::weightDifference);
+    for (const char *name : {"attend", "defaultParams", "scoreKinds", "weightDifference"})
+        apg::wasm::restore_stack_on_throw(name);
 }

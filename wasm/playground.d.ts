@@ -284,6 +284,14 @@ export interface ModelClass {
   load(bytes: Uint8Array): Model;
 }
 
+export interface WeightDifference {
+  value: number;
+  row: number;
+  col: number;
+  a: number;
+  b: number;
+}
+
 export interface Playground {
   Model: ModelClass;
   /** the wasm memory, for heap-size checks */
@@ -302,6 +310,12 @@ export interface Playground {
   scoreKinds(): ScoreKind[];
   /** 'wasm_simd128' or 'scalar': the ISA of the kernels in this build */
   simdIsa(): string;
+  /**
+   * Where two sets of weights (steps × source positions, e.g. two models' decodes of one input)
+   * differ most, over the steps and positions both have: |a − b| (value), its step (row) and
+   * position (col), and both weights there. Throws Error when they share no cell.
+   */
+  weightDifference(a: MatrixInput, b: MatrixInput): WeightDifference;
   /** Live embind value handles, for leak checks. */
   count_emval_handles(): number;
   /** The wasm stack pointer (Emscripten runtime), for checking that errors give the stack back. */

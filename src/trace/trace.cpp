@@ -1,10 +1,9 @@
 #include "trace/trace.hpp"
 
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xnpy.hpp>
-#include <xtensor/xview.hpp>
-
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 namespace apg::trace {
@@ -56,6 +55,43 @@ nlohmann::json Trace::to_json() const {
     return {{"meta", meta}, {"steps", std::move(out_steps)}};
 }
 
+// NumPy's .npy format, version 1.0, written by hand: xtensor's writer goes through iostreams,
+// which pulled ~100 KB of locale and stream code into the page's .wasm. Byte for byte what
+// xt::dump_npy writes: magic, version, a little-endian u16 header length, the header dict padded
+// with spaces (then '\n') so the data starts at a multiple of 64, then the floats, C order.
+std::string npy_bytes(const std::vector<std::size_t> &shape, const float *data) {
+    static_assert(std::endian::native == std::endian::little, "'<f4' below means little-endian floats");
+    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
+    std::size_t count = 1;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        dict += (i ? ", " : "") + std::to_string(shape[i]);
+        count *= shape[i];
+    }
+    dict += shape.size() == 1 ? ",), }" : "), }";
+    constexpr std::size_t prefix = 6 + 2 + 2; // magic, version, header length
+    const std::size_t padding = 64 - (prefix + dict.size() + 1) % 64;
+    dict.append(padding, ' ');
+    dict += '\n';
+    if (dict.size() > 0xffff)
+        throw std::invalid_argument("npy: a shape of " + std::to_string(shape.size()) +
+                                    " dimensions does not fit a version 1.0 header");
+
+    std::string out = "\x93NUMPY";
+    out += '\x01';
+    out += '\x00';
+    out += static_cast<char>(dict.size() & 0xff);
+    out += static_cast<char>(dict.size() >> 8);
+    out += dict;
+    const std::size_t header = out.size();
+    out.resize(header + count * sizeof(float));
+    if (count) std::memcpy(out.data() + header, data, count * sizeof(float));
+    return out;
+}
+
+static std::string npy_bytes(const Tensor &t) {
+    return npy_bytes(std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.data());
+}
+
 std::map<std::string, std::string> Trace::to_npy() const {
     // name → the records that carry it, in order
     std::map<std::string, std::vector<const StepRecord *>> carriers;
@@ -76,10 +112,10 @@ std::map<std::string, std::string> Trace::to_npy() const {
                 const Tensor &t = records[i]->get(name);
                 std::copy(t.begin(), t.end(), stacked.data() + i * per_step);
             }
-            files[name + ".npy"] = xt::dump_npy(stacked);
+            files[name + ".npy"] = npy_bytes(stacked);
         } else {
             for (const auto *r : records)
-                files[name + ".step" + std::to_string(r->index) + ".npy"] = xt::dump_npy(r->get(name));
+                files[name + ".step" + std::to_string(r->index) + ".npy"] = npy_bytes(r->get(name));
         }
     }
     return files;

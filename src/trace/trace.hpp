@@ -46,6 +46,10 @@ struct Trace {
     std::map<std::string, std::string> to_npy() const;
 };
 
+// One .npy file (version 1.0, little-endian float32, C order) of `shape`, reading
+// product(shape) floats from `data`.
+std::string npy_bytes(const std::vector<std::size_t> &shape, const float *data);
+
 // JSON of one record (used by to_json and by bindings that send a single step).
 nlohmann::json to_json(const StepRecord &record);
 

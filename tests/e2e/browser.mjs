@@ -23,7 +23,34 @@ export function launchBrowser() {
   });
 }
 
-/** Waits until the page has written its state into the URL (it does so after the next paint). */
+/**
+ * Waits until the page has written its state into the URL: it does so URL_DELAY (250) ms after the
+ * last change (web/state/url.js); a later timer of the page fires after that one.
+ */
 export async function urlSettled(page) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20))));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 400))));
+}
+
+/**
+ * A full-page screenshot of everything a reader scrolling down would see. Cards below the fold
+ * skip rendering while off screen (`content-visibility: auto`, class lazy-paint) and the formulas
+ * catch up with the step only when they come into view, so the page is scrolled through once
+ * (each part shown, as a reader would) and the skipping is switched off for the picture.
+ */
+export async function pageScreenshot(page, path) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const start = scrollY;
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+      scrollTo(0, y);
+      await frame();
+    }
+    scrollTo(0, start);
+    await frame();
+  });
+  const style = await page.addStyleTag({
+    content: '.lazy-paint { content-visibility: visible !important; }',
+  });
+  await page.screenshot({ path, fullPage: true });
+  await style.evaluate((el) => el.remove());
 }

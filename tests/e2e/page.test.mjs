@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
 import { formatNumber } from '../../web/lib/format.js';
-import { launchBrowser, urlSettled } from './browser.mjs';
+import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -162,7 +162,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
         shown.output,
         expected.steps.map((s) => show(s.token)),
       );
-      if (i === 3) await page.screenshot({ path: `${shots}page-decode-desktop.png`, fullPage: true });
+      if (i === 3) await pageScreenshot(page, `${shots}page-decode-desktop.png`);
       // keyboard stepping: → moves one step
       if (i + 1 < expected.steps.length) await page.locator('body').press('ArrowRight');
     }
@@ -219,7 +219,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
         forced.steps.map((s) => show(s.token)),
       );
     }
-    await page.screenshot({ path: `${shots}page-decode-forced.png`, fullPage: true });
+    await pageScreenshot(page, `${shots}page-decode-forced.png`);
 
     // URL round-trip: task, model, input, step and the forced token
     await urlSettled(page);
@@ -241,6 +241,37 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       (t) => document.querySelector('[data-testid=output-5]')?.textContent.trim() === t,
       show(greedy.steps[5].token),
     );
+  });
+
+  test('a link with a task but no input shows that task’s first example, also after another task’s state', async () => {
+    const zh = shipped.find((m) => /^zh-[a-z_]+-(bahdanau|luong)$/.test(m));
+    if (zh) {
+      const [, score, style] = zh.split('-');
+      await open(page, hash({ task: 'zh', model: `${score}-${style}`, input: 'tom chase jerry' }));
+      await shownStep(page, zh, 0);
+      // following a link to another state (the hash changes, the page starts from it)
+      await Promise.all([
+        page.waitForEvent('load'),
+        page.evaluate(() => (location.hash = '#view=decode&task=dates')),
+      ]);
+    } else {
+      await open(page, '#view=decode&task=dates');
+    }
+    const expected = reference(DATES, DATE);
+    assertStep(await shownStep(page, DATES, 0), expected.steps[0], 'dates without input');
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), DATE);
+    assert.equal(await page.locator('[data-testid=input-error]').count(), 0);
+    // switching the task in the page takes the new task's first example too
+    const reverse = 'reverse-additive-bahdanau';
+    if (shipped.includes(reverse)) {
+      await page.click('[data-testid=task-reverse]', { force: true });
+      assertStep(
+        await shownStep(page, reverse, 0),
+        reference(reverse, 'abcdefj').steps[0],
+        'reverse after a switch',
+      );
+      assert.equal(await page.inputValue('[data-testid=decode-input]'), 'abcdefj');
+    }
   });
 
   test('each export downloads a well-formed file', async () => {
@@ -282,7 +313,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
   });
 
   test('unknown words, empty and over-long input get a message in the page', async () => {
-    const zh = shipped.find((m) => m.startsWith('zh-'));
+    const zh = shipped.find((m) => /^zh-[a-z_]+-(bahdanau|luong)$/.test(m)); // a BiGRU model
     if (zh) {
       const [, score, style] = zh.split('-');
       await open(page, hash({ task: 'zh', model: `${score}-${style}`, input: 'tom chse jerry' }));
@@ -290,7 +321,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       const message = await page.textContent('[data-testid=input-error]');
       assert.match(message, /unknown word "chse"/);
       assert.match(message, /chase/);
-      await page.screenshot({ path: `${shots}page-unknown-word.png`, fullPage: true });
+      await pageScreenshot(page, `${shots}page-unknown-word.png`);
       await page.click('[data-testid=input-error] button:has-text("chase")');
       await shownStep(page, zh, 0);
       assert.equal(await page.inputValue('[data-testid=decode-input]'), 'tom chase jerry');
@@ -330,13 +361,26 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
           accuracy,
         );
     }
+    // where each model's weights differ most from the chosen model's: the engine's answer, as the API gives it
+    const weights = (name) => reference(name, DATE).steps.map((s) => s.weights);
+    for (const name of names.filter((n) => n !== DATES)) {
+      const expected = ap.weightDifference(weights(DATES), weights(name));
+      const diff = page.locator(`[data-testid="diff-${name}"]`);
+      await diff.waitFor({ timeout: 20_000 });
+      assert.deepEqual(
+        await diff.evaluate((el) => [el.dataset.value, el.dataset.row, el.dataset.col].map(Number)),
+        [expected.value, expected.row, expected.col],
+        `${name}: largest difference`,
+      );
+      assert.match(await diff.textContent(), new RegExp(`\\(\\|Δ\\| = ${formatNumber(expected.value)}\\)`));
+    }
     const bahdanau = SCORES.filter((s) => shipped.includes(`dates-${s}-bahdanau`)).length;
     assert.equal(
       await page.locator('[data-testid^="cmp-dates-"][data-testid$="-bahdanau"]:is(figure)').count(),
       // the chosen model appears in both groups (five scores; Bahdanau vs Luong)
       bahdanau + 1,
     );
-    await page.screenshot({ path: `${shots}page-compare-desktop.png`, fullPage: true });
+    await pageScreenshot(page, `${shots}page-compare-desktop.png`);
   });
 
   test('beam view: the beams and their scores are the API’s; a selected beam shows its attention', async () => {
@@ -358,7 +402,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       await heatmapValues(page, 'beam-heatmap', path.length, expected.sourceTokens.length),
       path.map((n) => Array.from(n.weights)),
     );
-    await page.screenshot({ path: `${shots}page-beam-desktop.png`, fullPage: true });
+    await pageScreenshot(page, `${shots}page-beam-desktop.png`);
   });
 
   test('the sandbox still works from its tab', async () => {
@@ -413,7 +457,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       if (view === 'beam') await phone.waitForSelector('[data-testid=beam-0]');
       if (view === 'sandbox') await phone.waitForSelector('[data-testid=weight-0]');
       await noSidewaysScroll(phone, view);
-      await phone.screenshot({ path: `${shots}page-${view}-phone.png`, fullPage: true });
+      await pageScreenshot(phone, `${shots}page-${view}-phone.png`);
     }
     await phone.close();
   });

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
 import { formatNumber } from '../../web/lib/format.js';
-import { launchBrowser } from './browser.mjs';
+import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -111,6 +111,14 @@ test('the chosen token, layer and head show the trace: Q·K, scaled, softmax, we
     assert.equal(value, at(reference.layers[1].weights, 2, 3, j));
   }
   await page.screenshot({ path: `${shots}self-attention.png`, fullPage: true });
+  // The layer, head and token are in the URL: a reload shows the same numbers.
+  await urlSettled(page);
+  const url = page.url();
+  assert.match(url, /sa=1\.2\.3/);
+  await page.goto('about:blank');
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=sa-detail]', { timeout: 30_000 });
+  checkAgainstTrace(await shown(), 1, 2, 3);
 });
 
 test('every layer × head is drawn, and the keys move the token and the head', async () => {

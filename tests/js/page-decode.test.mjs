@@ -44,6 +44,13 @@ describe('readDecodeUrl', () => {
     );
     assert.deepEqual(readDecodeUrl('#step=2.5&model=additive-transformer', defaults), defaults);
   });
+  test('a task without an input gets that task’s first example, not the default task’s input', () => {
+    assert.equal(readDecodeUrl('#view=decode&task=dates', defaults).input, '29 november 2026');
+    assert.equal(readDecodeUrl('#task=reverse', defaults).input, 'abcdefj');
+    assert.equal(readDecodeUrl('#task=zh', defaults).input, 'tom chase jerry');
+    // an input in the URL is kept as written, even one the task's model will reject (it says why)
+    assert.equal(readDecodeUrl('#task=dates&input=tom+chase+jerry', defaults).input, 'tom chase jerry');
+  });
 });
 
 describe('readUnknown', () => {

@@ -103,3 +103,33 @@ TEST_CASE("npy export stacks equal-shaped buffers over steps and splits ragged o
     // the .npy magic string
     CHECK(files["hidden.npy"].substr(1, 5) == "NUMPY");
 }
+
+TEST_CASE("the hand-written npy bytes are exactly what xtensor's npy writer gives") {
+    const std::vector<float> data{1.5f, -2.0f, 3.25f, 0.0f, 5.0f, -6.5f, 7.0f, 8.0f};
+    const std::vector<std::vector<std::size_t>> shapes{{}, {0}, {3}, {2, 3}, {2, 1, 4}, {1, 2, 2, 2}};
+    for (const auto &shape : shapes) {
+        CAPTURE(shape.size());
+        xt::xarray<float> expected = xt::xarray<float>::from_shape(shape);
+        std::copy(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(expected.size()), expected.data());
+        const std::string bytes = npy_bytes(shape, data.data());
+        CHECK(bytes == xt::dump_npy(expected));
+        CHECK((bytes.size() - expected.size() * sizeof(float)) % 64 == 0); // the data starts 64-aligned
+    }
+}
+
+TEST_CASE("an npy header reads as NumPy's dict: descr, C order, shape with a trailing comma for one axis") {
+    const float x[6] = {};
+    const std::string two = npy_bytes({2, 3}, x);
+    CHECK(two.substr(0, 8) == std::string("\x93NUMPY\x01\x00", 8));
+    const std::size_t header_len = static_cast<unsigned char>(two[8]) + 256 * static_cast<unsigned char>(two[9]);
+    // a 60-character dict + '\n' after the 10 bytes of prefix: 57 spaces pad it to 128
+    CHECK(header_len == 118);
+    const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+    CHECK(two.compare(10, dict.size(), dict) == 0);
+    CHECK(two.compare(10 + dict.size(), 57, std::string(57, ' ')) == 0);
+    CHECK(two.size() == 128 + 6 * sizeof(float));
+    CHECK(two[10 + header_len - 1] == '\n');
+    const std::string one = npy_bytes({6}, x);
+    CHECK(one.find("'shape': (6,), }") != std::string::npos);
+    CHECK(npy_bytes({}, x).find("'shape': (), }") != std::string::npos);
+}

@@ -6,6 +6,7 @@ import type {
   ScoreKind,
   ScoreParams,
   VectorInput,
+  WeightDifference,
 } from '../../wasm/playground';
 
 export interface EngineInfo {
@@ -46,6 +47,8 @@ export interface EngineApi {
   ): Promise<Decoded>;
   /** Beam search over the model's latest decode. */
   beam(name: string, k: number): Promise<any>;
+  /** Where two models' weights (steps × source positions) differ most (computed in C++). */
+  weightDifference(a: MatrixInput, b: MatrixInput): Promise<WeightDifference>;
   /** session.exportJson() of the model's latest decode. */
   exportJson(name: string): Promise<string>;
 }

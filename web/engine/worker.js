@@ -40,6 +40,9 @@ const api = {
   async defaultParams(kind, dq, dk, da) {
     return (await playground()).defaultParams(kind, dq, dk, da);
   },
+  async weightDifference(a, b) {
+    return (await playground()).weightDifference(a, b);
+  },
 
   // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
   async loadModel(name, buffer) {

@@ -42,6 +42,8 @@ const decodeDefaults = {
   /** @type {[number, number][]} [step, tokenId]: the tokens forced (what-if) */
   forces: [],
   beamWidth: 3,
+  /** the self-attention view's [layer, head, token] */
+  selfAttention: [0, 0, 0],
 };
 const decodeFromUrl = readDecodeUrl(location.hash, decodeDefaults);
 
@@ -80,6 +82,8 @@ export const store = $state({
   },
   /** the same input through the other models: name → { status, error, sourceTokens, steps, outputText } */
   compare: {},
+  /** name → { key, result }: where that model's weights differ most from the chosen model's (engine's answer) */
+  compareDiff: {},
   beam: { status: 'idle', error: '', key: '', result: null, selected: 0 },
   /** the self-attention view: the transformer model's layers for the chosen input, and what is selected */
   selfAttention: {
@@ -93,10 +97,10 @@ export const store = $state({
     /** @type {{token: string, weights: Float32Array}[]} the decoder's cross-attention, one row per step */
     cross: [],
     output: [],
-    layer: 0,
-    head: 0,
+    layer: decodeFromUrl.selfAttention[0],
+    head: decodeFromUrl.selfAttention[1],
     /** the query token whose scores are spelled out */
-    token: 0,
+    token: decodeFromUrl.selfAttention[2],
     showCross: true,
   },
   sandbox: {
@@ -183,7 +187,11 @@ export function explain(message, labels) {
 
 export function syncUrl() {
   const { kind, temperature, query, tokens } = store.sandbox;
-  writeUrl({ view: store.view, kind, temperature, query, tokens }, { ...store.choice, step: store.step });
+  const { layer, head, token } = store.selfAttention;
+  writeUrl(
+    { view: store.view, kind, temperature, query, tokens },
+    { ...store.choice, step: store.step, selfAttention: [layer, head, token] },
+  );
 }
 
 // ---- trained models -------------------------------------------------------------------------
@@ -374,6 +382,38 @@ export async function runCompare(names) {
   // The decodes above replaced the sessions the current model's beam/export use: decode it again.
   store.decode.key = '';
   return runDecode();
+}
+
+/** The key of the comparison of `name` against `reference` (both decodes as they are now). */
+export function compareDiffKey(reference, name) {
+  const a = store.compare[reference];
+  const b = store.compare[name];
+  return a?.status === 'ready' && b?.status === 'ready' ? `${a.key}|${b.key}` : '';
+}
+
+/**
+ * Where each of `names` has its weights most unlike the `reference` model's, over the steps both
+ * took: the engine computes it (trace::largest_weight_difference); the answer lands in
+ * store.compareDiff[name].
+ */
+export async function runCompareDifferences(reference, names) {
+  const weights = (name) => store.compare[name].steps.map((s) => s.weights);
+  await Promise.all(
+    names
+      .filter((name) => name !== reference)
+      .map(async (name) => {
+        const key = compareDiffKey(reference, name);
+        if (!key || store.compareDiff[name]?.key === key) return;
+        store.compareDiff[name] = { key, result: null };
+        let result = null;
+        try {
+          result = await engine.weightDifference(weights(reference), weights(name));
+        } catch {
+          result = null; // no step in common: nothing to mark
+        }
+        if (store.compareDiff[name]?.key === key) store.compareDiff[name] = { key, result };
+      }),
+  );
 }
 
 export async function runBeam() {

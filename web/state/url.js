@@ -1,3 +1,5 @@
+import { task as taskOf } from '../lib/tasks.js';
+
 // The sandbox in the URL's hash, so a reload or a shared link restores it:
 //   #view=sandbox&kind=dot&t=1&q=1,0,1,0&tokens=[["Tom","0.6, 0.2, 0.5, 0.1","1, 0, 0, 1",1],…]
 const KINDS = ['dot', 'scaled_dot', 'general', 'additive', 'cosine'];
@@ -40,7 +42,8 @@ export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
 /**
  * The decoding part of the hash:
  *   #view=decode&task=dates&model=additive-bahdanau&input=29+november+2026&step=3&force=2:17,5:4
- * Each field falls back to `defaults` when absent or malformed.
+ * Each field falls back to `defaults` when absent or malformed, except the input: without one
+ * it is the task's first example (another task's default input would not be valid for it).
  */
 export function readDecodeUrl(hash, defaults) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
@@ -50,6 +53,7 @@ export function readDecodeUrl(hash, defaults) {
   const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)$/.exec(params.get('model') ?? '');
   if (model) [out.score, out.style] = [model[1], model[2]];
   if (params.has('input')) out.input = params.get('input').slice(0, 300);
+  else if (out.task !== defaults.task) out.input = taskOf(out.task).examples[0];
   const step = Number(params.get('step'));
   if (params.has('step') && Number.isInteger(step) && step >= 0 && step < 1000) out.step = step;
   if (params.has('force')) {
@@ -60,6 +64,9 @@ export function readDecodeUrl(hash, defaults) {
       .filter((p) => p.length === 2 && p.every((x) => Number.isInteger(x) && x >= 0));
     out.forces = forces.slice(0, 100);
   }
+  // The self-attention view's layer.head.token ("1.2.3"), each from 0.
+  const sa = (params.get('sa') ?? '').split('.').map(Number);
+  if (sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)) out.selfAttention = sa;
   const beam = Number(params.get('k'));
   if (params.has('k') && Number.isInteger(beam) && beam >= 1 && beam <= 8) out.beamWidth = beam;
   return out;
@@ -74,6 +81,7 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
     params.set('step', String(decode.step));
     if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
     params.set('k', String(decode.beamWidth));
+    if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
   }
   params.set('kind', kind);
   params.set('t', String(temperature));
@@ -82,20 +90,26 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
   scheduleHash(`#${params}`);
 }
 
-// history.replaceState costs Chromium ~10 ms (measured by tests/bench/bench_page.mjs and a
-// profile of step clicks): a third of a step's budget. So the hash is written after the frame
-// that shows the step has been painted, and a burst of steps (play, a held arrow key) writes
-// only its last state.
+// history.replaceState costs Chromium from under 1 ms to ~10 ms (it waits on the browser
+// process, which is busy right after a frame): up to a step's whole budget. So the hash is
+// written once the person has stopped for URL_DELAY ms, after the step's frame has been painted:
+// a burst of steps (play, a held arrow key, quick clicks) writes only its last state. Copy link
+// and leaving the page write it at once.
+export const URL_DELAY = 250;
 let pendingHash = null;
+let timer = 0;
 function scheduleHash(hash) {
-  const idle = pendingHash === null;
   pendingHash = hash;
-  if (idle) requestAnimationFrame(() => setTimeout(flushUrl, 0));
+  clearTimeout(timer);
+  timer = setTimeout(flushUrl, URL_DELAY);
 }
 
 /** Writes a pending hash now (before the address is read, e.g. by Copy link). */
 export function flushUrl() {
+  clearTimeout(timer);
   if (pendingHash === null) return;
   if (pendingHash !== location.hash) history.replaceState(null, '', pendingHash);
   pendingHash = null;
 }
+
+if (typeof window !== 'undefined') window.addEventListener('pagehide', flushUrl);
