@@ -122,7 +122,9 @@ template <bool scores>
     // One step of p per iteration: unrolled in the source, LLVM's tree-shaped wasm would load every
     // step's operands up front and V8 would spill the accumulators.
     const float *const a_end = a + 4 * k;
+#if defined(__clang__)
 #pragma clang loop unroll(disable)
+#endif
     for (; a != a_end; a += 4, b += 8) {
         const f32x4 b0 = load(b), b1 = load(b + 4);
         const f32x4 a0 = load_splat(a);
@@ -213,7 +215,11 @@ void transpose_into(const float *src, size_t lds, size_t rows, size_t cols, floa
 
 // One query's softmax numerators. `row` holds nkp scores (nkp a multiple of 4); they are copied to
 // scores_out (the first nk) and replaced by e^(s_j + bias[j] − row_max) for j < limit and by 0 from
-// limit on (bias[j] = −inf makes a masked key's term exactly 0). Returns 1 / Σ_j of the terms.
+// limit on. Where bias[j] = −inf (a masked key, the padding) the term is at most FLT_MIN instead of
+// 0 (see exp_softmax4): normalise_group zeroes masked weights, and in the sum the at most nk
+// such terms are below 1e-33 against a sum ≥ 1 (the maximum's own term). Returns 1 / Σ_j.
+// Without a mask and padding (`biased` false) the bias is all 0 and the fast loop skips it.
+template <bool biased>
 [[gnu::noinline]] float exp_row(float *row, size_t nkp, const float *bias, float row_max, size_t limit,
                                 float *scores_out, size_t nk) {
     const f32x4 mx = splat(row_max);
@@ -223,7 +229,7 @@ void transpose_into(const float *src, size_t lds, size_t rows, size_t cols, floa
     for (; j < fast_end; j += 4) {
         const f32x4 x = load(row + j);
         store(scores_out + j, x);
-        const f32x4 e = exp_nonpositive4(sub(add(x, load(bias + j)), mx));
+        const f32x4 e = exp_softmax4(biased ? sub(add(x, load(bias + j)), mx) : sub(x, mx));
         store(row + j, e);
         sum = add(sum, e);
     }
@@ -235,7 +241,7 @@ void transpose_into(const float *src, size_t lds, size_t rows, size_t cols, floa
         if (j < nk) store_first(scores_out + j, x, std::min<size_t>(4, nk - j));
         f32x4 e = zero();
         if (j < limit) {
-            e = exp_nonpositive4(sub(add(x, load(bias + j)), mx));
+            e = exp_softmax4(biased ? sub(add(x, load(bias + j)), mx) : sub(x, mx));
             // lanes at and past the limit get 0
             e = and_not(e, gt(load(first_lanes), splat(static_cast<float>(limit - j) - 0.5f)));
             sum = add(sum, e);
@@ -255,15 +261,24 @@ void transpose_into(const float *src, size_t lds, size_t rows, size_t cols, floa
 
 // The four tile rows of one register block (nkp apart) times their 1/sum: the weights. Writes the
 // first `rows` rows to weights_out (nk apart) and all four, transposed, to packed (nkp × 4): the A
-// operand of P V.
+// operand of P V. With a key mask, the weights are also multiplied by keep[j] (1, or 0 for a masked
+// key): exp_softmax4 leaves about FLT_MIN there, and a masked weight is exactly 0.
+template <bool masked>
 [[gnu::noinline]] void normalise_group(const float *tile, size_t nkp, const float *inv_sum, size_t rows,
-                                       float *weights_out, size_t nk, float *packed) {
+                                       float *weights_out, size_t nk, float *packed, const float *keep) {
     const f32x4 s0 = splat(inv_sum[0]), s1 = splat(inv_sum[1]), s2 = splat(inv_sum[2]), s3 = splat(inv_sum[3]);
     const size_t fast_end = rows == group ? nk / 4 * 4 : 0;
     float *w0 = weights_out, *w1 = w0 + nk, *w2 = w1 + nk, *w3 = w2 + nk;
     for (size_t j = 0; j < nkp; j += 4) {
         f32x4 x0 = mul(load(tile + j), s0), x1 = mul(load(tile + nkp + j), s1), x2 = mul(load(tile + 2 * nkp + j), s2),
               x3 = mul(load(tile + 3 * nkp + j), s3);
+        if constexpr (masked) {
+            const f32x4 kj = load(keep + j);
+            x0 = mul(x0, kj);
+            x1 = mul(x1, kj);
+            x2 = mul(x2, kj);
+            x3 = mul(x3, kj);
+        }
         if (j < fast_end) {
             store(w0 + j, x0);
             store(w1 + j, x1);
@@ -282,7 +297,7 @@ void transpose_into(const float *src, size_t lds, size_t rows, size_t cols, floa
 
 // Packed operands and the tile, kept between calls so that a call allocates nothing once warm.
 struct Workspace {
-    std::vector<float> keys_t, values, queries, tile, weights_t, bias;
+    std::vector<float> keys_t, values, queries, tile, weights_t, bias, keep;
 };
 
 Workspace &workspace() {
@@ -304,12 +319,24 @@ void fused_forward(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaO
     for (size_t c0 = 0; c0 < s.dv; c0 += panel) {
         const size_t cols = std::min(panel, s.dv - c0);
         float *dst = w.values.data() + c0 * nkp;
-        for (size_t p = 0; p < s.nk; ++p) std::copy_n(v.data() + p * s.dv + c0, cols, dst + p * panel);
+        if (cols == panel)
+            for (size_t p = 0; p < s.nk; ++p) {
+                store(dst + p * panel, load(v.data() + p * s.dv + c0));
+                store(dst + p * panel + 4, load(v.data() + p * s.dv + c0 + 4));
+            }
+        else
+            for (size_t p = 0; p < s.nk; ++p) std::copy_n(v.data() + p * s.dv + c0, cols, dst + p * panel);
     }
-    // bias[j] = 0 where key j may be attended, −inf where it is masked and in the padding.
+    // bias[j] = 0 where key j may be attended, −inf where it is masked and in the padding; keep[j]
+    // is 1 and 0 there. (The padding needs no zeros in the weights: V's padded rows are 0.)
     w.bias.assign(nkp, minus_inf);
+    w.keep.assign(nkp, 0.0f);
     for (size_t j = 0; j < s.nk; ++j)
-        if (o.key_mask.empty() || o.key_mask[j] != 0) w.bias[j] = 0.0f;
+        if (o.key_mask.empty() || o.key_mask[j] != 0) {
+            w.bias[j] = 0.0f;
+            w.keep[j] = 1.0f;
+        }
+    const bool unbiased = o.key_mask.empty() && nkp == s.nk;
     w.queries.resize(groups * group * dp);
     w.tile.resize(block_rows * nkp);
     w.weights_t.resize(groups * nkp * group);
@@ -328,10 +355,17 @@ void fused_forward(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaO
         // maximum over its unmasked keys, kept as four lanes.
         float row_max[block_rows * 4];
         std::fill(std::begin(row_max), std::end(row_max), minus_inf);
-        for (size_t j0 = 0; j0 < nkp; j0 += panel)
-            for (size_t g = 0; g < used_groups; ++g)
-                kernel_4x8<true>(w.queries.data() + g * group * dp, w.keys_t.data() + j0 * dp, dp, o.scale,
-                                 tile + g * group * nkp + j0, nkp, w.bias.data() + j0, row_max + g * group * 4);
+        // Each register block has its own call of the kernels (and not one call in a loop over the
+        // blocks): wasm-opt inlines a function with a single call site, and inlined into this large
+        // function the kernel's loop gets worse registers from V8 and is tiered up later.
+        static_assert(groups == 2);
+        for (size_t j0 = 0; j0 < nkp; j0 += panel) {
+            kernel_4x8<true>(w.queries.data(), w.keys_t.data() + j0 * dp, dp, o.scale, tile + j0, nkp,
+                             w.bias.data() + j0, row_max);
+            if (used_groups > 1)
+                kernel_4x8<true>(w.queries.data() + group * dp, w.keys_t.data() + j0 * dp, dp, o.scale,
+                                 tile + group * nkp + j0, nkp, w.bias.data() + j0, row_max + group * 4);
+        }
         // Softmax numerators of each row and 1/sum (0 for padded rows, whose weights are then 0).
         // check() guarantees every real row an unmasked key, so its maximum is finite.
         float inv_sum[block_rows] = {};
@@ -340,16 +374,28 @@ void fused_forward(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaO
             float *row = tile + r * nkp;
             if (o.causal) {
                 const size_t limit = i + 1 + (s.nk - s.nq);
-                inv_sum[r] = exp_row(row, nkp, w.bias.data(), prefix_max(row, w.bias.data(), limit), limit,
-                                     scores.data() + i * s.nk, s.nk);
+                inv_sum[r] = exp_row<true>(row, nkp, w.bias.data(), prefix_max(row, w.bias.data(), limit), limit,
+                                           scores.data() + i * s.nk, s.nk);
             } else {
                 const float mx = hmax(load(row_max + 4 * r));
-                inv_sum[r] = exp_row(row, nkp, w.bias.data(), mx, nkp, scores.data() + i * s.nk, s.nk);
+                if (unbiased)
+                    inv_sum[r] = exp_row<false>(row, nkp, nullptr, mx, nkp, scores.data() + i * s.nk, s.nk);
+                else
+                    inv_sum[r] = exp_row<true>(row, nkp, w.bias.data(), mx, nkp, scores.data() + i * s.nk, s.nk);
             }
         }
-        for (size_t g = 0; g < used_groups; ++g)
-            normalise_group(tile + g * group * nkp, nkp, inv_sum + g * group, group_rows(g),
-                            weights.data() + (i0 + g * group) * s.nk, s.nk, w.weights_t.data() + g * nkp * group);
+        auto normalise = [&](size_t g) {
+            float *const tile_g = tile + g * group * nkp, *const packed = w.weights_t.data() + g * nkp * group;
+            float *const weights_g = weights.data() + (i0 + g * group) * s.nk;
+            if (o.key_mask.empty())
+                normalise_group<false>(tile_g, nkp, inv_sum + g * group, group_rows(g), weights_g, s.nk, packed,
+                                       nullptr);
+            else
+                normalise_group<true>(tile_g, nkp, inv_sum + g * group, group_rows(g), weights_g, s.nk, packed,
+                                      w.keep.data());
+        };
+        normalise(0);
+        if (used_groups > 1) normalise(1);
         // Context: keys past the last row's causal limit have weight 0 in every row, so P V stops there.
         const size_t last_limit = o.causal ? i0 + rows + (s.nk - s.nq) : s.nk;
         const size_t kv = std::min(nkp, round_up(last_limit, 4));

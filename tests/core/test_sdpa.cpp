@@ -152,6 +152,44 @@ TEST_CASE("sdpa_forward matches a naive double-precision reference, with and wit
         }
 }
 
+TEST_CASE("sdpa_forward at odd key counts, with huge scores and masked keys, matches the reference") {
+    // Key counts below, at and past the 8-key panels and 4-lane vectors of the fused SIMD version
+    // (n = 1, 3, 5, 17, 257), queries past its 8-query blocks, and scores of several hundred, whose
+    // naive exp overflows float: only a softmax that subtracts the maximum survives them.
+    core::Rng rng(11);
+    for (const auto &impl : test::implementations)
+        for (std::size_t nk : {1, 3, 5, 17, 257})
+            for (bool padded : {false, true})
+                for (bool causal : {false, true}) {
+                    const core::SdpaShape s{std::min<std::size_t>(nk, 9), nk, 6, 5};
+                    CAPTURE(impl.name);
+                    CAPTURE(nk);
+                    CAPTURE(padded);
+                    CAPTURE(causal);
+                    auto q = test::random_vector(s.nq * s.d, rng, -10, 10);
+                    auto k = test::random_vector(s.nk * s.d, rng, -10, 10);
+                    auto v = test::random_vector(s.nk * s.dv, rng);
+                    std::vector<std::uint8_t> mask;
+                    if (padded) {
+                        mask.assign(s.nk, 1);
+                        for (std::size_t j = 1; j < s.nk; j += 2) mask[j] = 0;
+                    }
+                    const core::SdpaOptions o{1.0f, mask, causal}; // scores up to 600
+                    std::vector<float> scores(s.nq * s.nk), weights(s.nq * s.nk), context(s.nq * s.dv);
+                    run(impl.simd, s, q, k, v, o, scores, weights, context);
+                    const Reference ref = sdpa_ref(s, q, k, v, o);
+                    double biggest = 0;
+                    for (double x : ref.scores) biggest = std::max(biggest, std::fabs(x));
+                    if (nk > 1) CHECK(biggest > 88.8); // e^biggest overflows float
+                    check_against(ref, s, v, scores, weights, context);
+                    for (std::size_t i = 0; i < s.nq; ++i) {
+                        double sum = 0;
+                        for (std::size_t j = 0; j < s.nk; ++j) sum += weights[i * s.nk + j];
+                        CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+                    }
+                }
+}
+
 TEST_CASE("sdpa_forward on a hand-made example gives the weighted sum of the values") {
     // Two keys; the query matches key 1 (score 2·1 = 2, key 0 scores 0), scale 0.5 → scores 0 and 1.
     std::vector<float> q{1, 1}, k{1, -1, 1, 1}, v{10, 0, 0, 10};
