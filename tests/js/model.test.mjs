@@ -4,7 +4,7 @@
 // handle count is back where it started after every test, and 10,000 steps do not grow the heap.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import { useEngine } from './engine-fixture.mjs';
 
