@@ -1,7 +1,8 @@
 // sdpa_forward. scalar:: is the reference: the three stages one after the other from the scalar
 // core kernels. simd:: is a fused version (below, under APG_SIMD_WIDTH) whose two products share
-// one register-blocked micro-kernel over packed operands and whose softmax is folded around it;
-// without a vector ISA (the wasm-scalar build) it is the reference.
+// one register-blocked micro-kernel over packed operands and whose softmax is folded around it,
+// used from 16 queries on; with fewer queries simd:: runs the stages from the SIMD kernels, and
+// without a vector ISA (the wasm-scalar build) from the scalar ones.
 #include "core/sdpa.hpp"
 #include "core/kernels_simd_math.hpp"
 #include "core/simd_mappings.hpp"
@@ -57,14 +58,22 @@ void check(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaOptions &
 // are computed one stage after the other while its rows of S and P are still in the L1 cache.
 constexpr std::size_t rows_per_block = 8;
 
-void forward_by_stages(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaOptions &o, fspan scores,
-                       fspan weights, fspan context) {
+struct Kernels {
+    void (*gemm_nt)(cfspan, cfspan, fspan, std::size_t, std::size_t, std::size_t);
+    void (*gemm_nn)(cfspan, cfspan, fspan, std::size_t, std::size_t, std::size_t);
+    void (*softmax)(cfspan, fspan, mask_span, float);
+};
+constexpr Kernels scalar_kernels{scalar::gemm_nt, scalar::gemm_nn, scalar::softmax};
+constexpr Kernels simd_kernels{simd::gemm_nt, simd::gemm_nn, simd::softmax};
+
+void forward_by_stages(const Kernels &kern, const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaOptions &o,
+                       fspan scores, fspan weights, fspan context) {
     for (std::size_t i0 = 0; i0 < s.nq; i0 += rows_per_block) {
         const std::size_t rows = std::min(rows_per_block, s.nq - i0);
         fspan block_scores = scores.subspan(i0 * s.nk, rows * s.nk);
         fspan block_weights = weights.subspan(i0 * s.nk, rows * s.nk);
         // Stage 1: S = scale · Q Kᵀ for this block of queries.
-        scalar::gemm_nt(q.subspan(i0 * s.d, rows * s.d), k, block_scores, rows, s.nk, s.d);
+        kern.gemm_nt(q.subspan(i0 * s.d, rows * s.d), k, block_scores, rows, s.nk, s.d);
         if (o.scale != 1.0f)
             for (float &x : block_scores) x *= o.scale;
         // Stage 2: each row's softmax runs only over the keys the query may see (a causal row is a
@@ -74,11 +83,11 @@ void forward_by_stages(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const S
             const std::size_t visible = o.causal ? i + 1 + (s.nk - s.nq) : s.nk;
             fspan row = block_weights.subspan(r * s.nk, s.nk);
             mask_span mask = o.key_mask.empty() ? mask_span{} : o.key_mask.first(visible);
-            scalar::softmax(block_scores.subspan(r * s.nk, visible), row.first(visible), mask, 1.0f);
+            kern.softmax(block_scores.subspan(r * s.nk, visible), row.first(visible), mask, 1.0f);
             for (std::size_t j = visible; j < s.nk; ++j) row[j] = 0.0f;
         }
         // Stage 3: O = P V for this block.
-        scalar::gemm_nn(block_weights, v, context.subspan(i0 * s.dv, rows * s.dv), rows, s.dv, s.nk);
+        kern.gemm_nn(block_weights, v, context.subspan(i0 * s.dv, rows * s.dv), rows, s.dv, s.nk);
     }
 }
 
@@ -107,6 +116,7 @@ constexpr size_t panel = 8;  // columns of a B panel: two vectors
 constexpr size_t group = 4;  // rows of a register block
 constexpr size_t groups = 2; // register blocks per query block
 constexpr size_t block_rows = group * groups;
+constexpr size_t fused_min_queries = 16; // below it, sdpa_forward takes the stages (see there)
 
 size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
@@ -422,17 +432,22 @@ void fused_forward(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaO
 void scalar::sdpa_forward(const SdpaShape &shape, cfspan q, cfspan k, cfspan v, const SdpaOptions &options,
                           fspan scores, fspan weights, fspan context) {
     check(shape, q, k, v, options, scores, weights, context);
-    forward_by_stages(shape, q, k, v, options, scores, weights, context);
+    forward_by_stages(scalar_kernels, shape, q, k, v, options, scores, weights, context);
 }
 
 void simd::sdpa_forward(const SdpaShape &shape, cfspan q, cfspan k, cfspan v, const SdpaOptions &options, fspan scores,
                         fspan weights, fspan context) {
     check(shape, q, k, v, options, scores, weights, context);
 #if APG_SIMD_WIDTH
-    fused_forward(shape, q, k, v, options, scores, weights, context);
-#else
-    forward_by_stages(shape, q, k, v, options, scores, weights, context);
+    // The fused version packs K and V on every call, O(nk·(d + dv)), and computes queries in blocks
+    // of 8: with few queries (a decoder step has one) that overhead outweighs its faster products,
+    // and the stages from the SIMD kernels are quicker.
+    if (shape.nq >= fused_min_queries) {
+        fused_forward(shape, q, k, v, options, scores, weights, context);
+        return;
+    }
 #endif
+    forward_by_stages(simd_kernels, shape, q, k, v, options, scores, weights, context);
 }
 
 } // namespace apg::core
