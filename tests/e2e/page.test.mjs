@@ -82,7 +82,11 @@ async function shownStep(p, name, i) {
     return {
       scores: read('score'),
       weights: read('weight'),
-      context: read('context'),
+      // the context strip is a canvas; its numbers are in data-values
+      context: (document.querySelector('[data-testid=context]')?.dataset.values ?? '')
+        .split(',')
+        .filter((v) => v !== '')
+        .map((v) => ({ value: Number(v) })),
       source: read('source'),
       output: [...document.querySelectorAll('[data-testid^="output-"]')]
         .filter((el) => /^output-\d+$/.test(el.dataset.testid))
