@@ -2,9 +2,9 @@
 // simdIsa, and C++ errors arriving as JS Errors. After every test the live emval handle count must
 // be back where it started (the API hands out no embind objects, so nothing needs .delete()).
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { loadEngine } from './load-engine.mjs';
+import { useEngine } from './engine-fixture.mjs';
 import { referenceContext, referenceScores, referenceWeights } from './reference.mjs';
 import { exampleQuery, exampleTokens } from '../../web/state/example.js';
 
@@ -29,19 +29,7 @@ const keys = exampleTokens.map((t) => t.key);
 const values = exampleTokens.map((t) => t.value);
 
 let ap;
-let handlesAtStart;
-before(async () => {
-  ap = await loadEngine();
-});
-beforeEach(() => {
-  handlesAtStart = ap.count_emval_handles();
-});
-afterEach(() => {
-  assert.equal(ap.count_emval_handles(), handlesAtStart, 'emval handles leaked');
-});
-after(() => {
-  assert.equal(ap.count_emval_handles(), 0);
-});
+useEngine((loaded) => (ap = loaded));
 
 describe('attend', () => {
   test('the softmax is spelled out: shifted exponentials, their sum and the entropy', () => {

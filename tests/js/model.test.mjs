@@ -4,33 +4,16 @@
 // handle count is back where it started after every test, and 10,000 steps do not grow the heap.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
-import { loadEngine } from './load-engine.mjs';
+import { useEngine } from './engine-fixture.mjs';
 
 const modelsDir = new URL('../../web/models/', import.meta.url);
 const checkpoint = (name) => new Uint8Array(readFileSync(new URL(`${name}.safetensors`, modelsDir)));
 
 let ap;
-let handlesAtStart;
-const live = [];
 // Every embind object a test makes goes through keep(), and is deleted after the test.
-const keep = (object) => (live.push(object), object);
-
-before(async () => {
-  ap = await loadEngine();
-});
-beforeEach(() => {
-  handlesAtStart = ap.count_emval_handles();
-});
-afterEach(() => {
-  while (live.length) {
-    const object = live.pop();
-    if (!object.isDeleted()) object.delete();
-  }
-  assert.equal(ap.count_emval_handles(), handlesAtStart, 'emval handles leaked');
-});
-after(() => assert.equal(ap.count_emval_handles(), 0));
+const { keep } = useEngine((loaded) => (ap = loaded));
 
 const sum = (a) => a.reduce((s, x) => s + x, 0);
 

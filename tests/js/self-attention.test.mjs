@@ -4,31 +4,15 @@
 // output = weights · V). Also the exports and a GRU model (no layers).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { loadEngine } from './load-engine.mjs';
+import { useEngine } from './engine-fixture.mjs';
 
 const modelsDir = new URL('../../web/models/', import.meta.url);
 const checkpoint = (name) => new Uint8Array(readFileSync(new URL(`${name}.safetensors`, modelsDir)));
 
 let ap;
-let handles;
-const live = [];
-const keep = (object) => (live.push(object), object);
-before(async () => {
-  ap = await loadEngine();
-});
-beforeEach(() => {
-  handles = ap.count_emval_handles();
-});
-afterEach(() => {
-  while (live.length) {
-    const object = live.pop();
-    if (!object.isDeleted()) object.delete();
-  }
-  assert.equal(ap.count_emval_handles(), handles, 'emval handles leaked');
-});
-after(() => assert.equal(ap.count_emval_handles(), 0));
+const { keep } = useEngine((loaded) => (ap = loaded));
 
 // element [h][i][j] of an h × n × m tensor
 const at = (t, h, i, j) => t.data[(h * t.shape[1] + i) * t.shape[2] + j];

@@ -6,23 +6,15 @@
 // weight that drifted further would mean a different computation.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 
-import { loadEngine } from './load-engine.mjs';
+import { useEngine } from './engine-fixture.mjs';
 
 const golden = JSON.parse(readFileSync(new URL('../models/shipped_golden.json', import.meta.url), 'utf8'));
 const modelsDir = new URL('../../web/models/', import.meta.url);
 
 let ap;
-let handles;
-before(async () => {
-  ap = await loadEngine();
-});
-beforeEach(() => {
-  handles = ap.count_emval_handles();
-});
-afterEach(() => assert.equal(ap.count_emval_handles(), handles, 'emval handles leaked'));
-after(() => assert.equal(ap.count_emval_handles(), 0));
+useEngine((loaded) => (ap = loaded));
 
 test('the golden file covers every shipped checkpoint', () => {
   const shipped = readFileSync(new URL('README.md', modelsDir), 'utf8').match(/^\| ([\w-]+\.safetensors) /gm);

@@ -1,23 +1,46 @@
-// Colour scales (d3): sequential for weights in [0, 1], diverging around 0 for signed numbers.
-import { scaleDiverging, scaleSequential } from 'd3-scale';
+// Colour scales (d3's colour schemes): sequential blues for weights in [0, 1], diverging red–blue
+// around 0 for signed numbers. A step recolours hundreds of cells, so each scheme is sampled once
+// into a table of 1025 colours (steps of 1/1024 of the scheme: no visible difference) and a
+// colour is a table look-up instead of an interpolation and a new string.
 import { interpolateBlues, interpolateRdBu } from 'd3-scale-chromatic';
 
-/** weight in [0, 1] → a blue, light to dark; starts a little above white so 0 is still visible. */
-export const weightColor = scaleSequential((t) => interpolateBlues(0.08 + 0.85 * t)).domain([0, 1]);
+const STEPS = 1024;
+const sample = (scheme) => Array.from({ length: STEPS + 1 }, (_, i) => scheme(i / STEPS));
+// Blues starts a little above white so 0 is still visible; RdBu's 0.15 margins keep its ends
+// readable under dark text.
+const BLUES = sample((t) => interpolateBlues(0.08 + 0.85 * t));
+const RDBU = sample((t) => interpolateRdBu(0.15 + 0.7 * t));
+const look = (table, t) => table[Math.round(Math.min(1, Math.max(0, t)) * STEPS)];
 
-/** A diverging scale symmetric around 0 for the given numbers: red below, blue above. */
+/** weight in [0, 1] → a blue, light to dark. */
+export function weightColor(w) {
+  return Number.isFinite(w) ? look(BLUES, w) : undefined;
+}
+
+/**
+ * A diverging scale symmetric around 0 for the given numbers: red below, blue above.
+ * `.domain()` gives [−extent, 0, extent].
+ */
 export function signedColor(numbers) {
   let extent = 0;
   for (const x of numbers) if (Math.abs(x) > extent) extent = Math.abs(x);
   if (extent === 0) extent = 1;
-  // RdBu runs red → blue; the 0.15 margins keep the ends readable under dark text.
-  return scaleDiverging((t) => interpolateRdBu(0.15 + 0.7 * t)).domain([-extent, 0, extent]);
+  const color = (x) => (Number.isFinite(x) ? look(RDBU, (x / extent + 1) / 2) : undefined);
+  color.domain = () => [-extent, 0, extent];
+  return color;
 }
 
+const inks = new Map();
 /** Black or white text, whichever reads better on the colour. */
 export function textOn(color) {
-  const match = /rgb\((\d+), (\d+), (\d+)\)/.exec(color);
-  if (!match) return '#111';
-  const [r, g, b] = match.slice(1).map(Number);
-  return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? '#fff' : '#111';
+  let ink = inks.get(color);
+  if (ink === undefined) {
+    const match = /rgb\((\d+), (\d+), (\d+)\)/.exec(color);
+    if (match) {
+      const [r, g, b] = match.slice(1).map(Number);
+      ink = 0.299 * r + 0.587 * g + 0.114 * b < 140 ? '#fff' : '#111';
+    } else ink = '#111';
+    if (inks.size < 5000) inks.set(color, ink);
+  }
+  return ink;
 }
