@@ -97,10 +97,10 @@ void forward_by_stages(const Kernels &kern, const SdpaShape &s, cfspan q, cfspan
 //
 // Both products run through one register-blocked micro-kernel, C[4×8] = A B, over packed operands:
 // A as k × 4 (four rows interleaved, so a step's four broadcasts come from one pointer) and B as
-// k × 8 panels (two vectors a step). Every address is then a constant offset from two pointers,
-// and with the k loop unrolled by 4, V8's code for one step is 6 loads and 16 multiplies/adds
-// with almost no integer work. (With row pointers and strides, address arithmetic took about as
-// many instructions as the arithmetic, and the products stalled at ~65% of the 128-bit peak.)
+// k × 8 panels (two vectors a step). Every address is then a constant offset from two pointers
+// that advance once a step, and V8's code for a step is 6 loads, 16 multiplies/adds and 6
+// instructions of loop control: ~75% of the 128-bit peak. (With row pointers and strides, address
+// arithmetic took twice that, and the products stalled at ~65%.)
 //   scores  S = scale · Q Kᵀ:  A = 4 queries (d × 4),    B = Kᵀ in panels of 8 keys (d × 8)
 //   context O = P V:           A = 4 rows of P (nk × 4), B = V in panels of 8 columns (nk × 8)
 // The k dimension is padded with zeros to a multiple of 4 and the panels to 8 columns; the packing
@@ -305,6 +305,11 @@ template <bool masked>
     }
 }
 
+// exp_row<false> through a pointer the optimisers cannot see through: with its single call site,
+// wasm-opt would inline it into fused_forward, where V8 gives its loop worse registers (measured
+// 1% of the whole forward at 256×256×64).
+float (*volatile exp_row_unbiased)(float *, size_t, const float *, float, size_t, float *, size_t) = exp_row<false>;
+
 // Packed operands and the tile, kept between calls so that a call allocates nothing once warm.
 struct Workspace {
     std::vector<float> keys_t, values, queries, tile, weights_t, bias, keep;
@@ -321,11 +326,19 @@ void fused_forward(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaO
     const float minus_inf = -std::numeric_limits<float>::infinity();
     Workspace &w = workspace();
     // Kᵀ in panels of 8 keys: keys_t[j0·dp + p·8 + t] = K[j0 + t][p].
-    w.keys_t.assign(nkp * dp, 0.0f);
+    // The padding must be 0; without padding every element is overwritten below.
+    const bool keys_padded = nkp != s.nk || dp != s.d, values_padded = nkp != s.nk || dvp != s.dv;
+    if (keys_padded)
+        w.keys_t.assign(nkp * dp, 0.0f);
+    else
+        w.keys_t.resize(nkp * dp);
     for (size_t j0 = 0; j0 < s.nk; j0 += panel)
         transpose_into(k.data() + j0 * s.d, s.d, std::min(panel, s.nk - j0), s.d, w.keys_t.data() + j0 * dp, panel);
     // V in panels of 8 columns: values[c0·nkp + p·8 + t] = V[p][c0 + t].
-    w.values.assign(dvp * nkp, 0.0f);
+    if (values_padded)
+        w.values.assign(dvp * nkp, 0.0f);
+    else
+        w.values.resize(dvp * nkp);
     for (size_t c0 = 0; c0 < s.dv; c0 += panel) {
         const size_t cols = std::min(panel, s.dv - c0);
         float *dst = w.values.data() + c0 * nkp;
@@ -389,7 +402,7 @@ void fused_forward(const SdpaShape &s, cfspan q, cfspan k, cfspan v, const SdpaO
             } else {
                 const float mx = hmax(load(row_max + 4 * r));
                 if (unbiased)
-                    inv_sum[r] = exp_row<false>(row, nkp, nullptr, mx, nkp, scores.data() + i * s.nk, s.nk);
+                    inv_sum[r] = exp_row_unbiased(row, nkp, nullptr, mx, nkp, scores.data() + i * s.nk, s.nk);
                 else
                     inv_sum[r] = exp_row<true>(row, nkp, w.bias.data(), mx, nkp, scores.data() + i * s.nk, s.nk);
             }
