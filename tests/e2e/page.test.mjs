@@ -253,6 +253,8 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
       const [, score, style] = zh.split('-');
       await open(page, hash({ task: 'zh', model: `${score}-${style}`, input: 'tom chase jerry' }));
       await shownStep(page, zh, 0);
+      // a step, so that the page has a URL write waiting when the link is followed
+      await page.locator('body').press('ArrowRight');
       // following a link to another state (the hash changes, the page starts from it)
       await Promise.all([
         page.waitForEvent('load'),

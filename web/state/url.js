@@ -112,4 +112,12 @@ export function flushUrl() {
   pendingHash = null;
 }
 
-if (typeof window !== 'undefined') window.addEventListener('pagehide', flushUrl);
+if (typeof window !== 'undefined') {
+  // A hash the person typed or followed wins over a write still waiting (main.js then reloads
+  // the page from it; the pagehide flush must not put the old state back).
+  window.addEventListener('hashchange', () => {
+    clearTimeout(timer);
+    pendingHash = null;
+  });
+  window.addEventListener('pagehide', flushUrl);
+}
