@@ -17,8 +17,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm ci only when node_modules is missing or older than the lock file.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# npm ci only when node_modules is missing or older than the lock file. A symlinked node_modules
+# (a git worktree borrowing another checkout's) is left alone: npm ci would empty the original.
+if [ -L node_modules ]; then
+  :
+elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
