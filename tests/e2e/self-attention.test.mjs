@@ -147,6 +147,27 @@ test("the decoder's cross-attention beside it is the same model's trace", async 
   await page.click('[data-testid=sa-show-cross]');
 });
 
+test('compare: the transformer model sits beside the BiGRU model, its heatmap its trace', async () => {
+  await page.goto('about:blank');
+  await page.goto(
+    `${server.url}#${new URLSearchParams({ view: 'compare', task: 'zh', model: 'additive-bahdanau', input: INPUT })}`,
+  );
+  await page.waitForSelector(`[data-testid="cmp-${MODEL}-0-0"]`, { timeout: 30_000 });
+  const cells = await page.$$eval(`[data-testid^="cmp-${MODEL}-"]`, (els) =>
+    els
+      .filter((el) => /-\d+-\d+$/.test(el.dataset.testid))
+      .map((el) => [el.dataset.testid, Number(el.dataset.value)]),
+  );
+  assert.equal(cells.length, reference.cross.length * reference.tokens.length);
+  for (const [id, value] of cells) {
+    const [i, j] = id.split('-').slice(-2).map(Number);
+    assert.equal(value, reference.cross[i][j]);
+  }
+  await page.screenshot({ path: `${shots}compare-encoders.png`, fullPage: true });
+  await page.click(`[data-testid="compare-${MODEL}"] h3 button`);
+  await page.waitForSelector('[data-testid=sa-detail]', { timeout: 30_000 });
+});
+
 test('unknown words and a task without a transformer model give messages, not errors', async () => {
   await page.fill('[data-testid=sa-input]', 'tom chaes jerry');
   const error = page.locator('[data-testid=sa-error]');
