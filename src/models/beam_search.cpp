@@ -25,6 +25,7 @@ BeamResult beam_search(const Seq2Seq &model, const EncoderOutput &encoded, int w
             float log_prob;
             double total;
             std::size_t step_index;
+            std::size_t order; // position in `candidates`: equal totals keep this order
         };
         std::vector<DecoderStep> expanded;
         std::vector<Candidate> candidates;
@@ -36,11 +37,13 @@ BeamResult beam_search(const Seq2Seq &model, const EncoderOutput &encoded, int w
             const Vec &probs = expanded.back().probs;
             for (int token : top_indices(probs, width)) {
                 float lp = safe_log(probs[token]);
-                candidates.push_back({parent, token, lp, base + lp, expanded.size() - 1});
+                candidates.push_back({parent, token, lp, base + lp, expanded.size() - 1, candidates.size()});
             }
         }
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [](const Candidate &a, const Candidate &b) { return a.total > b.total; });
+        // std::sort with an explicit tie-break rather than stable_sort: the same order, less code.
+        std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
+            return a.total > b.total || (a.total == b.total && a.order < b.order);
+        });
         std::vector<int> next;
         for (const auto &c : candidates) {
             if (static_cast<int>(next.size()) >= width) break;
@@ -64,8 +67,13 @@ BeamResult beam_search(const Seq2Seq &model, const EncoderOutput &encoded, int w
         if (static_cast<int>(finished.size()) >= width) break;
     }
     finished.insert(finished.end(), live.begin(), live.end());
-    std::stable_sort(finished.begin(), finished.end(),
-                     [&](int a, int b) { return normalised(result.nodes[a]) > normalised(result.nodes[b]); });
+    // Equal scores: the hypothesis met first (finished ones before live ones) wins.
+    std::vector<std::pair<double, std::size_t>> ranked; // (−score, position in `finished`)
+    for (std::size_t k = 0; k < finished.size(); ++k) ranked.emplace_back(-normalised(result.nodes[finished[k]]), k);
+    std::sort(ranked.begin(), ranked.end());
+    std::vector<int> order;
+    for (const auto &r : ranked) order.push_back(finished[r.second]);
+    finished = std::move(order);
     if (static_cast<int>(finished.size()) > width) finished.resize(static_cast<std::size_t>(width));
     for (int leaf : finished) {
         std::vector<int> path;

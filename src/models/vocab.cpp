@@ -253,8 +253,8 @@ std::vector<std::string> closest_tokens(const Vocabulary &vocab, std::string_vie
     std::vector<std::pair<int, int>> ranked; // (distance, id)
     for (int id = Vocabulary::unk + 1; id < vocab.size(); ++id)
         ranked.emplace_back(edit_distance(token, vocab.token(id)), id);
-    // Ties keep vocabulary order (sorted), so suggestions are deterministic.
-    std::stable_sort(ranked.begin(), ranked.end(), [](auto a, auto b) { return a.first < b.first; });
+    // By distance, ties in vocabulary order (the pairs' second member), so suggestions are deterministic.
+    std::sort(ranked.begin(), ranked.end());
     // A near miss is one edit per three letters (at least one); anything further is noise.
     const int limit = std::max(1, static_cast<int>(utf8_code_points(token).size()) / 3);
     std::vector<std::string> out;

@@ -1,0 +1,15 @@
+// A decoding step as one JS object (the StepRecord of playground.d.ts). It is built on every step
+// the page takes, so it lives apart from the other bindings: this file is compiled for speed,
+// model_bindings.cpp for size.
+#pragma once
+
+#include "models/session.hpp"
+
+#include <emscripten/val.h>
+
+namespace apg::wasm {
+
+// vocab: the target vocabulary as a JS array (id → token), for the token names.
+emscripten::val step_to_js(const emscripten::val &vocab, const models::SessionStep &s, int index);
+
+} // namespace apg::wasm
