@@ -168,7 +168,46 @@ test('compare: the transformer model sits beside the BiGRU model, its heatmap it
   await page.waitForSelector('[data-testid=sa-detail]', { timeout: 30_000 });
 });
 
+test('decode view: the transformer-encoder model steps like the others, its weights its trace', async () => {
+  await page.goto('about:blank');
+  await page.goto(
+    `${server.url}#${new URLSearchParams({ view: 'decode', task: 'zh', model: 'additive-bahdanau-transformer', input: INPUT, step: '0' })}`,
+  );
+  const weightsAt = async (i) => {
+    await page.waitForFunction(
+      ([name, i]) => {
+        const d = document.querySelector('[data-testid=decode]');
+        return d?.dataset.model === name && d.dataset.step === String(i) && !d.classList.contains('stale');
+      },
+      [MODEL, i],
+      { timeout: 30_000 },
+    );
+    return page.$$eval('[data-testid^="weight-"]', (els) =>
+      els.filter((el) => /^weight-\d+$/.test(el.dataset.testid)).map((el) => Number(el.dataset.value)),
+    );
+  };
+  assert.deepEqual(await weightsAt(0), Array.from(reference.cross[0]));
+  assert.ok(await page.isChecked('[data-testid=encoder-transformer]'));
+  assert.match(
+    await page.textContent('[data-testid=model-info]'),
+    /Transformer encoder \(2 layers × 4 heads/,
+  );
+  await page.click('[data-testid=step]');
+  assert.deepEqual(await weightsAt(1), Array.from(reference.cross[1]));
+  await page.screenshot({ path: `${shots}decode-transformer.png` });
+  await urlSettled(page);
+  assert.match(page.url(), /model=additive-bahdanau-transformer/);
+  // A score function without a transformer model goes back to the BiGRU encoder.
+  await page.locator('[data-testid=score-dot]').check({ force: true });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=decode]')?.dataset.model === 'zh-dot-bahdanau',
+  );
+  assert.ok(await page.isChecked('[data-testid=encoder-gru]'));
+});
+
 test('unknown words and a task without a transformer model give messages, not errors', async () => {
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#${new URLSearchParams({ view: 'self', task: 'zh', input: INPUT })}`);
   await page.fill('[data-testid=sa-input]', 'tom chaes jerry');
   const error = page.locator('[data-testid=sa-error]');
   await error.waitFor({ timeout: 10_000 });

@@ -12,6 +12,7 @@ const defaults = {
   task: 'zh',
   score: 'additive',
   style: 'bahdanau',
+  encoder: 'gru',
   input: 'tom chase jerry',
   step: 0,
   forces: [],
@@ -27,6 +28,7 @@ describe('readDecodeUrl', () => {
       task: 'dates',
       score: 'cosine',
       style: 'luong',
+      encoder: 'gru',
       input: '29 november 2026',
       step: 4,
       forces: [
@@ -35,6 +37,11 @@ describe('readDecodeUrl', () => {
       ],
       beamWidth: 5,
     });
+  });
+  test('a model name ending in -transformer chooses the Transformer encoder', () => {
+    const read = readDecodeUrl('#task=dates&model=additive-bahdanau-transformer', defaults);
+    assert.deepEqual([read.score, read.style, read.encoder], ['additive', 'bahdanau', 'transformer']);
+    assert.equal(readDecodeUrl('#model=dot-luong', { ...defaults, encoder: 'transformer' }).encoder, 'gru');
   });
   test('keeps the defaults for absent or malformed fields', () => {
     assert.deepEqual(readDecodeUrl('', defaults), defaults);

@@ -37,6 +37,8 @@ const decodeDefaults = {
   task: 'zh',
   score: 'additive',
   style: 'bahdanau',
+  /** 'gru' (BiGRU) or 'transformer' (shipped for additive Bahdanau on zh and dates) */
+  encoder: 'gru',
   input: 'tom chase jerry',
   step: 0,
   /** @type {[number, number][]} [step, tokenId]: the tokens forced (what-if) */
@@ -55,6 +57,7 @@ export const store = $state({
     task: decodeFromUrl.task,
     score: decodeFromUrl.score,
     style: decodeFromUrl.style,
+    encoder: decodeFromUrl.encoder,
     input: decodeFromUrl.input,
     forces: decodeFromUrl.forces,
     beamWidth: decodeFromUrl.beamWidth,
@@ -196,7 +199,9 @@ export function syncUrl() {
 
 // ---- trained models -------------------------------------------------------------------------
 
-export const currentModelName = () => modelName(store.choice.task, store.choice.score, store.choice.style);
+export const currentModelName = () =>
+  modelName(store.choice.task, store.choice.score, store.choice.style) +
+  (store.choice.encoder === 'transformer' ? '-transformer' : '');
 
 /** The models shipped for a task (their checkpoints are in the build). */
 export function availableModels(taskId) {
@@ -316,12 +321,34 @@ export function setTask(taskId) {
   const models = availableModels(taskId);
   if (models.length && !models.some((m) => m.score === store.choice.score && m.style === store.choice.style))
     Object.assign(store.choice, models.find((m) => m.score === store.choice.score) ?? models[0]);
+  keepEncoderShipped();
   setInput(taskOf(taskId).examples[0]);
 }
 
 export function setModel(score, style = store.choice.style) {
   store.choice.score = score;
   store.choice.style = style;
+  store.choice.forces = [];
+  keepEncoderShipped();
+}
+
+/** Whether the chosen task, score function and style are shipped with a Transformer encoder too. */
+export const hasTransformer = () =>
+  hasModel(`${modelName(store.choice.task, store.choice.score, store.choice.style)}-transformer`);
+
+// Back to the BiGRU encoder when the choice has no Transformer-encoder checkpoint.
+function keepEncoderShipped() {
+  if (store.choice.encoder === 'transformer' && !hasTransformer()) store.choice.encoder = 'gru';
+}
+
+/** 'gru' or 'transformer'; choosing the Transformer moves to the score and style it is shipped with. */
+export function setEncoder(encoder) {
+  if (encoder === 'transformer' && !hasTransformer()) {
+    if (!hasModel(selfAttentionModel(store.choice.task))) return;
+    store.choice.score = 'additive';
+    store.choice.style = 'bahdanau';
+  }
+  store.choice.encoder = encoder;
   store.choice.forces = [];
 }
 

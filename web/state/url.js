@@ -42,6 +42,7 @@ export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
 /**
  * The decoding part of the hash:
  *   #view=decode&task=dates&model=additive-bahdanau&input=29+november+2026&step=3&force=2:17,5:4
+ * (model=additive-bahdanau-transformer: the same decoder over the Transformer encoder)
  * Each field falls back to `defaults` when absent or malformed, except the input: without one
  * it is the task's first example (another task's default input would not be valid for it).
  */
@@ -50,8 +51,10 @@ export function readDecodeUrl(hash, defaults) {
   const out = { ...defaults, forces: [...defaults.forces] };
   if (VIEWS.includes(params.get('view'))) out.view = params.get('view');
   if (['dates', 'zh', 'reverse'].includes(params.get('task'))) out.task = params.get('task');
-  const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)$/.exec(params.get('model') ?? '');
-  if (model) [out.score, out.style] = [model[1], model[2]];
+  const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)(-transformer)?$/.exec(
+    params.get('model') ?? '',
+  );
+  if (model) [out.score, out.style, out.encoder] = [model[1], model[2], model[3] ? 'transformer' : 'gru'];
   if (params.has('input')) out.input = params.get('input').slice(0, 300);
   else if (out.task !== defaults.task) out.input = taskOf(out.task).examples[0];
   const step = Number(params.get('step'));
@@ -76,7 +79,10 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
   const params = new URLSearchParams({ view });
   if (decode) {
     params.set('task', decode.task);
-    params.set('model', `${decode.score}-${decode.style}`);
+    params.set(
+      'model',
+      `${decode.score}-${decode.style}${decode.encoder === 'transformer' ? '-transformer' : ''}`,
+    );
     params.set('input', decode.input);
     params.set('step', String(decode.step));
     if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
