@@ -315,6 +315,17 @@ export function setInput(text) {
   store.step = 0;
 }
 
+// Typing: the input is taken once the keys pause for 250 ms (Enter takes it at once).
+let typing;
+export function setInputSoon(text) {
+  clearTimeout(typing);
+  typing = setTimeout(() => setInput(text), 250);
+}
+export function setInputNow(text) {
+  clearTimeout(typing);
+  setInput(text);
+}
+
 export function setTask(taskId) {
   if (store.choice.task === taskId) return;
   store.choice.task = taskId;
