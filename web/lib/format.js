@@ -7,3 +7,6 @@ export function formatNumber(x) {
   const text = Number(x).toFixed(3);
   return /^-0\.0+$/.test(text) ? text.slice(1) : text.replace('-', '−');
 }
+
+/** A token as the page writes it: a space becomes a visible ␣. */
+export const showToken = (t) => (t === ' ' ? '␣' : t);
