@@ -54,3 +54,15 @@ export async function pageScreenshot(page, path) {
   await page.screenshot({ path, fullPage: true });
   await style.evaluate((el) => el.remove());
 }
+
+/** Waits until the decoding stepper shows step `i` of model `name` (and no stale result). */
+export async function waitForStep(page, name, i, timeout = 20_000) {
+  await page.waitForFunction(
+    ([name, i]) => {
+      const d = document.querySelector('[data-testid=decode]');
+      return d?.dataset.model === name && d.dataset.step === String(i) && !d.classList.contains('stale');
+    },
+    [name, i],
+    { timeout },
+  );
+}

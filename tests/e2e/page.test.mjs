@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
-import { formatNumber } from '../../web/lib/format.js';
-import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
+import { formatNumber, showToken as show } from '../../web/lib/format.js';
+import { launchBrowser, waitForStep, pageScreenshot, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -66,14 +66,7 @@ const hash = (fields) => `#${new URLSearchParams({ view: 'decode', ...fields })}
 
 /** Waits until the stepper shows step `i` of model `name`, then reads its numbers. */
 async function shownStep(p, name, i) {
-  await p.waitForFunction(
-    ([name, i]) => {
-      const d = document.querySelector('[data-testid=decode]');
-      return d?.dataset.model === name && d.dataset.step === String(i) && !d.classList.contains('stale');
-    },
-    [name, i],
-    { timeout: 20_000 },
-  );
+  await waitForStep(p, name, i);
   return p.evaluate(() => {
     const read = (prefix) =>
       [...document.querySelectorAll(`[data-testid^="${prefix}-"]`)]
@@ -114,8 +107,6 @@ function assertStep(shown, record, what) {
     `${what}: source tokens lit by weight`,
   );
 }
-
-const show = (t) => (t === ' ' ? '␣' : t);
 
 async function heatmapValues(p, testid, rows, cols) {
   return p.evaluate(

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
 import { formatNumber } from '../../web/lib/format.js';
-import { launchBrowser, urlSettled } from './browser.mjs';
+import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -174,14 +174,7 @@ test('decode view: the transformer-encoder model steps like the others, its weig
     `${server.url}#${new URLSearchParams({ view: 'decode', task: 'zh', model: 'additive-bahdanau-transformer', input: INPUT, step: '0' })}`,
   );
   const weightsAt = async (i) => {
-    await page.waitForFunction(
-      ([name, i]) => {
-        const d = document.querySelector('[data-testid=decode]');
-        return d?.dataset.model === name && d.dataset.step === String(i) && !d.classList.contains('stale');
-      },
-      [MODEL, i],
-      { timeout: 30_000 },
-    );
+    await waitForStep(page, MODEL, i, 30_000);
     return page.$$eval('[data-testid^="weight-"]', (els) =>
       els.filter((el) => /^weight-\d+$/.test(el.dataset.testid)).map((el) => Number(el.dataset.value)),
     );
