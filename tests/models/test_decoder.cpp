@@ -1,6 +1,6 @@
 #include "models/seq2seq.hpp"
 
-#include "gradcheck.hpp"
+#include "model_gradcheck.hpp"
 #include "tiny_config.hpp"
 
 #include <doctest/doctest.h>
@@ -25,19 +25,8 @@ TEST_CASE("decoder and encoder gradients match finite differences for both style
             CAPTURE(name(style));
             CAPTURE(attention::name(score));
             Seq2Seq model(tiny_config(score, style), 42);
-            const Batch batch = tiny_batch();
-            TrainingWorkspace ws;
-            Parameters grads = zeros_like(model.parameters(), model.config());
-            const BatchResult result = model.forward_backward(batch, &grads, ws);
+            const BatchResult result = test::check_model_gradients(model, tiny_batch(), 12);
             CHECK(result.tokens == 6); // 3 + 1 target tokens + 2 end tokens
-            auto loss = [&]() {
-                TrainingWorkspace w;
-                return model.forward_backward(batch, nullptr, w).loss;
-            };
-            auto params = model.tensors();
-            auto grad_tensors = tensors(grads, model.config());
-            for (std::size_t t = 0; t < params.size(); ++t)
-                test::check_gradient(params[t].name, params[t].data, grad_tensors[t].data, loss, 12);
         }
     }
 }

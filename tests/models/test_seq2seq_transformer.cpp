@@ -4,7 +4,7 @@
 #include "models/model.hpp"
 #include "models/seq2seq.hpp"
 
-#include "gradcheck.hpp"
+#include "model_gradcheck.hpp"
 #include "tiny_config.hpp"
 
 #include <doctest/doctest.h>
@@ -37,22 +37,10 @@ TEST_CASE("a transformer-encoder model's gradients match finite differences, enc
             CAPTURE(name(style));
             CAPTURE(attention::name(score));
             Seq2Seq model(tiny_transformer(score, style), 5);
-            const Batch batch = tiny_batch();
-            TrainingWorkspace ws;
-            Parameters grads = zeros_like(model.parameters(), model.config());
-            model.forward_backward(batch, &grads, ws);
-            auto loss = [&]() {
-                TrainingWorkspace w;
-                return model.forward_backward(batch, nullptr, w).loss;
-            };
-            auto params = model.tensors();
-            auto grad_tensors = tensors(grads, model.config());
-            REQUIRE(params.size() == grad_tensors.size());
-            int encoder_tensors = 0;
-            for (std::size_t t = 0; t < params.size(); ++t) {
-                if (params[t].name.rfind("encoder.layers.", 0) == 0) ++encoder_tensors;
-                test::check_gradient(params[t].name, params[t].data, grad_tensors[t].data, loss, 8);
-            }
+            test::check_model_gradients(model, tiny_batch(), 8);
+            int encoder_tensors = 0; // the encoder's layers are among the tensors checked
+            for (const TensorRef &t : model.tensors())
+                if (t.name.rfind("encoder.layers.", 0) == 0) ++encoder_tensors;
             CHECK(encoder_tensors == 2 * 16); // per layer: 8 attention, 2 + 2 layer norm, 4 feed-forward
         }
     }
