@@ -55,12 +55,20 @@ export async function pageScreenshot(page, path) {
   await style.evaluate((el) => el.remove());
 }
 
-/** Waits until the decoding stepper shows step `i` of model `name` (and no stale result). */
+/**
+ * Waits until the decoding stepper shows step `i` of model `name` (and no stale result), the panels
+ * below the fold included (they follow a step a moment late while off screen).
+ */
 export async function waitForStep(page, name, i, timeout = 20_000) {
   await page.waitForFunction(
     ([name, i]) => {
       const d = document.querySelector('[data-testid=decode]');
-      return d?.dataset.model === name && d.dataset.step === String(i) && !d.classList.contains('stale');
+      return (
+        d?.dataset.model === name &&
+        d.dataset.step === String(i) &&
+        !d.classList.contains('stale') &&
+        !d.querySelector('[data-pending]')
+      );
     },
     [name, i],
     { timeout },
