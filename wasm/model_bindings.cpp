@@ -1,12 +1,12 @@
 // The embind surface for trained models (declared for TypeScript in playground.d.ts):
 // Model.load(bytes) → model.info(), model.decode(text) → a decoding session with step, force,
 // back, reset, run, beam, trace and exports. Conversion only: the work is done by
-// models::Model and models::DecodeSession; C++ exceptions reach JS as Error.
+// io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
 #include "js_error.hpp"
-#include "models/model.hpp"
-#include "models/session.hpp"
-#include "models/transformer_trace.hpp"
+#include "io/model.hpp"
+#include "decode/session.hpp"
+#include "decode/transformer_trace.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
 
@@ -21,7 +21,7 @@
 namespace apg::wasm {
 namespace {
 
-using models::Model;
+using io::Model;
 
 struct ModelHandle {
     std::shared_ptr<const Model> model;
@@ -30,7 +30,7 @@ struct ModelHandle {
 // A session keeps its model alive: JS may delete the model first.
 struct SessionHandle {
     std::shared_ptr<const Model> model;
-    std::shared_ptr<models::DecodeSession> session;
+    std::shared_ptr<decode::DecodeSession> session;
     std::vector<std::string> source_tokens;
     val target_tokens = val::undefined(); // the target vocabulary as a JS array, for step records
 };
@@ -41,7 +41,7 @@ val strings_to_js(const std::vector<std::string> &items) {
     return out;
 }
 
-val vocab_to_js(const models::Vocabulary &vocab) {
+val vocab_to_js(const io::Vocabulary &vocab) {
     val out = val::array();
     for (int i = 0; i < vocab.size(); ++i) out.call<void>("push", vocab.token(i));
     return out;
@@ -120,8 +120,8 @@ val info_js(const ModelHandle &h) {
     dims.set("maxSourceLen", c.max_source_len);
     dims.set("maxTargetLen", c.max_target_len);
     out.set("dims", dims);
-    out.set("sourceTokenizer", std::string(models::tokenizer_name(m.source_vocab().tokenizer())));
-    out.set("targetTokenizer", std::string(models::tokenizer_name(m.target_vocab().tokenizer())));
+    out.set("sourceTokenizer", std::string(io::tokenizer_name(m.source_vocab().tokenizer())));
+    out.set("targetTokenizer", std::string(io::tokenizer_name(m.target_vocab().tokenizer())));
     out.set("srcVocab", vocab_to_js(m.source_vocab()));
     out.set("tgtVocab", vocab_to_js(m.target_vocab()));
     const auto &training = m.training();
@@ -152,9 +152,9 @@ val decode_js(const ModelHandle &h, val text, val options_js) {
     const Model &m = *h.model;
     const std::string input = text.as<std::string>();
     std::vector<int> ids = m.encode_source(input);
-    models::SessionOptions session_options;
-    session_options.start_id = models::Vocabulary::bos;
-    session_options.end_id = models::Vocabulary::eos;
+    decode::SessionOptions session_options;
+    session_options.start_id = io::Vocabulary::bos;
+    session_options.end_id = io::Vocabulary::eos;
     session_options.top_k = option_int(options, "topK", 5, 1, m.target_vocab().size());
     session_options.max_steps = option_int(options, "maxSteps", 0, 0, 4096);
     if (options.hasOwnProperty("temperature") && !options["temperature"].isUndefined()) {
@@ -165,7 +165,7 @@ val decode_js(const ModelHandle &h, val text, val options_js) {
     s.model = h.model;
     s.source_tokens = m.source_vocab().tokenize(input);
     s.target_tokens = vocab_to_js(m.target_vocab());
-    s.session = std::make_shared<models::DecodeSession>(m.network(), std::move(ids), session_options);
+    s.session = std::make_shared<decode::DecodeSession>(m.network(), std::move(ids), session_options);
     return val(std::move(s));
 }
 
@@ -226,7 +226,7 @@ val encoder_states_js(SessionHandle &s) { return to_js(s.session->encoded().stat
 // The transformer encoder's layers (kind "self_attention"); none for a GRU encoder.
 std::vector<trace::StepRecord> self_attention_records(const SessionHandle &s) {
     const auto &cache = s.session->encoded().self_attention;
-    return cache ? models::to_records(*cache) : std::vector<trace::StepRecord>{};
+    return cache ? decode::to_records(*cache) : std::vector<trace::StepRecord>{};
 }
 
 val self_attention_js(SessionHandle &s) {
@@ -252,7 +252,7 @@ trace::Trace session_trace(const SessionHandle &s) {
     std::vector<std::string> vocab;
     const auto &steps = s.session->steps();
     for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
-        trace::StepRecord r = models::to_record(steps[i], i);
+        trace::StepRecord r = decode::to_record(steps[i], i);
         r.fields["token"] = s.model->target_vocab().token(steps[i].token);
         r.fields["prev_token"] = s.model->target_vocab().token(steps[i].step.prev_token);
         t.steps.push_back(std::move(r));
@@ -292,11 +292,11 @@ val beam_js(SessionHandle &s, val width) {
     const double k = width.as<double>();
     if (!(k >= 1 && k <= 16 && k == static_cast<int>(k)))
         throw std::invalid_argument("beam: width must be a whole number from 1 to 16");
-    models::SessionOptions options;
-    options.start_id = models::Vocabulary::bos;
-    options.end_id = models::Vocabulary::eos;
-    const models::BeamResult result =
-        models::beam_search(s.model->network(), s.session->encoded(), static_cast<int>(k), options);
+    decode::SessionOptions options;
+    options.start_id = io::Vocabulary::bos;
+    options.end_id = io::Vocabulary::eos;
+    const decode::BeamResult result =
+        decode::beam_search(s.model->network(), s.session->encoded(), static_cast<int>(k), options);
     const auto &vocab = s.model->target_vocab();
     val nodes = val::array();
     for (const auto &n : result.nodes) {

@@ -64,7 +64,7 @@ struct StepPacking {
     std::vector<int> ints;
 };
 
-val step_to_js(const val &vocab, const models::SessionStep &s, int index) {
+val step_to_js(const val &vocab, const decode::SessionStep &s, int index) {
     static StepPacking pack;
     const models::DecoderStep &d = s.step;
     const Mat &hidden = d.attention.score.hidden;

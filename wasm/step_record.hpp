@@ -3,13 +3,13 @@
 // model_bindings.cpp for size.
 #pragma once
 
-#include "models/session.hpp"
+#include "decode/session.hpp"
 
 #include <emscripten/val.h>
 
 namespace apg::wasm {
 
 // vocab: the target vocabulary as a JS array (id → token), for the token names.
-emscripten::val step_to_js(const emscripten::val &vocab, const models::SessionStep &s, int index);
+emscripten::val step_to_js(const emscripten::val &vocab, const decode::SessionStep &s, int index);
 
 } // namespace apg::wasm

@@ -3,7 +3,7 @@
 //   apg eval FILE [--limit N]
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
-#include "models/model.hpp"
+#include "io/model.hpp"
 #include "train/prepare.hpp"
 
 #include <cstdio>
@@ -129,7 +129,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
 
     models::Seq2Seq network(config, seed);
     train::Trainer trainer(network, task.train, task.heldout,
-                           {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos}, options);
+                           {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, options);
     const train::Progress last = trainer.run(
         [&](const train::Progress &p) {
             if (!quiet) draw_progress(p);
@@ -138,7 +138,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
         10);
     if (!quiet) std::fprintf(stderr, "\n");
     const double accuracy = train::exact_match(
-        network, task.heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos});
+        network, task.heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos});
     nlohmann::json training = {{"command", command_line},
                                {"encoder", std::string(models::name(encoder))},
                                {"seed", seed},
@@ -151,7 +151,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
                                {"train_pairs", task.train.size()},
                                {"heldout_pairs", task.heldout.size()},
                                {"heldout_exact_match", accuracy}};
-    models::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
+    io::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
     const auto bytes = model.save();
     write_file(out, bytes);
     std::printf("%s: held-out exact match %.2f%% (%zu pairs), %.0f seq/s, %s, %zu bytes\n", out.c_str(),
@@ -160,18 +160,18 @@ int cmd_train(const Args &a, const std::string &command_line) {
     return 0;
 }
 
-models::Model load(const std::string &path) { return models::Model::load(read_file(path)); }
+io::Model load(const std::string &path) { return io::Model::load(read_file(path)); }
 
 int cmd_eval(const Args &a) {
     if (a.positional.size() != 1) throw std::invalid_argument(usage);
-    const models::Model model = load(a.positional[0]);
+    const io::Model model = load(a.positional[0]);
     const auto seed = model.training().value("data_seed", std::uint64_t{1});
     const train::TaskData data = train::make_task(model.config().task, seed);
     const train::EncodedPairs heldout =
         train::encode_examples(data.heldout, model.source_vocab(), model.target_vocab());
     const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
     const double accuracy = train::exact_match(
-        model.network(), heldout, {models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos}, limit);
+        model.network(), heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, limit);
     const std::size_t n = limit ? std::min(limit, heldout.size()) : heldout.size();
     std::printf("%s: task %s, encoder %s, score %s, style %s: held-out exact match %.2f%% (%zu pairs)\n",
                 a.positional[0].c_str(), model.config().task.c_str(),
@@ -199,8 +199,8 @@ std::string cell(const std::string &text, int width) {
 
 int cmd_decode(const Args &a) {
     if (a.positional.size() != 2) throw std::invalid_argument(usage);
-    const models::Model model = load(a.positional[0]);
-    const models::Translation t = model.translate(a.positional[1]);
+    const io::Model model = load(a.positional[0]);
+    const io::Translation t = model.translate(a.positional[1]);
     std::printf("%s\n", t.output_text.c_str());
     if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);
     // Alignment: one row per output token, one column per source token, weights in percent.

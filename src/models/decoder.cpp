@@ -15,8 +15,8 @@ void check_token(const DecoderParams &params, int token) {
                                     " is outside the target vocabulary of " + std::to_string(params.embedding.rows()));
 }
 
-CMatMap row_view(const Vec &v) { return CMatMap(v.data(), 1, v.size()); }
-MatMap row_view(Vec &v) { return MatMap(v.data(), 1, v.size()); }
+nn::CMatMap row_view(const Vec &v) { return nn::CMatMap(v.data(), 1, v.size()); }
+nn::MatMap row_view(Vec &v) { return nn::MatMap(v.data(), 1, v.size()); }
 
 // Row-wise softmax of logits into probs (both R × V).
 void softmax_rows(const Mat &logits, Mat &probs) {
@@ -33,7 +33,7 @@ void decoder_initial_state(const DecoderParams &params, const Mat &H, Vec &mean,
                                     std::to_string(params.init_w.cols()) + " with n >= 1");
     mean = H.colwise().mean().transpose();
     state.resize(params.init_w.rows());
-    matmul_nt(row_view(std::as_const(mean)), whole(params.init_w), row_view(state));
+    nn::matmul_nt(row_view(std::as_const(mean)), nn::whole(params.init_w), row_view(state));
     state += params.init_b;
     core::tanh(view(state), view(state));
 }
@@ -49,23 +49,23 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
     out.prev_state = prev_state;
     out.state.resize(Hd);
     Vec gru_in, gru_proj(3 * Hd);
-    GruStepCache gru;
+    nn::GruStepCache gru;
     if (style == AttentionStyle::bahdanau) {
         out.query = prev_state;
         attention::attend(params.attn, out.query, H, keys, H, options, out.attention);
         gru_in.resize(E + dh);
         gru_in.head(E) = params.embedding.row(prev_token).transpose();
         gru_in.tail(dh) = out.attention.context;
-        gru_input_projection(params.gru, row_view(std::as_const(gru_in)), row_view(gru_proj));
-        gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state), gru);
+        nn::gru_input_projection(params.gru, row_view(std::as_const(gru_in)), row_view(gru_proj));
+        nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state), gru);
         Vec features(Hd + dh + E);
         features << out.state, out.attention.context, params.embedding.row(prev_token).transpose();
         out.attentional.resize(0);
         out.logits = params.out_w * features + params.out_b;
     } else {
         gru_in = params.embedding.row(prev_token).transpose();
-        gru_input_projection(params.gru, row_view(std::as_const(gru_in)), row_view(gru_proj));
-        gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state), gru);
+        nn::gru_input_projection(params.gru, row_view(std::as_const(gru_in)), row_view(gru_proj));
+        nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state), gru);
         out.query = out.state;
         attention::attend(params.attn, out.query, H, keys, H, options, out.attention);
         Vec combined(dh + Hd);
@@ -107,8 +107,8 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
     c.means.resize(B, dh);
     for (int b = 0; b < B; ++b) c.means.row(b) = H[b].colwise().mean();
     c.states.resize((T + 1) * B, Hd);
-    MatMap s0 = rows(c.states, 0, B);
-    matmul_nt(whole(std::as_const(c.means)), whole(params.init_w), s0);
+    nn::MatMap s0 = nn::rows(c.states, 0, B);
+    nn::matmul_nt(nn::whole(std::as_const(c.means)), nn::whole(params.init_w), s0);
     s0.rowwise() += params.init_b.transpose();
     core::tanh({s0.data(), static_cast<std::size_t>(s0.size())}, {s0.data(), static_cast<std::size_t>(s0.size())});
 
@@ -139,19 +139,19 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
                 c.gru_inputs.row(r).head(E) = c.embedded.row(r);
                 c.gru_inputs.row(r).tail(dh) = c.contexts.row(r);
             }
-            gru_input_projection(params.gru, rows(std::as_const(c.gru_inputs), i * B, B), rows(c.gru_proj, i * B, B));
-            gru_step_forward(params.gru, rows(std::as_const(c.gru_proj), i * B, B),
-                             rows(std::as_const(c.states), i * B, B), rows(c.states, (i + 1) * B, B), c.gru[i]);
+            nn::gru_input_projection(params.gru, nn::rows(std::as_const(c.gru_inputs), i * B, B), nn::rows(c.gru_proj, i * B, B));
+            nn::gru_step_forward(params.gru, nn::rows(std::as_const(c.gru_proj), i * B, B),
+                             nn::rows(std::as_const(c.states), i * B, B), nn::rows(c.states, (i + 1) * B, B), c.gru[i]);
         }
         c.features.resize(T * B, Hd + dh + E);
         c.features.leftCols(Hd) = c.states.bottomRows(T * B);
         c.features.middleCols(Hd, dh) = c.contexts;
         c.features.rightCols(E) = c.embedded;
     } else {
-        gru_input_projection(params.gru, whole(std::as_const(c.embedded)), whole(c.gru_proj));
+        nn::gru_input_projection(params.gru, nn::whole(std::as_const(c.embedded)), nn::whole(c.gru_proj));
         for (int i = 0; i < T; ++i) {
-            gru_step_forward(params.gru, rows(std::as_const(c.gru_proj), i * B, B),
-                             rows(std::as_const(c.states), i * B, B), rows(c.states, (i + 1) * B, B), c.gru[i]);
+            nn::gru_step_forward(params.gru, nn::rows(std::as_const(c.gru_proj), i * B, B),
+                             nn::rows(std::as_const(c.states), i * B, B), nn::rows(c.states, (i + 1) * B, B), c.gru[i]);
             for (int b = 0; b < B; ++b)
                 if (i < lengths[b]) attend_row(i, b, c.states, (i + 1) * B + b);
         }
@@ -159,13 +159,13 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
         c.combined.leftCols(dh) = c.contexts;
         c.combined.rightCols(Hd) = c.states.bottomRows(T * B);
         c.features.resize(T * B, Hd);
-        matmul_nt(whole(std::as_const(c.combined)), whole(params.combine_w), whole(c.features));
+        nn::matmul_nt(nn::whole(std::as_const(c.combined)), nn::whole(params.combine_w), nn::whole(c.features));
         core::tanh(view(std::as_const(c.features)), view(c.features));
     }
 
     Mat &logits = c.d_logits; // reused as the gradient in backward
     logits.resize(T * B, V);
-    matmul_nt(whole(std::as_const(c.features)), whole(params.out_w), whole(logits));
+    nn::matmul_nt(nn::whole(std::as_const(c.features)), nn::whole(params.out_w), nn::whole(logits));
     logits.rowwise() += params.out_b.transpose();
     softmax_rows(logits, c.probs);
     c.tokens = c.correct = 0;
@@ -202,10 +202,10 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
         c.d_logits.row(r) *= scale;
     }
     (void)V;
-    matmul_tn(whole(std::as_const(c.d_logits)), whole(std::as_const(c.features)), whole(grads.out_w), true);
+    nn::matmul_tn(nn::whole(std::as_const(c.d_logits)), nn::whole(std::as_const(c.features)), nn::whole(grads.out_w), true);
     grads.out_b += c.d_logits.colwise().sum().transpose();
     c.d_features.resize(T * B, c.features.cols());
-    matmul_nn(whole(std::as_const(c.d_logits)), whole(params.out_w), whole(c.d_features));
+    nn::matmul_nn(nn::whole(std::as_const(c.d_logits)), nn::whole(params.out_w), nn::whole(c.d_features));
 
     // Gradients of the attention inputs per sequence.
     if (c.d_keys.size() < static_cast<std::size_t>(B)) {
@@ -238,12 +238,12 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
         for (int i = T - 1; i >= 0; --i) {
             c.carry += c.d_features.block(i * B, 0, B, Hd); // carry = dL/ds_i
             c.carry_next.setZero(B, Hd);
-            gru_step_backward(params.gru, rows(std::as_const(c.states), i * B, B), c.gru[i],
-                              whole(std::as_const(c.carry)), rows(c.d_gru_proj, i * B, B), whole(c.carry_next),
+            nn::gru_step_backward(params.gru, nn::rows(std::as_const(c.states), i * B, B), c.gru[i],
+                              nn::whole(std::as_const(c.carry)), nn::rows(c.d_gru_proj, i * B, B), nn::whole(c.carry_next),
                               grads.gru, c.d_hidden_proj);
             std::swap(c.carry, c.carry_next); // carry = dL/ds_{i-1} so far
-            matmul_nn(rows(std::as_const(c.d_gru_proj), i * B, B), whole(params.gru.w_ih), whole(c.d_gru_inputs));
-            rows(c.d_embedded, i * B, B) += c.d_gru_inputs.leftCols(E);
+            nn::matmul_nn(nn::rows(std::as_const(c.d_gru_proj), i * B, B), nn::whole(params.gru.w_ih), nn::whole(c.d_gru_inputs));
+            nn::rows(c.d_embedded, i * B, B) += c.d_gru_inputs.leftCols(E);
             // dL/dc_i = from the output layer + from the GRU input
             c.d_gru_inputs.rightCols(dh) += c.d_features.block(i * B, Hd, B, dh);
             for (int b = 0; b < B; ++b) {
@@ -257,7 +257,7 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
                 c.carry.row(b) += c.d_query.transpose();
             }
         }
-        matmul_tn(whole(std::as_const(c.d_gru_proj)), whole(std::as_const(c.gru_inputs)), whole(grads.gru.w_ih), true);
+        nn::matmul_tn(nn::whole(std::as_const(c.d_gru_proj)), nn::whole(std::as_const(c.gru_inputs)), nn::whole(grads.gru.w_ih), true);
         grads.gru.b_ih += c.d_gru_proj.colwise().sum().transpose();
     } else {
         // features = a = tanh(combined W_cᵀ), combined = [c_i | s_i]
@@ -265,22 +265,22 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
             const float a = c.features.data()[k];
             c.d_features.data()[k] *= 1.0f - a * a;
         }
-        matmul_tn(whole(std::as_const(c.d_features)), whole(std::as_const(c.combined)), whole(grads.combine_w), true);
+        nn::matmul_tn(nn::whole(std::as_const(c.d_features)), nn::whole(std::as_const(c.combined)), nn::whole(grads.combine_w), true);
         c.d_combined.resize(T * B, dh + Hd);
-        matmul_nn(whole(std::as_const(c.d_features)), whole(params.combine_w), whole(c.d_combined));
+        nn::matmul_nn(nn::whole(std::as_const(c.d_features)), nn::whole(params.combine_w), nn::whole(c.d_combined));
         for (int i = T - 1; i >= 0; --i) {
             c.carry += c.d_combined.block(i * B, dh, B, Hd); // + dL/ds_i from the attentional state
             for (int b = 0; b < B; ++b)
                 if (i < c.lengths[b]) attend_back(i, b, c.d_combined, 0); // query = s_i
             c.carry_next.setZero(B, Hd);
-            gru_step_backward(params.gru, rows(std::as_const(c.states), i * B, B), c.gru[i],
-                              whole(std::as_const(c.carry)), rows(c.d_gru_proj, i * B, B), whole(c.carry_next),
+            nn::gru_step_backward(params.gru, nn::rows(std::as_const(c.states), i * B, B), c.gru[i],
+                              nn::whole(std::as_const(c.carry)), nn::rows(c.d_gru_proj, i * B, B), nn::whole(c.carry_next),
                               grads.gru, c.d_hidden_proj);
             std::swap(c.carry, c.carry_next);
         }
         c.d_embedded.resize(T * B, E);
-        MatMap d_embedded = whole(c.d_embedded);
-        gru_input_projection_backward(params.gru, whole(std::as_const(c.embedded)), whole(std::as_const(c.d_gru_proj)),
+        nn::MatMap d_embedded = nn::whole(c.d_embedded);
+        nn::gru_input_projection_backward(params.gru, nn::whole(std::as_const(c.embedded)), nn::whole(std::as_const(c.d_gru_proj)),
                                       grads.gru, &d_embedded, false);
     }
     for (int r = 0; r < T * B; ++r) grads.embedding.row(c.inputs[r]) += c.d_embedded.row(r);
@@ -289,10 +289,10 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
     const Mat &s0 = c.states; // rows [0, B)
     for (int b = 0; b < B; ++b)
         for (Eigen::Index k = 0; k < Hd; ++k) c.carry(b, k) *= 1.0f - s0(b, k) * s0(b, k);
-    matmul_tn(whole(std::as_const(c.carry)), whole(std::as_const(c.means)), whole(grads.init_w), true);
+    nn::matmul_tn(nn::whole(std::as_const(c.carry)), nn::whole(std::as_const(c.means)), nn::whole(grads.init_w), true);
     grads.init_b += c.carry.colwise().sum().transpose();
     c.carry_next.resize(B, dh); // dL/dmean
-    matmul_nn(whole(std::as_const(c.carry)), whole(params.init_w), whole(c.carry_next));
+    nn::matmul_nn(nn::whole(std::as_const(c.carry)), nn::whole(params.init_w), nn::whole(c.carry_next));
     for (int b = 0; b < B; ++b) {
         // The key cache's gradient, summed over the steps, goes through prepare_keys once.
         attention::prepare_keys_backward(params.attn, H[b], keys[b], c.d_caches[b], c.d_keys[b], grads.attn);

@@ -11,7 +11,7 @@
 
 #include "attention/step.hpp"
 #include "models/config.hpp"
-#include "models/gru.hpp"
+#include "nn/gru.hpp"
 
 #include <vector>
 
@@ -21,7 +21,7 @@ struct DecoderParams {
     Mat init_w;                  // Hd × dh
     Vec init_b;                  // Hd
     Mat embedding;               // Vt × E
-    GruParams gru;               // input E + dh (Bahdanau) or E (Luong), hidden Hd
+    nn::GruParams gru;               // input E + dh (Bahdanau) or E (Luong), hidden Hd
     attention::ScoreParams attn; // query Hd, keys dh
     Mat combine_w;               // Luong only: Hd × (dh + Hd)
     Mat out_w;                   // Vt × (Hd + dh + E) (Bahdanau) or Vt × Hd (Luong)
@@ -58,7 +58,7 @@ struct DecoderCache {
     Mat embedded;                                    // T·B × E    E y_{i-1}
     Mat gru_inputs;                                  // Bahdanau: T·B × (E + dh) [E y_{i-1}; c_i]
     Mat gru_proj;                                    // T·B × 3Hd
-    std::vector<GruStepCache> gru;                   // T
+    std::vector<nn::GruStepCache> gru;                   // T
     Mat contexts;                                    // T·B × dh (zero at padded steps)
     std::vector<Vec> queries;                        // T·B (used at active steps only)
     std::vector<attention::AttentionStep> attention; // T·B

@@ -4,7 +4,7 @@
 
 #include "models/config.hpp"
 #include "models/decoder.hpp"
-#include "models/encoder.hpp"
+#include "models/rnn_encoder.hpp"
 #include "models/transformer_encoder.hpp"
 
 #include <cstdint>

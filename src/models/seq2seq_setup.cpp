@@ -33,7 +33,7 @@ void add(std::vector<TensorRef> &out, std::string name, Mat &m, std::int64_t row
 void add(std::vector<TensorRef> &out, std::string name, Vec &v, std::int64_t n) {
     add(out, std::move(name), v.data(), static_cast<std::size_t>(v.size()), {n});
 }
-void add_gru(std::vector<TensorRef> &out, const std::string &prefix, GruParams &g, std::int64_t input,
+void add_gru(std::vector<TensorRef> &out, const std::string &prefix, nn::GruParams &g, std::int64_t input,
              std::int64_t hidden) {
     add(out, prefix + ".w_ih", g.w_ih, 3 * hidden, input);
     add(out, prefix + ".w_hh", g.w_hh, 3 * hidden, hidden);
@@ -41,8 +41,8 @@ void add_gru(std::vector<TensorRef> &out, const std::string &prefix, GruParams &
     add(out, prefix + ".b_hh", g.b_hh, 3 * hidden);
 }
 
-GruParams gru_zeros(Eigen::Index input, Eigen::Index hidden) {
-    GruParams g;
+nn::GruParams gru_zeros(Eigen::Index input, Eigen::Index hidden) {
+    nn::GruParams g;
     g.w_ih.setZero(3 * hidden, input);
     g.w_hh.setZero(3 * hidden, hidden);
     g.b_ih.setZero(3 * hidden);
@@ -146,14 +146,14 @@ Parameters init_parameters(const ModelConfig &c, std::uint64_t seed) {
     for (Mat *m : {&p.encoder.embedding, &p.decoder.embedding})
         for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = 0.5f * rng.normal();
     if (c.encoder == EncoderKind::gru) {
-        p.encoder.fwd = GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
-        if (c.bidirectional) p.encoder.bwd = GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
+        p.encoder.fwd = nn::GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
+        if (c.bidirectional) p.encoder.bwd = nn::GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
     } else {
         p.transformer = TransformerEncoderParams::init(transformer_config(c), rng);
     }
     auto &d = p.decoder;
     fill_uniform(d.init_w, 1.0f / std::sqrt(static_cast<float>(dh)), rng);
-    d.gru = GruParams::init(static_cast<int>(d.gru.input()), static_cast<int>(Hd), rng);
+    d.gru = nn::GruParams::init(static_cast<int>(d.gru.input()), static_cast<int>(Hd), rng);
     d.attn = attention::ScoreParams::init(c.score, Hd, dh, c.attention_dim, rng);
     if (c.style == AttentionStyle::luong) fill_uniform(d.combine_w, 1.0f / std::sqrt(static_cast<float>(dh + Hd)), rng);
     fill_uniform(d.out_w, 1.0f / std::sqrt(static_cast<float>(d.out_w.cols())), rng);

@@ -1,6 +1,6 @@
 #include "models/transformer_encoder.hpp"
 
-#include "models/positional_encoding.hpp"
+#include "nn/positional_encoding.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -46,10 +46,10 @@ void transformer_layer_forward(const TransformerLayerParams &params, const Mat &
     check_mat("transformer_layer_forward", "x", x, x.rows(), params.dim());
     attention::self_attention_forward(params.attn, x, attention_options(params, padding_mask), cache.attn);
     cache.residual1 = x + cache.attn.output;
-    layer_norm_forward(params.ln1, cache.residual1, cache.norm1, cache.ln1);
-    feed_forward_forward(params.ffn, cache.norm1, cache.ffn_out, cache.ffn);
+    nn::layer_norm_forward(params.ln1, cache.residual1, cache.norm1, cache.ln1);
+    nn::feed_forward_forward(params.ffn, cache.norm1, cache.ffn_out, cache.ffn);
     cache.residual2 = cache.norm1 + cache.ffn_out;
-    layer_norm_forward(params.ln2, cache.residual2, cache.output, cache.ln2);
+    nn::layer_norm_forward(params.ln2, cache.residual2, cache.output, cache.ln2);
 }
 
 void transformer_layer_backward(const TransformerLayerParams &params, const Mat &x,
@@ -63,12 +63,12 @@ void transformer_layer_backward(const TransformerLayerParams &params, const Mat 
     check_mat("transformer_layer_backward", "d_x", d_x, n, d);
 
     Mat d_residual2 = Mat::Zero(n, d);
-    layer_norm_backward(params.ln2, cache.ln2, d_output, d_residual2, grads.ln2);
+    nn::layer_norm_backward(params.ln2, cache.ln2, d_output, d_residual2, grads.ln2);
     // u feeds both the residual and the FFN: its gradient is the sum of both paths.
     Mat d_norm1 = d_residual2;
-    feed_forward_backward(params.ffn, cache.norm1, cache.ffn, d_residual2, d_norm1, grads.ffn);
+    nn::feed_forward_backward(params.ffn, cache.norm1, cache.ffn, d_residual2, d_norm1, grads.ffn);
     Mat d_residual1 = Mat::Zero(n, d);
-    layer_norm_backward(params.ln1, cache.ln1, d_norm1, d_residual1, grads.ln1);
+    nn::layer_norm_backward(params.ln1, cache.ln1, d_norm1, d_residual1, grads.ln1);
     // Likewise x feeds the residual and the attention.
     d_x += d_residual1;
     attention::self_attention_backward(params.attn, x, attention_options(params, padding_mask), cache.attn, d_residual1,
@@ -108,7 +108,7 @@ void transformer_encoder_forward(const TransformerEncoderParams &params, std::sp
                                         std::to_string(params.layers[l].dim()) + ", the embedding " +
                                         std::to_string(d));
 
-    cache.inputs = positional_encoding(n, d);
+    cache.inputs = nn::positional_encoding(n, d);
     for (Eigen::Index p = 0; p < n; ++p)
         if (cache.mask[p]) cache.inputs.row(p) += params.embedding.row(ids[p]);
     cache.layers.resize(params.layers.size());

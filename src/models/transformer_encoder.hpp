@@ -19,8 +19,8 @@
 #include "attention/self_attention.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
-#include "models/feed_forward.hpp"
-#include "models/layer_norm.hpp"
+#include "nn/feed_forward.hpp"
+#include "nn/layer_norm.hpp"
 
 #include <cstdint>
 #include <span>
@@ -36,7 +36,7 @@ struct TransformerEncoderConfig {
     int heads = 4;    // h, d % h == 0
     int d_ff = 64;    // f
     int layers = 2;   // L
-    Activation activation = Activation::relu;
+    nn::Activation activation = nn::Activation::relu;
     float ln_eps = 1e-5f;
 
     // Throws std::invalid_argument naming the field: non-positive sizes, d_model % heads != 0, ln_eps <= 0.
@@ -48,9 +48,9 @@ struct TransformerEncoderConfig {
 struct TransformerLayerParams {
     int heads = 1; // h: not a tensor, but the layer cannot run without it
     attention::SelfAttentionParams attn;
-    LayerNormParams ln1;
-    FeedForwardParams ffn;
-    LayerNormParams ln2;
+    nn::LayerNormParams ln1;
+    nn::FeedForwardParams ffn;
+    nn::LayerNormParams ln2;
 
     static TransformerLayerParams init(const TransformerEncoderConfig &config, core::Rng &rng);
     // Same heads and shapes, all zeros: the accumulator for gradients.
@@ -62,12 +62,12 @@ struct TransformerLayerParams {
 struct TransformerLayerCache {
     attention::SelfAttentionResult attn; // Q, K, V, per head: raw scores, scaled+masked scores, weights, output
     Mat residual1;                       // n × d   x + a
-    LayerNormCache ln1;
+    nn::LayerNormCache ln1;
     Mat norm1; // n × d   u = LayerNorm1(x + a), the FFN's input
-    FeedForwardCache ffn;
+    nn::FeedForwardCache ffn;
     Mat ffn_out;   // n × d   FFN(u)
     Mat residual2; // n × d   u + FFN(u)
-    LayerNormCache ln2;
+    nn::LayerNormCache ln2;
     Mat output; // n × d   LayerNorm2(u + FFN(u))
 };
 

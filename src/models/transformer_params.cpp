@@ -31,9 +31,9 @@ TransformerLayerParams TransformerLayerParams::init(const TransformerEncoderConf
     TransformerLayerParams p;
     p.heads = config.heads;
     p.attn = attention::SelfAttentionParams::init(config.d_model, rng);
-    p.ln1 = LayerNormParams::init(config.d_model, config.ln_eps);
-    p.ffn = FeedForwardParams::init(config.d_model, config.d_ff, config.activation, rng);
-    p.ln2 = LayerNormParams::init(config.d_model, config.ln_eps);
+    p.ln1 = nn::LayerNormParams::init(config.d_model, config.ln_eps);
+    p.ffn = nn::FeedForwardParams::init(config.d_model, config.d_ff, config.activation, rng);
+    p.ln2 = nn::LayerNormParams::init(config.d_model, config.ln_eps);
     return p;
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "models/config.hpp"
-#include "models/vocab.hpp"
+#include "io/vocab.hpp"
 #include "train/tasks/encode.hpp"
 #include "train/tasks/task.hpp"
 #include "train/trainer.hpp"
@@ -15,7 +15,7 @@ namespace apg::train {
 
 struct PreparedTask {
     TaskData data;
-    models::Vocabulary source_vocab, target_vocab;
+    io::Vocabulary source_vocab, target_vocab;
     EncodedPairs train, heldout;
 };
 

@@ -2,8 +2,8 @@
 // the whole greedy decode of a 20-character date. bench_decode.mjs measures the same through
 // the JS API, so the two tables show what the bindings add.
 #include "bench.hpp"
-#include "models/model.hpp"
-#include "models/session.hpp"
+#include "io/model.hpp"
+#include "decode/session.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -17,9 +17,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    const auto model = apg::models::Model::load(bytes);
+    const auto model = apg::io::Model::load(bytes);
     const std::string date = "sunday, 29 nov. 2026"; // 20 characters
-    apg::models::DecodeSession session(model.network(), model.encode_source(date));
+    apg::decode::DecodeSession session(model.network(), model.encode_source(date));
     const std::string section = "decode, dates additive bahdanau (library only)";
     double step_ns = apg::bench::time_ns([&] {
         if (session.done()) session.reset();
@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     });
     apg::bench::emit(section, "one step", impl, step_ns, 0);
     double decode_ns = apg::bench::time_ns([&] {
-        apg::models::DecodeSession s(model.network(), model.encode_source(date));
+        apg::decode::DecodeSession s(model.network(), model.encode_source(date));
         s.run();
     });
     apg::bench::emit(section, "encode + greedy decode of a 20-char date", impl, decode_ns, 0);

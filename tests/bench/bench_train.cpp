@@ -5,7 +5,7 @@
 //   {"section":"train","case":…,"impl":<argv[1]>,"ns":<ns per sequence>,"flops":<flops per sequence>}
 // and, for native and wasm, how many sequences and seconds training needs to pass 99% held-out
 // exact match (checked every 25 steps on 500 held-out pairs; evaluation time not counted).
-#include "models/vocab.hpp"
+#include "io/vocab.hpp"
 #include "train/prepare.hpp"
 
 #include <algorithm>
@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     const train::PreparedTask task = train::prepare_task("dates", 1);
     const models::ModelConfig config =
         train::recipe_config(task, attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
-    const train::SpecialTokens tokens{models::Vocabulary::pad, models::Vocabulary::bos, models::Vocabulary::eos};
+    const train::SpecialTokens tokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
     train::TrainOptions options = train::recipe_options("dates");
     options.learning_rate = 3e-3f;
     options.batch_size = 32;

@@ -1,6 +1,6 @@
 // Every shipped checkpoint through the JS API agrees with the native build: the output tokens,
 // every attention weight of greedy decoding and, for a transformer encoder, every self-attention
-// weight of every layer and head equal tests/models/shipped_golden.json, which the
+// weight of every layer and head equal tests/io/shipped_golden.json, which the
 // native build wrote (and which the doctest suite also checks in both builds), within 1e-5:
 // float32 kernels differ between SSE and wasm SIMD only in rounding (~1e-7 per product), and a
 // weight that drifted further would mean a different computation.
@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 import { useEngine } from './engine-fixture.mjs';
 
-const golden = JSON.parse(readFileSync(new URL('../models/shipped_golden.json', import.meta.url), 'utf8'));
+const golden = JSON.parse(readFileSync(new URL('../io/shipped_golden.json', import.meta.url), 'utf8'));
 const modelsDir = new URL('../../web/models/', import.meta.url);
 
 let ap;

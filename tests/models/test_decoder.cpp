@@ -1,7 +1,7 @@
 #include "models/seq2seq.hpp"
 
-#include "model_gradcheck.hpp"
-#include "tiny_config.hpp"
+#include "support/model_gradcheck.hpp"
+#include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,6 +9,7 @@
 
 using namespace apg;
 using namespace apg::models;
+using namespace apg::nn;
 
 namespace {
 

@@ -1,11 +1,11 @@
 // The seq2seq model with a Transformer encoder (config encoder = "transformer"): gradients of
 // the whole model, inference vs training, config and checkpoint round trips.
-#include "models/checkpoint.hpp"
-#include "models/model.hpp"
+#include "io/checkpoint.hpp"
+#include "io/model.hpp"
 #include "models/seq2seq.hpp"
 
-#include "model_gradcheck.hpp"
-#include "tiny_config.hpp"
+#include "support/model_gradcheck.hpp"
+#include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,6 +14,8 @@
 
 using namespace apg;
 using namespace apg::models;
+using namespace apg::nn;
+using namespace apg::io;
 
 namespace {
 

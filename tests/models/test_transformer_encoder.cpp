@@ -1,7 +1,7 @@
-#include "models/positional_encoding.hpp"
+#include "nn/positional_encoding.hpp"
 #include "models/transformer_encoder.hpp"
 
-#include "test_transformer_support.hpp"
+#include "support/transformer_support.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,6 +12,7 @@
 
 using namespace apg;
 using namespace apg::models;
+using namespace apg::nn;
 
 namespace {
 

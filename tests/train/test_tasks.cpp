@@ -60,7 +60,7 @@ void check_task_contract(const std::string &name) {
     const auto target_vocab = apg::train::target_vocabulary(data);
     // Sources are written as their tokens joined (characters: "", words: " "), so distinct texts
     // are distinct token sequences.
-    const char *joiner = data.source_tokenizer == apg::models::Tokenizer::characters ? "" : " ";
+    const char *joiner = data.source_tokenizer == apg::io::Tokenizer::characters ? "" : " ";
     std::size_t longest_source = 0, longest_target = 0, mismatches = 0;
     for (const auto *set : {&data.train, &data.heldout})
         for (const auto &example : *set) {
@@ -325,6 +325,6 @@ TEST_CASE("examples encode to ids through the task's vocabularies and join back 
         wrong += source_vocab.join(pairs.sources[i]) != data.train[i].source_text ||
                  target_vocab.join(pairs.targets[i]) != data.train[i].target_text;
     CHECK(wrong == 0);
-    const auto tiny = apg::models::Vocabulary::build({{"tom"}}, apg::models::Tokenizer::words);
+    const auto tiny = apg::io::Vocabulary::build({{"tom"}}, apg::io::Tokenizer::words);
     CHECK_THROWS_AS(apg::train::encode_examples(data.train, tiny, target_vocab), std::invalid_argument);
 }

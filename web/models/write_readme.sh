@@ -27,7 +27,7 @@ seed (1: model initialisation, batch order and the generated data) and, per task
 
 Format: `.safetensors`, float32 tensors named by module path (`encoder.fwd.w_ih`, `decoder.attn.w_q`, …),
 `__metadata__` holding the config, both vocabularies and the training record (command, seeds, steps,
-held-out exact match) as JSON. `tests/models/test_shipped_models.cpp` loads every file listed below
+held-out exact match) as JSON. `tests/io/test_shipped_models.cpp` loads every file listed below
 and checks the first 100 held-out pairs against the number in this table.
 
 Reproduce all of them (about 30 minutes on one core): `bash scripts/build.sh native && bash web/models/make_models.sh`

@@ -17,7 +17,7 @@ struct Pair {
 
 struct TaskSpec {
     std::string name;
-    models::Tokenizer source_tokenizer = models::Tokenizer::words, target_tokenizer = models::Tokenizer::words;
+    io::Tokenizer source_tokenizer = io::Tokenizer::words, target_tokenizer = io::Tokenizer::words;
     std::size_t train_count = default_train_count, heldout_count = default_heldout_count;
     std::vector<Pair> required_in_train; // showcase sentences the shipped models must have seen
 };

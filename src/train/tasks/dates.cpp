@@ -157,7 +157,7 @@ TaskData make_dates_task(std::uint64_t seed, std::size_t train_count, std::size_
     spec.name = "dates";
     spec.train_count = train_count;
     spec.heldout_count = heldout_count;
-    spec.source_tokenizer = spec.target_tokenizer = models::Tokenizer::characters;
+    spec.source_tokenizer = spec.target_tokenizer = io::Tokenizer::characters;
     const long first = days_from_civil({dates_first_year, 1, 1});
     const long count = days_from_civil({dates_last_year, 12, 31}) - first + 1;
     return detail::assemble(spec, rng, [&](core::Rng &r) {

@@ -2,8 +2,8 @@
 
 namespace apg::train {
 
-EncodedPairs encode_examples(const std::vector<Example> &examples, const models::Vocabulary &source_vocab,
-                             const models::Vocabulary &target_vocab) {
+EncodedPairs encode_examples(const std::vector<Example> &examples, const io::Vocabulary &source_vocab,
+                             const io::Vocabulary &target_vocab) {
     EncodedPairs pairs;
     pairs.sources.reserve(examples.size());
     pairs.targets.reserve(examples.size());

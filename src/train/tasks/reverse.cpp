@@ -12,7 +12,7 @@ TaskData make_reverse_task(std::uint64_t seed, std::size_t train_count, std::siz
     spec.name = "reverse";
     spec.train_count = train_count;
     spec.heldout_count = heldout_count;
-    spec.source_tokenizer = spec.target_tokenizer = models::Tokenizer::characters;
+    spec.source_tokenizer = spec.target_tokenizer = io::Tokenizer::characters;
     const int letters = reverse_alphabet_last - reverse_alphabet_first + 1;
     return detail::assemble(spec, rng, [&](core::Rng &r) {
         // Lengths uniform over 3..15; repeats of the short ones (only 1,000 strings of length 3)

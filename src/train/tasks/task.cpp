@@ -15,8 +15,8 @@ namespace apg::train {
 namespace detail {
 
 TaskData assemble(const TaskSpec &spec, core::Rng &rng, const std::function<Pair(core::Rng &)> &draw) {
-    const models::Vocabulary source_words(models::Vocabulary::build({}, spec.source_tokenizer));
-    const models::Vocabulary target_words(models::Vocabulary::build({}, spec.target_tokenizer));
+    const io::Vocabulary source_words(io::Vocabulary::build({}, spec.source_tokenizer));
+    const io::Vocabulary target_words(io::Vocabulary::build({}, spec.target_tokenizer));
     const std::size_t wanted = spec.train_count + spec.heldout_count;
     if (spec.required_in_train.size() > spec.train_count)
         throw std::invalid_argument(spec.name + ": " + std::to_string(spec.train_count) +
@@ -83,17 +83,17 @@ TaskData make_task(std::string_view name, std::uint64_t seed, std::size_t train_
 
 namespace {
 
-models::Vocabulary vocabulary_of(const TaskData &task, bool source) {
+io::Vocabulary vocabulary_of(const TaskData &task, bool source) {
     std::vector<std::vector<std::string>> sequences;
     sequences.reserve(task.train.size() + task.heldout.size());
     for (const auto *set : {&task.train, &task.heldout})
         for (const auto &example : *set) sequences.push_back(source ? example.source : example.target);
-    return models::Vocabulary::build(sequences, source ? task.source_tokenizer : task.target_tokenizer);
+    return io::Vocabulary::build(sequences, source ? task.source_tokenizer : task.target_tokenizer);
 }
 
 } // namespace
 
-models::Vocabulary source_vocabulary(const TaskData &task) { return vocabulary_of(task, true); }
-models::Vocabulary target_vocabulary(const TaskData &task) { return vocabulary_of(task, false); }
+io::Vocabulary source_vocabulary(const TaskData &task) { return vocabulary_of(task, true); }
+io::Vocabulary target_vocabulary(const TaskData &task) { return vocabulary_of(task, false); }
 
 } // namespace apg::train

@@ -1,7 +1,7 @@
 // Synthetic tasks: deterministic (source, target) pairs the models train and are evaluated on.
 #pragma once
 
-#include "models/vocab.hpp"
+#include "io/vocab.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +18,7 @@ struct Example {
 
 struct TaskData {
     std::string name; // "dates" | "zh" | "reverse"
-    models::Tokenizer source_tokenizer = models::Tokenizer::words, target_tokenizer = models::Tokenizer::words;
+    io::Tokenizer source_tokenizer = io::Tokenizer::words, target_tokenizer = io::Tokenizer::words;
     std::vector<Example> train, heldout;                // disjoint by source sentence, deterministic given the seed
     std::size_t max_source_len = 0, max_target_len = 0; // limits the models enforce (longest seen + margin)
 };
@@ -34,7 +34,7 @@ TaskData make_task(std::string_view name, std::uint64_t seed, std::size_t train_
 std::vector<std::string> task_names();
 
 // Vocabularies over train + heldout of a task (so every held-out example can be encoded).
-models::Vocabulary source_vocabulary(const TaskData &task);
-models::Vocabulary target_vocabulary(const TaskData &task);
+io::Vocabulary source_vocabulary(const TaskData &task);
+io::Vocabulary target_vocabulary(const TaskData &task);
 
 } // namespace apg::train

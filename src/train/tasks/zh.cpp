@@ -564,7 +564,7 @@ TaskData make_zh_task(std::uint64_t seed, std::size_t train_count, std::size_t h
     spec.name = "zh";
     spec.train_count = train_count;
     spec.heldout_count = heldout_count;
-    spec.source_tokenizer = spec.target_tokenizer = models::Tokenizer::words;
+    spec.source_tokenizer = spec.target_tokenizer = io::Tokenizer::words;
     for (const auto &[en, zh] : zh_showcase()) spec.required_in_train.push_back({en, zh});
     return detail::assemble(spec, rng, random_sentence);
 }

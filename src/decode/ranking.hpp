@@ -1,0 +1,26 @@
+// Choosing tokens from a distribution, shared by the decoding session and beam search.
+#pragma once
+
+#include "core/tensor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace apg::decode {
+
+// Indices of the k largest probabilities, most probable first (ties: lower id first).
+inline std::vector<int> top_indices(const Vec &probs, int k) {
+    std::vector<int> ids(static_cast<std::size_t>(probs.size()));
+    std::iota(ids.begin(), ids.end(), 0);
+    k = std::min<int>(k, static_cast<int>(ids.size()));
+    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(),
+                      [&](int a, int b) { return probs[a] > probs[b] || (probs[a] == probs[b] && a < b); });
+    ids.resize(static_cast<std::size_t>(k));
+    return ids;
+}
+
+inline float safe_log(float p) { return std::log(std::max(p, 1e-30f)); }
+
+} // namespace apg::decode

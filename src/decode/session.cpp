@@ -1,0 +1,84 @@
+#include "decode/session.hpp"
+
+#include "decode/ranking.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace apg::decode {
+
+DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
+    : model_(&model), options_(options),
+      max_steps_(options.max_steps > 0 ? options.max_steps : model.config().max_target_len + 1),
+      encoded_(model.encode(source_ids)) {
+    if (options_.top_k < 1) throw std::invalid_argument("session: top_k must be at least 1");
+    steps_.reserve(static_cast<std::size_t>(max_steps_));
+}
+
+bool DecodeSession::done() const {
+    return static_cast<int>(steps_.size()) >= max_steps_ || (!steps_.empty() && steps_.back().token == options_.end_id);
+}
+
+const SessionStep &DecodeSession::take(Choice choice, int token, models::DecoderStep &&step) {
+    SessionStep s;
+    s.step = std::move(step);
+    s.token = token;
+    s.choice = choice;
+    s.log_prob = safe_log(s.step.probs[token]);
+    s.total_log_prob = (steps_.empty() ? 0.0 : steps_.back().total_log_prob) + s.log_prob;
+    s.top_ids = top_indices(s.step.probs, options_.top_k);
+    for (int id : s.top_ids) s.top_probs.push_back(s.step.probs[id]);
+    s.softmax = attention::softmax_terms(s.step.attention.score.scores, options_.attention);
+    steps_.push_back(std::move(s));
+    return steps_.back();
+}
+
+const SessionStep &DecodeSession::step() {
+    if (done()) throw std::logic_error("session: decoding is finished (end token or length limit reached)");
+    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
+    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
+    models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
+    Eigen::Index best;
+    s.probs.maxCoeff(&best);
+    return take(Choice::greedy, static_cast<int>(best), std::move(s));
+}
+
+const SessionStep &DecodeSession::force(int token) {
+    const int vocab = model_->config().target_vocab;
+    if (token < 0 || token >= vocab)
+        throw std::invalid_argument("session: token id " + std::to_string(token) +
+                                    " is outside the target vocabulary (0.." + std::to_string(vocab - 1) + ")");
+    if (done()) throw std::logic_error("session: decoding is finished (end token or length limit reached)");
+    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
+    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
+    models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
+    return take(Choice::forced, token, std::move(s));
+}
+
+bool DecodeSession::back() {
+    if (steps_.empty()) return false;
+    steps_.pop_back();
+    return true;
+}
+
+void DecodeSession::reset() { steps_.clear(); }
+
+int DecodeSession::run() {
+    int taken = 0;
+    while (!done()) {
+        step();
+        ++taken;
+    }
+    return taken;
+}
+
+std::vector<int> DecodeSession::output_ids() const {
+    std::vector<int> ids;
+    for (const auto &s : steps_)
+        if (s.token != options_.end_id) ids.push_back(s.token);
+    return ids;
+}
+
+} // namespace apg::decode

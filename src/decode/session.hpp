@@ -1,0 +1,97 @@
+// A decoding session: one source sentence, decoded one step at a time under the user's control.
+// step() takes the most probable token, force(t) takes another one (a what-if: later steps
+// follow from it), back() undoes a step, reset() starts over. Every step keeps its whole
+// DecoderStep, so the page can show every intermediate.
+#pragma once
+
+#include "attention/softmax_terms.hpp"
+#include "models/seq2seq.hpp"
+#include "trace/trace.hpp"
+
+#include <string>
+#include <vector>
+
+namespace apg::decode {
+
+enum class Choice { greedy, forced, beam };
+std::string_view name(Choice choice); // "greedy", "forced", "beam"
+
+struct SessionStep {
+    models::DecoderStep step;
+    int token = 0; // the token taken at this step
+    Choice choice = Choice::greedy;
+    float log_prob = 0;        // log p(token)
+    double total_log_prob = 0; // Σ log p over the steps so far
+    std::vector<int> top_ids;  // the top-k tokens of this step, most probable first
+    std::vector<float> top_probs;
+    attention::SoftmaxTerms softmax; // stage 2 term by term: exps, their sum, the entropy
+};
+
+struct SessionOptions {
+    int start_id = 1, end_id = 2;
+    int top_k = 5;
+    int max_steps = 0; // 0: the model's max_target_len + 1 (room for the end token)
+    attention::StepOptions attention;
+};
+
+class DecodeSession {
+  public:
+    // Encodes the source once. Throws std::invalid_argument for an empty or over-long source or
+    // an id outside the vocabulary (see Seq2Seq::encode). The model must outlive the session.
+    DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options = {});
+
+    // Throws std::logic_error once the session is done (end token taken or max_steps reached).
+    const SessionStep &step();
+    // Throws std::invalid_argument naming the id and the vocabulary size when token is out of range.
+    const SessionStep &force(int token);
+    // Undoes the last step; returns false when there was none.
+    bool back();
+    void reset();
+    // Steps greedily until done; returns the number of steps taken.
+    int run();
+
+    bool done() const;
+    int max_steps() const { return max_steps_; }
+    const std::vector<SessionStep> &steps() const { return steps_; }
+    const models::EncoderOutput &encoded() const { return encoded_; }
+    const models::Seq2Seq &model() const { return *model_; }
+    std::vector<int> output_ids() const; // the tokens taken, without the end token
+
+  private:
+    const SessionStep &take(Choice choice, int token, models::DecoderStep &&step);
+    const models::Seq2Seq *model_;
+    SessionOptions options_;
+    int max_steps_;
+    models::EncoderOutput encoded_;
+    std::vector<SessionStep> steps_;
+};
+
+// Beam search: k hypotheses kept by total log probability (optionally length-normalised).
+// Every expanded node is kept, so the page can draw the tree and show each beam's attention.
+struct BeamNode {
+    int id = 0;
+    int parent = -1; // node id, -1 for a first step
+    int depth = 0;   // step index
+    int token = 0;
+    float log_prob = 0;
+    double total_log_prob = 0;
+    bool finished = false; // token is the end token, or the length limit was reached
+    models::DecoderStep step;
+};
+struct BeamResult {
+    std::vector<BeamNode> nodes;         // every node that was kept in some beam, by id
+    std::vector<std::vector<int>> beams; // final hypotheses (node id paths from the root), best first
+    std::vector<double> scores;          // their scores (length-normalised total log prob)
+};
+// Throws std::invalid_argument for width < 1.
+BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
+                       const SessionOptions &options = {});
+
+// The trace record of one step: buffers "prev_state", "query", "scores", "hidden" (additive),
+// "weights", "context", "state", "attentional" (Luong), "logits", "probs"; the session's record
+// adds "exps" and the fields "token_id", "choice", "log_prob", "top_ids", "top_probs", "max_score",
+// "exp_sum", "entropy", "max_entropy".
+trace::StepRecord to_record(const models::DecoderStep &step, int index);
+trace::StepRecord to_record(const SessionStep &step, int index);
+
+} // namespace apg::decode

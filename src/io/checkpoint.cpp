@@ -1,0 +1,266 @@
+#include "io/checkpoint.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+namespace apg::io {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char *metadata_key = "__metadata__";
+// Our header nests at most 3 deep (root object > entry object > shape array); a hostile file
+// nesting thousands deep is refused before it costs memory.
+constexpr std::size_t max_json_depth = 8;
+
+[[noreturn]] void fail(const std::string &message) { throw std::runtime_error("checkpoint: " + message); }
+
+std::uint32_t float_bits(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+float bits_float(std::uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+void append_u32_le(std::vector<std::uint8_t> &out, std::uint32_t value) {
+    for (int byte = 0; byte < 4; ++byte) out.push_back(static_cast<std::uint8_t>(value >> (8 * byte)));
+}
+
+std::uint32_t read_u32_le(const std::uint8_t *bytes) {
+    return static_cast<std::uint32_t>(bytes[0]) | static_cast<std::uint32_t>(bytes[1]) << 8 |
+           static_cast<std::uint32_t>(bytes[2]) << 16 | static_cast<std::uint32_t>(bytes[3]) << 24;
+}
+
+std::string shape_text(const std::vector<std::int64_t> &shape) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+// Parses the header, refusing duplicate keys at any level (nlohmann would keep the last one
+// silently) and absurd nesting.
+json parse_header(std::string_view text) {
+    struct DuplicateKey {
+        std::string key;
+    };
+    struct TooDeep {};
+    std::vector<std::set<std::string>> open_objects;
+    std::size_t depth = 0;
+    auto check = [&](int, json::parse_event_t event, json &parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+            open_objects.emplace_back();
+            if (++depth > max_json_depth) throw TooDeep{};
+            break;
+        case json::parse_event_t::array_start:
+            if (++depth > max_json_depth) throw TooDeep{};
+            break;
+        case json::parse_event_t::object_end:
+            open_objects.pop_back();
+            --depth;
+            break;
+        case json::parse_event_t::array_end:
+            --depth;
+            break;
+        case json::parse_event_t::key:
+            if (!open_objects.back().insert(parsed.get<std::string>()).second)
+                throw DuplicateKey{parsed.get<std::string>()};
+            break;
+        case json::parse_event_t::value:
+            break;
+        }
+        return true;
+    };
+    try {
+        return json::parse(text.begin(), text.end(), check);
+    } catch (const DuplicateKey &duplicate) {
+        fail("header has the key \"" + duplicate.key + "\" twice");
+    } catch (const TooDeep &) {
+        fail("header nests deeper than " + std::to_string(max_json_depth) + " levels");
+    } catch (const json::exception &error) {
+        fail(std::string("header is not valid JSON (") + error.what() + ")");
+    }
+}
+
+std::uint64_t read_nonnegative(const json &value, const std::string &what) {
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+    if (value.is_number_integer()) fail(what + " is negative (" + value.dump() + ")");
+    fail(what + " must be a non-negative integer, got " + value.dump());
+}
+
+struct Entry {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::uint64_t elements = 0, begin = 0, end = 0;
+};
+
+Entry read_entry(const std::string &name, const json &spec) {
+    const std::string where = "tensor \"" + name + "\"";
+    if (name.empty()) fail("a tensor has an empty name");
+    if (!spec.is_object()) fail(where + " must be an object with dtype, shape and data_offsets");
+    for (const auto &[key, value] : spec.items())
+        if (key != "dtype" && key != "shape" && key != "data_offsets")
+            fail(where + " has an unexpected field \"" + key + "\"");
+    for (const char *field : {"dtype", "shape", "data_offsets"})
+        if (!spec.contains(field)) fail(where + " has no field \"" + field + "\"");
+
+    const json &dtype = spec.at("dtype");
+    if (!dtype.is_string()) fail(where + " dtype must be a string, got " + dtype.dump());
+    if (dtype.get<std::string>() != "F32")
+        fail(where + " has dtype " + dtype.dump() + "; only \"F32\" (float32) is supported");
+
+    Entry entry{name, {}, 1, 0, 0};
+    const json &shape = spec.at("shape");
+    if (!shape.is_array()) fail(where + " shape must be an array of integers, got " + shape.dump());
+    // Every count stays below 2^62, so elements * 4 bytes cannot overflow 64 bits.
+    constexpr std::uint64_t max_elements = std::uint64_t{1} << 60;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        const std::uint64_t dim = read_nonnegative(shape[i], where + " shape[" + std::to_string(i) + "]");
+        if (dim > max_elements || (dim != 0 && entry.elements > max_elements / dim))
+            fail(where + " shape " + shape.dump() + " has too many elements");
+        entry.elements *= dim;
+        entry.shape.push_back(static_cast<std::int64_t>(dim));
+    }
+
+    const json &offsets = spec.at("data_offsets");
+    if (!offsets.is_array() || offsets.size() != 2)
+        fail(where + " data_offsets must be [begin, end], got " + offsets.dump());
+    entry.begin = read_nonnegative(offsets[0], where + " data_offsets[0]");
+    entry.end = read_nonnegative(offsets[1], where + " data_offsets[1]");
+    if (entry.end < entry.begin) fail(where + " data_offsets " + offsets.dump() + " end before they begin");
+    if (entry.end - entry.begin != 4 * entry.elements)
+        fail(where + " data_offsets " + offsets.dump() + " span " + std::to_string(entry.end - entry.begin) +
+             " bytes but shape " + shape.dump() + " of float32 needs " + std::to_string(4 * entry.elements));
+    return entry;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> save_safetensors(const Checkpoint &checkpoint) {
+    json header = json::object();
+    std::uint64_t offset = 0;
+    for (const auto &[name, tensor] : checkpoint.tensors) {
+        if (name.empty() || name == metadata_key)
+            throw std::invalid_argument("save_safetensors: tensor name \"" + name + "\" is not allowed");
+        std::uint64_t elements = 1;
+        for (auto dim : tensor.shape) {
+            if (dim < 0)
+                throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" shape " +
+                                            shape_text(tensor.shape) + " has a negative dim");
+            elements *= static_cast<std::uint64_t>(dim);
+        }
+        if (elements != tensor.data.size())
+            throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" shape " + shape_text(tensor.shape) +
+                                        " needs " + std::to_string(elements) + " values, has " +
+                                        std::to_string(tensor.data.size()));
+        for (std::size_t i = 0; i < tensor.data.size(); ++i)
+            if (!std::isfinite(tensor.data[i]))
+                throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" value " + std::to_string(i) +
+                                            " is not finite");
+        header[name] = {{"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {offset, offset + 4 * elements}}};
+        offset += 4 * elements;
+    }
+    if (!checkpoint.metadata.empty()) header[metadata_key] = checkpoint.metadata;
+
+    std::string text;
+    try {
+        text = header.dump();
+    } catch (const json::exception &error) {
+        throw std::invalid_argument(std::string("save_safetensors: ") + error.what());
+    }
+    // Pad with spaces so the data starts 8-byte aligned, as the reference implementation does.
+    while (text.size() % 8 != 0) text += ' ';
+
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(8 + text.size() + offset);
+    const std::uint64_t length = text.size();
+    for (int byte = 0; byte < 8; ++byte) bytes.push_back(static_cast<std::uint8_t>(length >> (8 * byte)));
+    bytes.insert(bytes.end(), text.begin(), text.end());
+    for (const auto &[name, tensor] : checkpoint.tensors)
+        for (float value : tensor.data) append_u32_le(bytes, float_bits(value));
+    return bytes;
+}
+
+Checkpoint load_safetensors(std::span<const std::uint8_t> bytes) {
+    if (bytes.size() < 8)
+        fail("file is " + std::to_string(bytes.size()) + " bytes, too short for the 8-byte header length");
+    std::uint64_t header_length = 0;
+    for (int byte = 0; byte < 8; ++byte) header_length |= static_cast<std::uint64_t>(bytes[byte]) << (8 * byte);
+    if (header_length > max_header_bytes)
+        fail("header length " + std::to_string(header_length) + " is larger than the limit of " +
+             std::to_string(max_header_bytes) + " bytes");
+    if (header_length > bytes.size() - 8)
+        fail("header length " + std::to_string(header_length) + " runs past the end of the file (" +
+             std::to_string(bytes.size()) + " bytes)");
+
+    const std::string_view text(reinterpret_cast<const char *>(bytes.data() + 8), header_length);
+    const json header = parse_header(text);
+    if (!header.is_object()) fail("header is not a JSON object");
+
+    Checkpoint checkpoint;
+    std::vector<Entry> entries;
+    for (const auto &[name, spec] : header.items()) {
+        if (name == metadata_key) {
+            if (!spec.is_object()) fail("__metadata__ must be an object of strings");
+            for (const auto &[key, value] : spec.items()) {
+                if (!value.is_string()) fail("__metadata__ value \"" + key + "\" is not a string");
+                checkpoint.metadata[key] = value.get<std::string>();
+            }
+            continue;
+        }
+        entries.push_back(read_entry(name, spec));
+    }
+
+    // The tensors must tile the data section exactly: no overlap, no gap, nothing after.
+    const std::uint64_t data_size = bytes.size() - 8 - header_length;
+    const std::uint8_t *data = bytes.data() + 8 + header_length;
+    for (const auto &entry : entries)
+        if (entry.end > data_size)
+            fail("tensor \"" + entry.name + "\" data_offsets [" + std::to_string(entry.begin) + ", " +
+                 std::to_string(entry.end) + "] run past the data section (" + std::to_string(data_size) + " bytes)");
+    std::vector<const Entry *> by_offset;
+    for (const auto &entry : entries) by_offset.push_back(&entry);
+    std::sort(by_offset.begin(), by_offset.end(), [](const Entry *a, const Entry *b) {
+        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+    });
+    std::uint64_t covered = 0;
+    std::string previous = "the start of the data section";
+    for (const Entry *entry : by_offset) {
+        if (entry->begin < covered) fail("tensor \"" + entry->name + "\" data_offsets overlap " + previous);
+        if (entry->begin > covered)
+            fail("gap of " + std::to_string(entry->begin - covered) + " bytes in the data section before tensor \"" +
+                 entry->name + "\"");
+        covered = entry->end;
+        previous = "tensor \"" + entry->name + "\"";
+    }
+    if (covered != data_size)
+        fail("data section has " + std::to_string(data_size - covered) +
+             " bytes that belong to no tensor (the file is longer than its header says)");
+
+    for (const auto &entry : entries) {
+        NamedTensor tensor{entry.shape, std::vector<float>(entry.elements)};
+        for (std::uint64_t i = 0; i < entry.elements; ++i) {
+            const float value = bits_float(read_u32_le(data + entry.begin + 4 * i));
+            if (!std::isfinite(value))
+                fail("tensor \"" + entry.name + "\" value " + std::to_string(i) + " is " +
+                     (std::isnan(value) ? "NaN" : "infinite"));
+            tensor.data[i] = value;
+        }
+        checkpoint.tensors.emplace(entry.name, std::move(tensor));
+    }
+    return checkpoint;
+}
+
+} // namespace apg::io

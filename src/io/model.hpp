@@ -1,0 +1,61 @@
+// A trained model as shipped: the network, both vocabularies and what is known about its
+// training, saved as one .safetensors file (tensors by module path; __metadata__ holds the
+// config, the vocabularies and the training record as JSON).
+#pragma once
+
+#include "models/seq2seq.hpp"
+#include "io/vocab.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace apg::io {
+
+// One decoded input: tokens, the chosen output and the alignment (attention weights).
+struct Translation {
+    std::vector<std::string> source_tokens; // n
+    std::vector<std::string> output_tokens; // m (without the end token)
+    std::string output_text;                // output tokens joined the vocabulary's way
+    bool ended = false;                     // the end token was chosen within the step limit
+    Mat weights;                            // steps × n: row i = attention weights of step i
+    std::vector<models::DecoderStep> steps;         // every named intermediate of every step
+};
+
+class Model {
+  public:
+    Model(models::Seq2Seq network, Vocabulary source, Vocabulary target, nlohmann::json training = nlohmann::json::object());
+
+    const models::Seq2Seq &network() const { return network_; }
+    models::Seq2Seq &network() { return network_; }
+    const models::ModelConfig &config() const { return network_.config(); }
+    const Vocabulary &source_vocab() const { return source_; }
+    const Vocabulary &target_vocab() const { return target_; }
+    // How it was trained: command, seeds, steps, held-out exact match, … (free-form JSON object).
+    const nlohmann::json &training() const { return training_; }
+    nlohmann::json &training() { return training_; }
+
+    // Tokenizes and checks the input: throws std::invalid_argument for empty text, unknown
+    // tokens (named, from the vocabulary) or more tokens than max_source_len.
+    std::vector<int> encode_source(std::string_view text) const;
+    // Greedy decoding with every step kept.
+    Translation translate(std::string_view text) const;
+
+    // The .safetensors bytes of this model.
+    std::vector<std::uint8_t> save() const;
+    // Reads a file made by save(). Throws std::runtime_error("checkpoint: …") naming the problem
+    // (bad file, bad config, missing / extra / misshaped / non-finite tensor); never returns a
+    // partly loaded model.
+    static Model load(std::span<const std::uint8_t> bytes);
+
+  private:
+    models::Seq2Seq network_;
+    Vocabulary source_, target_;
+    nlohmann::json training_;
+};
+
+} // namespace apg::io

@@ -1,0 +1,147 @@
+#include "decode/session.hpp"
+
+#include "support/tiny_config.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace apg;
+using namespace apg::models;
+using namespace apg::decode;
+
+namespace {
+ModelConfig tiny_config(attention::ScoreKind score, AttentionStyle style) {
+    return testing::tiny_config(score, style,
+                                {.source_vocab = 7,
+                                 .target_vocab = 6,
+                                 .embedding = 4,
+                                 .encoder_hidden = 3,
+                                 .decoder_hidden = 6,
+                                 .attention_dim = 5,
+                                 .max_source_len = 8,
+                                 .max_target_len = 5});
+}
+const std::vector<int> source{4, 5, 6};
+} // namespace
+
+TEST_CASE("stepping a session greedily gives the model's greedy decode, step by step") {
+    for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
+        Seq2Seq model(tiny_config(attention::ScoreKind::additive, style), 7);
+        DecodeSession session(model, source);
+        session.run();
+        auto greedy = model.greedy(session.encoded(), 1, 2);
+        REQUIRE(session.steps().size() == greedy.size());
+        for (std::size_t i = 0; i < greedy.size(); ++i) {
+            Eigen::Index best;
+            greedy[i].probs.maxCoeff(&best);
+            CHECK(session.steps()[i].token == best);
+            CHECK(session.steps()[i].choice == Choice::greedy);
+            CHECK((session.steps()[i].step.attention.weights - greedy[i].attention.weights).cwiseAbs().maxCoeff() ==
+                  0.0f);
+        }
+        CHECK(session.done());
+        CHECK_THROWS_AS(session.step(), std::logic_error);
+    }
+}
+
+TEST_CASE("a forced token feeds the next step and back() undoes it exactly") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::general, AttentionStyle::bahdanau), 3);
+    DecodeSession session(model, source);
+    const SessionStep first = session.step();
+    const SessionStep &forced = session.force(first.top_ids.back() == 2 ? 3 : first.top_ids.back());
+    int forced_token = forced.token;
+    CHECK(forced.choice == Choice::forced);
+    CHECK(forced.log_prob == doctest::Approx(std::log(forced.step.probs[forced_token])));
+    if (!session.done()) {
+        const SessionStep &after = session.step();
+        CHECK(after.step.prev_token == forced_token);
+        CHECK((after.step.prev_state - forced.step.state).norm() == 0.0f);
+        session.back();
+    }
+    CHECK(session.back());
+    REQUIRE(session.steps().size() == 1);
+    CHECK(session.steps()[0].token == first.token);
+    session.reset();
+    CHECK(session.steps().empty());
+    CHECK_FALSE(session.back());
+    // the same first step again, bit for bit
+    CHECK((session.step().step.probs - first.step.probs).cwiseAbs().maxCoeff() == 0.0f);
+}
+
+TEST_CASE("top-k tokens are sorted by probability and match the step's probabilities") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::dot, AttentionStyle::luong), 11);
+    DecodeSession session(model, source, {.top_k = 4, .attention = {}});
+    const auto &s = session.step();
+    REQUIRE(s.top_ids.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(s.top_probs[i] == s.step.probs[s.top_ids[i]]);
+    for (std::size_t i = 1; i < 4; ++i) CHECK(s.top_probs[i - 1] >= s.top_probs[i]);
+    CHECK(s.token == s.top_ids[0]);
+}
+
+TEST_CASE("forcing a token outside the vocabulary is refused with the range") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::cosine, AttentionStyle::bahdanau), 1);
+    DecodeSession session(model, source);
+    CHECK_THROWS_WITH_AS(session.force(6), "session: token id 6 is outside the target vocabulary (0..5)",
+                         std::invalid_argument);
+    CHECK_THROWS_AS(session.force(-1), std::invalid_argument);
+    CHECK(session.steps().empty());
+}
+
+TEST_CASE("a session stops at the length limit") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::scaled_dot, AttentionStyle::bahdanau), 5);
+    DecodeSession session(model, source, {.max_steps = 3, .attention = {}});
+    for (int i = 0; i < 3 && !session.done(); ++i) session.force(3); // never the end token
+    CHECK(session.steps().size() == 3);
+    CHECK(session.done());
+    CHECK(session.output_ids() == std::vector<int>{3, 3, 3});
+}
+
+TEST_CASE("beam search of width 1 is greedy decoding, and wider beams are consistent trees") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 7);
+    DecodeSession greedy(model, source);
+    greedy.run();
+    auto one = beam_search(model, greedy.encoded(), 1);
+    REQUIRE(one.beams.size() == 1);
+    REQUIRE(one.beams[0].size() == greedy.steps().size());
+    for (std::size_t i = 0; i < one.beams[0].size(); ++i)
+        CHECK(one.nodes[one.beams[0][i]].token == greedy.steps()[i].token);
+
+    auto three = beam_search(model, greedy.encoded(), 3);
+    REQUIRE(!three.beams.empty());
+    CHECK(three.beams.size() <= 3);
+    for (std::size_t b = 1; b < three.scores.size(); ++b) CHECK(three.scores[b - 1] >= three.scores[b]);
+    for (const auto &path : three.beams) {
+        double total = 0;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            const BeamNode &node = three.nodes[path[i]];
+            CHECK(node.depth == static_cast<int>(i));
+            CHECK(node.parent == (i == 0 ? -1 : path[i - 1]));
+            CHECK(node.step.prev_token == (i == 0 ? 1 : three.nodes[path[i - 1]].token));
+            total += node.log_prob;
+        }
+        CHECK(three.nodes[path.back()].total_log_prob == doctest::Approx(total));
+    }
+    CHECK_THROWS_AS(beam_search(model, greedy.encoded(), 0), std::invalid_argument);
+}
+
+TEST_CASE("a step's trace record carries every named buffer of its stages") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::luong), 2);
+    DecodeSession session(model, source);
+    auto record = to_record(session.step(), 0);
+    for (const char *name :
+         {"prev_state", "query", "scores", "hidden", "weights", "context", "state", "attentional", "logits", "probs"})
+        CHECK_MESSAGE(record.has(name), name);
+    CHECK(record.get("hidden").shape() == std::vector<std::size_t>{3, 5});
+    CHECK(record.get("weights").shape() == std::vector<std::size_t>{3});
+    CHECK(record.fields["choice"] == "greedy");
+    // the softmax spelled out divides back to the weights
+    const auto &exps = record.get("exps");
+    const float exp_sum = record.fields["exp_sum"].get<float>();
+    for (std::size_t j = 0; j < 3; ++j)
+        CHECK(exps(j) / exp_sum == doctest::Approx(record.get("weights")(j)).epsilon(1e-6));
+    CHECK(record.fields["entropy"].get<float>() <= record.fields["max_entropy"].get<float>() + 1e-6f);
+    Seq2Seq dot(tiny_config(attention::ScoreKind::dot, AttentionStyle::bahdanau), 2);
+    DecodeSession plain(dot, source);
+    auto r2 = to_record(plain.step(), 0);
+    CHECK_FALSE(r2.has("hidden"));
+    CHECK_FALSE(r2.has("attentional"));
+}
