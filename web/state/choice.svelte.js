@@ -1,0 +1,99 @@
+// What the person chose: the view, the task, the model (score function, style, encoder), the
+// input, the forced tokens and the beam width, and where the stepper stands. The views' engine
+// requests (decode, compare, beam, self-attention) follow from these.
+import { modelName, task as taskOf } from '../lib/tasks.js';
+import { availableModels, hasModel, selfAttentionModel } from './engine.svelte.js';
+import { initialDecode } from './initial.js';
+
+export const choice = $state({
+  task: initialDecode.task,
+  score: initialDecode.score,
+  style: initialDecode.style,
+  encoder: initialDecode.encoder,
+  input: initialDecode.input,
+  forces: initialDecode.forces,
+  beamWidth: initialDecode.beamWidth,
+});
+
+export const nav = $state({
+  view: initialDecode.view,
+  /** the decoding step shown */
+  step: initialDecode.step,
+  playing: false,
+  /** ms per step while playing */
+  speed: 700,
+});
+
+export const currentModelName = () =>
+  modelName(choice.task, choice.score, choice.style) +
+  (choice.encoder === 'transformer' ? '-transformer' : '');
+
+/** The empty-input message, in the task's words (before the engine is asked). */
+export function inputProblem(input) {
+  if (input.trim() === '') return `Type ${taskOf(choice.task).what}, or pick an example.`;
+  return '';
+}
+
+/** What-if: take `tokenId` at step `index`; the forced tokens after it are dropped. */
+export function forceToken(index, tokenId) {
+  choice.forces = [...choice.forces.filter(([i]) => i < index), [index, tokenId]];
+  nav.step = index;
+}
+
+export function clearForces() {
+  choice.forces = [];
+}
+
+export function setInput(text) {
+  choice.input = text;
+  choice.forces = [];
+  nav.step = 0;
+}
+
+// Typing: the input is taken once the keys pause for 250 ms (Enter takes it at once).
+let typing;
+export function setInputSoon(text) {
+  clearTimeout(typing);
+  typing = setTimeout(() => setInput(text), 250);
+}
+export function setInputNow(text) {
+  clearTimeout(typing);
+  setInput(text);
+}
+
+export function setTask(taskId) {
+  if (choice.task === taskId) return;
+  choice.task = taskId;
+  const shipped = availableModels(taskId);
+  if (shipped.length && !shipped.some((m) => m.score === choice.score && m.style === choice.style))
+    Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
+  keepEncoderShipped();
+  setInput(taskOf(taskId).examples[0]);
+}
+
+export function setModel(score, style = choice.style) {
+  choice.score = score;
+  choice.style = style;
+  choice.forces = [];
+  keepEncoderShipped();
+}
+
+/** Whether the chosen task, score function and style are shipped with a Transformer encoder too. */
+export const hasTransformer = () =>
+  hasModel(`${modelName(choice.task, choice.score, choice.style)}-transformer`);
+
+// Back to the BiGRU encoder when the choice has no Transformer-encoder checkpoint.
+function keepEncoderShipped() {
+  if (choice.encoder === 'transformer' && !hasTransformer()) choice.encoder = 'gru';
+}
+
+/** 'gru' or 'transformer'; choosing the Transformer moves to the score and style it is shipped with. */
+export function setEncoder(encoder) {
+  if (encoder === 'transformer' && !hasTransformer()) {
+    if (!hasModel(selfAttentionModel(choice.task))) return;
+    choice.score = 'additive';
+    choice.style = 'bahdanau';
+  }
+  choice.encoder = encoder;
+  choice.forces = [];
+}

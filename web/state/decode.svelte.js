@@ -1,0 +1,91 @@
+// The current decode: the chosen input through the chosen model (greedy, with the forced
+// tokens), and the stepper over its steps.
+import { choice, currentModelName, inputProblem, nav } from './choice.svelte.js';
+import { engineApi, loadModel, models } from './engine.svelte.js';
+import { latest } from './latest.js';
+import { resetBeam } from './beam.svelte.js';
+
+export const decode = $state({
+  /** @type {'idle' | 'running' | 'ready' | 'error'} */
+  status: 'idle',
+  error: '',
+  /** @type {'' | 'input' | 'model'} what the error is about */
+  kindOfError: '',
+  /** the request the result belongs to */
+  key: '',
+  name: '',
+  /** @type {string[]} */
+  sourceTokens: [],
+  /** @type {import('../../wasm/playground').StepRecord[]} */
+  steps: [],
+  /** @type {string[]} */
+  output: [],
+  outputText: '',
+  /** @type {import('../../wasm/playground').Matrix | null} */
+  encoderStates: null,
+});
+
+const decodeKey = (name, input, forces) => JSON.stringify([name, input, forces]);
+const decodeRuns = latest();
+
+/** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
+export async function runDecode() {
+  const name = currentModelName();
+  const { input, forces } = choice;
+  const key = decodeKey(name, input, forces);
+  if (decode.key === key) return;
+  const current = decodeRuns();
+  decode.key = key;
+  const problem = inputProblem(input);
+  if (problem) {
+    Object.assign(decode, { status: 'error', error: problem, kindOfError: 'input' });
+    return;
+  }
+  decode.status = 'running';
+  await loadModel(name);
+  if (!current()) return;
+  const loaded = models[name];
+  if (loaded?.status !== 'ready') {
+    Object.assign(decode, {
+      status: 'error',
+      error: loaded?.error ?? 'the model did not load',
+      kindOfError: 'model',
+    });
+    return;
+  }
+  try {
+    const result = await engineApi().decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
+    if (!current()) return;
+    Object.assign(decode, { status: 'ready', error: '', kindOfError: '', name, ...result });
+    nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
+    resetBeam();
+  } catch (error) {
+    if (!current()) return;
+    Object.assign(decode, {
+      status: 'error',
+      error: String(error?.message ?? error),
+      kindOfError: 'input',
+    });
+  }
+}
+
+/** Forgets the current decode's key, so the next runDecode asks the engine again. */
+export function invalidateDecode() {
+  decode.key = '';
+}
+
+export function goTo(step) {
+  const last = decode.steps.length - 1;
+  nav.step = Math.max(0, Math.min(step, last));
+}
+
+/** Play/pause; play from the start when the last step is showing. */
+export function togglePlay() {
+  if (!nav.playing && nav.step >= decode.steps.length - 1) goTo(0);
+  nav.playing = !nav.playing;
+}
+
+/** The engine's trace JSON of the current decode. */
+export async function exportTraceJson() {
+  return engineApi().exportJson(decode.name);
+}

@@ -1,0 +1,14 @@
+// The page's state in the address's hash (replaceState), so a reload or a shared link restores it.
+import { choice, nav } from './choice.svelte.js';
+import { sandbox } from './sandbox.svelte.js';
+import { selfAttention } from './self-attention.svelte.js';
+import { writeUrl } from './url.js';
+
+export function syncUrl() {
+  const { kind, temperature, query, tokens } = sandbox;
+  const { layer, head, token } = selfAttention;
+  writeUrl(
+    { view: nav.view, kind, temperature, query, tokens },
+    { ...choice, step: nav.step, selfAttention: [layer, head, token] },
+  );
+}

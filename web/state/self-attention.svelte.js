@@ -1,0 +1,71 @@
+// The self-attention view: the chosen input through the task's transformer-encoder model (every
+// layer and head), the decoder's cross-attention beside it, and what is selected.
+import { task as taskOf } from '../lib/tasks.js';
+import { choice, inputProblem } from './choice.svelte.js';
+import { engineApi, hasModel, loadModel, models, selfAttentionModel } from './engine.svelte.js';
+import { initialDecode } from './initial.js';
+import { latest } from './latest.js';
+
+export const selfAttention = $state({
+  /** @type {'idle' | 'running' | 'ready' | 'error'} */
+  status: 'idle',
+  error: '',
+  key: '',
+  name: '',
+  /** @type {string[]} */
+  sourceTokens: [],
+  /** @type {import('../../wasm/playground').SelfAttentionRecord[]} */
+  layers: [],
+  /** @type {{token: string, weights: Float32Array}[]} the decoder's cross-attention, one row per step */
+  cross: [],
+  /** @type {string[]} */
+  output: [],
+  layer: initialDecode.selfAttention[0],
+  head: initialDecode.selfAttention[1],
+  /** the query token whose scores are spelled out */
+  token: initialDecode.selfAttention[2],
+  showCross: true,
+});
+
+const selfAttentionRuns = latest();
+
+/** Runs the chosen input through the task's transformer-encoder model: its layers and its decoder's alignment. */
+export async function runSelfAttention() {
+  const view = selfAttention;
+  const name = selfAttentionModel(choice.task);
+  const { input } = choice;
+  const key = JSON.stringify([name, input]);
+  if (view.key === key) return;
+  const current = selfAttentionRuns();
+  view.key = key;
+  const fail = (error) => Object.assign(view, { status: 'error', error, layers: [], cross: [] });
+  if (!hasModel(name))
+    return fail(
+      `There is no transformer-encoder model for “${taskOf(choice.task).label}”: choose English → Chinese or Dates.`,
+    );
+  const problem = inputProblem(input);
+  if (problem) return fail(problem);
+  view.status = 'running';
+  await loadModel(name);
+  if (!current()) return;
+  const loaded = models[name];
+  if (loaded?.status !== 'ready') return fail(loaded?.error ?? 'the model did not load');
+  try {
+    const result = await engineApi().selfAttention(name, input);
+    if (!current()) return;
+    const n = result.sourceTokens.length;
+    const layers = result.layers.length;
+    Object.assign(view, {
+      status: 'ready',
+      error: '',
+      name,
+      ...result,
+      layer: Math.min(view.layer, layers - 1),
+      head: Math.min(view.head, (result.layers[0]?.heads ?? 1) - 1),
+      token: Math.min(view.token, n - 1),
+    });
+  } catch (error) {
+    if (!current()) return;
+    fail(String(error?.message ?? error));
+  }
+}
