@@ -402,6 +402,33 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
     await pageScreenshot(page, `${shots}page-beam-desktop.png`);
   });
 
+  test('the engine keeps only the session on show: a decode replaces the last, Compare keeps none', async () => {
+    await open(page, hash({ view: 'decode', task: 'dates', model: 'additive-bahdanau', input: DATE }));
+    await waitForStep(page, DATES, 0);
+    const engine = page.workers().find((w) => w.url().includes('worker'));
+    const open_ = () => engine.evaluate(() => globalThis.openSessions());
+    const first = await open_();
+    assert.equal(first.length, 1, 'one session for the one decode');
+    // a forced token and another model: each a new decode replacing the one before
+    await page.click('[data-testid=top-1]');
+    await waitForStep(page, DATES, 0);
+    await page.keyboard.press('1'); // the dot-product model
+    await waitForStep(page, 'dates-dot-bahdanau', 0);
+    await page.click('[data-testid=view-compare]');
+    await page.locator('[data-testid="diff-dates-additive-bahdanau"]').first().waitFor({ timeout: 20_000 });
+    await page.click('[data-testid=view-beam]');
+    await page.waitForSelector('[data-testid=beam-0]', { timeout: 20_000 });
+    const now = await open_();
+    assert.equal(now.length, 1, `one session after seven decodes and a comparison: ${now}`);
+    assert.notDeepEqual(now, first);
+    // the beams are those of the decode on show (the dot model's), through its session
+    const expected = reference('dates-dot-bahdanau', DATE, [], 3);
+    assert.deepEqual(
+      await page.$$eval('[data-testid^="beam-"] .score', (els) => els.map((e) => Number(e.dataset.value))),
+      expected.beam.scores,
+    );
+  });
+
   test('the sandbox still works from its tab', async () => {
     await page.click('[data-testid=view-sandbox]');
     await page.waitForFunction(

@@ -1,10 +1,16 @@
-// What the engine Worker exposes (web/engine/worker.js); the types are those of the wasm module.
+// What the engine Worker exposes (web/engine/worker.js implements it; tsc checks that it does).
+// The types of the engine's answers are those of the wasm module (wasm/playground.d.ts).
 import type {
   AttendOptions,
   AttendResult,
+  BeamResult,
+  Matrix,
   MatrixInput,
+  ModelInfo,
   ScoreKind,
   ScoreParams,
+  SelfAttentionRecord,
+  StepRecord,
   VectorInput,
   WeightDifference,
 } from '../../wasm/playground';
@@ -13,17 +19,38 @@ export interface EngineInfo {
   /** 'wasm_simd128' or 'scalar' */
   isa: string;
   kinds: ScoreKind[];
-  /** whether the build has the trained-model API (Module.Model) */
-  models: boolean;
+}
+
+/** A decoding session kept in the Worker until the page closes it. */
+export type SessionId = number;
+
+export interface DecodeRequest {
+  /** how many next tokens each step reports (default 5) */
+  topK?: number;
+  /** [step, tokenId]: take this token at this step instead of the greedy one */
+  forces?: [number, number][];
+  /** keep the session for beams and exports (default true); false: deleted before answering */
+  keep?: boolean;
 }
 
 export interface Decoded {
+  /** the kept session (close it with closeSession), or null when not kept */
+  session: SessionId | null;
   sourceTokens: string[];
-  encoderStates: { data: Float32Array; rows: number; cols: number };
-  /** StepRecord per step (see /work/wt/API.md, wasm/playground.d.ts) */
-  steps: any[];
+  /** H: n × dh, the encoder states the decoder attends over */
+  encoderStates: Matrix;
+  steps: StepRecord[];
   output: string[];
   outputText: string;
+}
+
+export interface SelfAttentionAnswer {
+  sourceTokens: string[];
+  /** the transformer encoder's layers, every stage of every head */
+  layers: SelfAttentionRecord[];
+  /** the decoder's cross-attention, one row per output step */
+  cross: { token: string; weights: Float32Array }[];
+  output: string[];
 }
 
 export interface EngineApi {
@@ -36,19 +63,18 @@ export interface EngineApi {
     options?: AttendOptions,
   ): Promise<AttendResult>;
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): Promise<ScoreParams>;
-  /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
-  loadModel(name: string, bytes: ArrayBuffer): Promise<any>;
-  /** Greedy decode, taking the forced token ([step, tokenId]) where one is given. */
-  decode(
-    name: string,
-    url: string,
-    text: string,
-    options?: { topK?: number; forces?: [number, number][] },
-  ): Promise<Decoded>;
-  /** Beam search over the model's latest decode. */
-  beam(name: string, k: number): Promise<any>;
   /** Where two models' weights (steps × source positions) differ most (computed in C++). */
   weightDifference(a: MatrixInput, b: MatrixInput): Promise<WeightDifference>;
-  /** session.exportJson() of the model's latest decode. */
-  exportJson(name: string): Promise<string>;
+  /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
+  loadModel(name: string, bytes: ArrayBuffer): Promise<ModelInfo>;
+  /** Greedy decode of `text` by the model `name`, taking the forced tokens where given. */
+  decode(name: string, text: string, options?: DecodeRequest): Promise<Decoded>;
+  /** Deletes a kept session (an unknown id is ignored). */
+  closeSession(session: SessionId): Promise<void>;
+  /** The transformer-encoder model's layers for `text`, with its decoder's cross-attention. */
+  selfAttention(name: string, text: string): Promise<SelfAttentionAnswer>;
+  /** Beam search of width k over a kept session's input. */
+  beam(session: SessionId, k: number): Promise<BeamResult>;
+  /** The kept session's trace as JSON (session.exportJson()). */
+  exportJson(session: SessionId): Promise<string>;
 }

@@ -1,20 +1,22 @@
 // The engine's module Worker: loads the wasm build once and answers the page through Comlink, so
-// the page's thread never blocks on the engine. Errors thrown here (the C++ messages) reach the
-// caller as rejected promises carrying the same Error message.
+// the page's thread never blocks on the engine. Errors thrown here reach the caller as rejected
+// promises carrying the same Error message.
 //
-// Trained models (issue 4's API, wasm/model_bindings.cpp): each checkpoint is loaded once, when
-// the page first chooses it, and kept; each model keeps its latest decoding session, so the
-// page can ask for that session's beams or exports afterwards.
+// Each checkpoint is loaded once, when the page first chooses it, and kept. Every decode the page
+// wants to come back to (its beams, its export) is a session with an id the page holds; the page
+// closes a session when it no longer shows it, so sessions never pile up.
 import * as Comlink from 'comlink';
 import createPlayground from '@engine/playground.js';
 
+/** @type {Promise<import('../../wasm/playground').Playground> | undefined} */
 let loading;
 const playground = () => (loading ??= createPlayground());
 
-/** name → Model */
+/** @type {Map<string, import('../../wasm/playground').Model>} name → Model */
 const models = new Map();
-/** name → the latest Session of that model */
+/** @type {Map<number, import('../../wasm/playground').Session>} session id → Session */
 const sessions = new Map();
+let lastSession = 0;
 
 function model(name) {
   const m = models.get(name);
@@ -22,17 +24,20 @@ function model(name) {
   return m;
 }
 
-function session(name) {
-  const s = sessions.get(name);
-  if (!s) throw new Error(`no decode of ${name} yet`);
+function session(id) {
+  const s = sessions.get(id);
+  if (!s) throw new Error(`there is no session ${id} (it was closed)`);
   return s;
 }
+
+// The browser tests read this to check that the page closes the sessions it no longer shows.
+/** @type {any} */ (globalThis).openSessions = () => [...sessions.keys()];
 
 /** @type {import('./engine').EngineApi} */
 const api = {
   async init() {
     const ap = await playground();
-    return { isa: ap.simdIsa(), kinds: ap.scoreKinds(), models: Boolean(ap.Model) };
+    return { isa: ap.simdIsa(), kinds: ap.scoreKinds() };
   },
   async attend(kind, query, keys, values, options) {
     return (await playground()).attend(kind, query, keys, values, options);
@@ -47,34 +52,48 @@ const api = {
   // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
   async loadModel(name, buffer) {
     const ap = await playground();
-    if (!ap.Model) throw new Error('this engine build has no trained-model API yet');
     if (!models.has(name)) models.set(name, ap.Model.load(new Uint8Array(buffer)));
     return models.get(name).info();
   },
 
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
   // says which token to take (the what-if); later steps follow from it.
-  async decode(name, text, { topK = 5, forces = [] } = {}) {
+  async decode(name, text, { topK = 5, forces = [], keep = true } = {}) {
     const s = model(name).decode(text, { topK });
-    sessions.get(name)?.delete();
-    sessions.set(name, s);
-    const forced = new Map(forces);
-    const steps = [];
-    while (!s.done()) {
-      const i = s.length();
-      steps.push(forced.has(i) ? s.force(forced.get(i)) : s.step());
+    let kept = false;
+    try {
+      const forced = new Map(forces);
+      const steps = [];
+      while (!s.done()) {
+        const i = s.length();
+        steps.push(forced.has(i) ? s.force(forced.get(i)) : s.step());
+      }
+      const result = {
+        session: null,
+        sourceTokens: s.sourceTokens(),
+        encoderStates: s.encoderStates(),
+        steps,
+        output: s.outputTokens(),
+        outputText: s.outputText(),
+      };
+      if (keep) {
+        result.session = ++lastSession;
+        sessions.set(result.session, s);
+        kept = true;
+      }
+      return result;
+    } finally {
+      if (!kept) s.delete();
     }
-    return {
-      sourceTokens: s.sourceTokens(),
-      encoderStates: s.encoderStates(),
-      steps,
-      output: s.outputTokens(),
-      outputText: s.outputText(),
-    };
+  },
+
+  async closeSession(id) {
+    sessions.get(id)?.delete();
+    sessions.delete(id);
   },
 
   // The transformer encoder's layers for `text` (every stage of every head), and the decoder's
-  // cross-attention over them, from a session of its own (the model's latest session is kept).
+  // cross-attention over them, from a session used only for this answer.
   async selfAttention(name, text) {
     const s = model(name).decode(text, { topK: 1 });
     try {
@@ -91,11 +110,11 @@ const api = {
     }
   },
 
-  async beam(name, k) {
-    return session(name).beam(k);
+  async beam(id, k) {
+    return session(id).beam(k);
   },
-  async exportJson(name) {
-    return session(name).exportJson();
+  async exportJson(id) {
+    return session(id).exportJson();
   },
 };
 

@@ -1,4 +1,4 @@
-// Beam search over the current decode's input.
+// Beam search over the current decode's input (its session in the engine).
 import { choice } from './choice.svelte.js';
 import { decode } from './decode.svelte.js';
 import { engineApi } from './engine.svelte.js';
@@ -17,20 +17,16 @@ export const beam = $state({
 
 const beamRuns = latest();
 
-/** The beams of the current decode go stale with it: the next runBeam asks again. */
-export function resetBeam() {
-  beam.key = '';
-}
-
 export async function runBeam() {
-  if (decode.status !== 'ready') return;
-  const key = `${decode.key}|${choice.beamWidth}`;
+  if (decode.status !== 'ready' || decode.session === null) return;
+  // A new decode is a new session: its beams are searched afresh.
+  const key = `${decode.session}|${choice.beamWidth}`;
   if (beam.key === key) return;
   const current = beamRuns();
   beam.key = key;
   beam.status = 'running';
   try {
-    const result = await engineApi().beam(decode.name, choice.beamWidth);
+    const result = await engineApi().beam(decode.session, choice.beamWidth);
     if (!current()) return;
     Object.assign(beam, { status: 'ready', error: '', result, selected: 0 });
   } catch (error) {

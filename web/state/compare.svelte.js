@@ -1,7 +1,6 @@
 // Compare: the same input through several models, and where each model's weights differ most
 // from the chosen model's (the engine computes it).
 import { choice, inputProblem } from './choice.svelte.js';
-import { invalidateDecode, runDecode } from './decode.svelte.js';
 import { engineApi, loadModel, models } from './engine.svelte.js';
 import { latest } from './latest.js';
 
@@ -36,16 +35,14 @@ export async function runCompare(names) {
       if (!current()) return;
       if (models[name]?.status !== 'ready') return fail(models[name]?.error ?? 'the model did not load');
       try {
-        const result = await engineApi().decode(name, input, { topK: 5 });
+        // Only the steps are shown: the engine need not keep the session.
+        const result = await engineApi().decode(name, input, { topK: 5, keep: false });
         if (current()) compare[name] = { key, status: 'ready', error: '', ...result };
       } catch (error) {
         if (current()) fail(String(error?.message ?? error));
       }
     }),
   );
-  // The decodes above replaced the sessions the current model's beam/export use: decode it again.
-  invalidateDecode();
-  return runDecode();
 }
 
 /** The key of the comparison of `name` against `reference` (both decodes as they are now). */

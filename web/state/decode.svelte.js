@@ -3,7 +3,6 @@
 import { choice, currentModelName, inputProblem, nav } from './choice.svelte.js';
 import { engineApi, loadModel, models } from './engine.svelte.js';
 import { latest } from './latest.js';
-import { resetBeam } from './beam.svelte.js';
 
 export const decode = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
@@ -23,6 +22,8 @@ export const decode = $state({
   outputText: '',
   /** @type {import('../../wasm/playground').Matrix | null} */
   encoderStates: null,
+  /** @type {import('../engine/engine').SessionId | null} the engine's session of this decode (beams, exports) */
+  session: null,
 });
 
 const decodeKey = (name, input, forces) => JSON.stringify([name, input, forces]);
@@ -54,11 +55,17 @@ export async function runDecode() {
     return;
   }
   try {
-    const result = await engineApi().decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
-    if (!current()) return;
+    const api = engineApi();
+    const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
+    if (!current()) {
+      api.closeSession(result.session);
+      return;
+    }
+    // This decode replaces the one shown: its session is no longer needed.
+    const previous = decode.session;
     Object.assign(decode, { status: 'ready', error: '', kindOfError: '', name, ...result });
+    if (previous !== null) api.closeSession(previous);
     nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
-    resetBeam();
   } catch (error) {
     if (!current()) return;
     Object.assign(decode, {
@@ -67,11 +74,6 @@ export async function runDecode() {
       kindOfError: 'input',
     });
   }
-}
-
-/** Forgets the current decode's key, so the next runDecode asks the engine again. */
-export function invalidateDecode() {
-  decode.key = '';
 }
 
 export function goTo(step) {
@@ -87,5 +89,5 @@ export function togglePlay() {
 
 /** The engine's trace JSON of the current decode. */
 export async function exportTraceJson() {
-  return engineApi().exportJson(decode.name);
+  return engineApi().exportJson(decode.session);
 }
