@@ -1,12 +1,15 @@
 // The engine's module Worker: loads the wasm build once and answers the page through Comlink, so
 // the page's thread never blocks on the engine. Errors thrown here reach the caller as rejected
-// promises carrying the same Error message.
+// promises carrying the same Error: message, code and details (errors.js).
 //
 // Each checkpoint is loaded once, when the page first chooses it, and kept. Every decode the page
 // wants to come back to (its beams, its export) is a session with an id the page holds; the page
 // closes a session when it no longer shows it, so sessions never pile up.
 import * as Comlink from 'comlink';
 import createPlayground from '@engine/playground.js';
+import { carryErrorCodes } from './errors.js';
+
+carryErrorCodes();
 
 /** @type {Promise<import('../../wasm/playground').Playground> | undefined} */
 let loading;

@@ -38,20 +38,3 @@ export function parseModelName(name) {
   const match = /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)$/.exec(name);
   return match ? { task: match[1], score: match[2], style: match[3] } : null;
 }
-
-/**
- * The words of an engine message that are suggestions: 'unknown word "tmo" (did you mean "tom"?)'
- * → { unknown: ['tmo'], suggestions: ['tom'] }. Only reads the message; the engine finds them.
- */
-export function readUnknown(message) {
-  const unknown = [];
-  const suggestions = [];
-  const text = String(message);
-  for (const m of text.matchAll(
-    /unknown (?:word|words|character|characters|token|tokens)\s*:?\s*((?:"[^"]*"(?:,\s*|\s+and\s+|\s*)?)+)/gi,
-  ))
-    for (const q of m[1].matchAll(/"([^"]*)"/g)) unknown.push(q[1]);
-  for (const m of text.matchAll(/did you mean\s*((?:"[^"]*"(?:,\s*|\s+or\s+|\s*)?)+)/gi))
-    for (const q of m[1].matchAll(/"([^"]*)"/g)) suggestions.push(q[1]);
-  return { unknown, suggestions };
-}

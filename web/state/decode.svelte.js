@@ -2,13 +2,16 @@
 // tokens), and the stepper over its steps.
 import { choice, currentModelName, inputProblem, nav } from './choice.svelte.js';
 import { engineApi, loadModel, models } from './engine.svelte.js';
+import { isInputError, readError } from '../lib/errors.js';
 import { latest } from './latest.js';
 
 export const decode = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
   status: 'idle',
   error: '',
-  /** @type {'' | 'input' | 'model'} what the error is about */
+  /** @type {import('../lib/errors.js').Failure | null} the engine's error, by code */
+  failure: null,
+  /** @type {'' | 'input' | 'model' | 'engine'} what the error is about: the text, the checkpoint, or neither */
   kindOfError: '',
   /** the request the result belongs to */
   key: '',
@@ -39,7 +42,12 @@ export async function runDecode() {
   decode.key = key;
   const problem = inputProblem(input);
   if (problem) {
-    Object.assign(decode, { status: 'error', error: problem, kindOfError: 'input' });
+    Object.assign(decode, {
+      status: 'error',
+      error: problem,
+      failure: { code: 'empty_input', message: problem, details: {} },
+      kindOfError: 'input',
+    });
     return;
   }
   decode.status = 'running';
@@ -50,6 +58,7 @@ export async function runDecode() {
     Object.assign(decode, {
       status: 'error',
       error: loaded?.error ?? 'the model did not load',
+      failure: null,
       kindOfError: 'model',
     });
     return;
@@ -63,15 +72,17 @@ export async function runDecode() {
     }
     // This decode replaces the one shown: its session is no longer needed.
     const previous = decode.session;
-    Object.assign(decode, { status: 'ready', error: '', kindOfError: '', name, ...result });
+    Object.assign(decode, { status: 'ready', error: '', failure: null, kindOfError: '', name, ...result });
     if (previous !== null) api.closeSession(previous);
     nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
   } catch (error) {
     if (!current()) return;
+    const failure = readError(error);
     Object.assign(decode, {
       status: 'error',
-      error: String(error?.message ?? error),
-      kindOfError: 'input',
+      error: failure.message,
+      failure,
+      kindOfError: isInputError(failure) ? 'input' : 'engine',
     });
   }
 }

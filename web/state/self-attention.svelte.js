@@ -1,5 +1,6 @@
 // The self-attention view: the chosen input through the task's transformer-encoder model (every
 // layer and head), the decoder's cross-attention beside it, and what is selected.
+import { readError } from '../lib/errors.js';
 import { task as taskOf } from '../lib/tasks.js';
 import { choice, inputProblem } from './choice.svelte.js';
 import { engineApi, hasModel, loadModel, models, selfAttentionModel } from './engine.svelte.js';
@@ -10,6 +11,8 @@ export const selfAttention = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
   status: 'idle',
   error: '',
+  /** @type {import('../lib/errors.js').Failure | null} the engine's error, by code */
+  failure: null,
   key: '',
   name: '',
   /** @type {string[]} */
@@ -38,7 +41,9 @@ export async function runSelfAttention() {
   if (view.key === key) return;
   const current = selfAttentionRuns();
   view.key = key;
-  const fail = (error) => Object.assign(view, { status: 'error', error, layers: [], cross: [] });
+  /** @param {string} error @param {import('../lib/errors.js').Failure | null} [failure] */
+  const fail = (error, failure = null) =>
+    Object.assign(view, { status: 'error', error, failure, layers: [], cross: [] });
   if (!hasModel(name))
     return fail(
       `There is no transformer-encoder model for “${taskOf(choice.task).label}”: choose English → Chinese or Dates.`,
@@ -58,6 +63,7 @@ export async function runSelfAttention() {
     Object.assign(view, {
       status: 'ready',
       error: '',
+      failure: null,
       name,
       ...result,
       layer: Math.min(view.layer, layers - 1),
@@ -66,6 +72,7 @@ export async function runSelfAttention() {
     });
   } catch (error) {
     if (!current()) return;
-    fail(String(error?.message ?? error));
+    const failure = readError(error);
+    fail(failure.message, failure);
   }
 }

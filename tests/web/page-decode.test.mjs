@@ -1,10 +1,9 @@
-// The decoding pages' small pure helpers: the URL's decoding fields, reading the engine's
-// unknown-word message, model names and the CSV export.
+// The decoding pages' small pure helpers: the URL's decoding fields, model names and the CSV export.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { traceCsv } from '../../web/lib/export.js';
-import { modelName, parseModelName, readUnknown } from '../../web/lib/tasks.js';
+import { modelName, parseModelName } from '../../web/lib/tasks.js';
 import { readDecodeUrl } from '../../web/state/url.js';
 
 const defaults = {
@@ -57,27 +56,6 @@ describe('readDecodeUrl', () => {
     assert.equal(readDecodeUrl('#task=zh', defaults).input, 'tom chase jerry');
     // an input in the URL is kept as written, even one the task's model will reject (it says why)
     assert.equal(readDecodeUrl('#task=dates&input=tom+chase+jerry', defaults).input, 'tom chase jerry');
-  });
-});
-
-describe('readUnknown', () => {
-  test('reads the unknown word and the suggestion from the engine message', () => {
-    assert.deepEqual(readUnknown('unknown word "chse" (did you mean "chase"?)'), {
-      unknown: ['chse'],
-      suggestions: ['chase'],
-    });
-  });
-  test('several unknown characters, no suggestion', () => {
-    assert.deepEqual(readUnknown('unknown character "t"; unknown character " "'), {
-      unknown: ['t', ' '],
-      suggestions: [],
-    });
-  });
-  test('a message about something else has neither', () => {
-    assert.deepEqual(readUnknown('input has 200 tokens, this model accepts at most 33'), {
-      unknown: [],
-      suggestions: [],
-    });
   });
 });
 

@@ -1,0 +1,45 @@
+// What the page makes of a failed engine call. Every engine error carries a code (one of
+// ERROR_CODES) and the facts behind it (`details`: the unknown tokens and the known ones near
+// them, the length and the limit, the checkpoint field), as well as a message for people. The
+// page decides by the code and shows the message; it never reads the English.
+
+export const ERROR_CODES = /** @type {const} */ ([
+  'empty_input',
+  'unknown_token',
+  'too_long',
+  'bad_checkpoint',
+  'bad_argument',
+  'bad_state',
+  'limit_exceeded',
+]);
+
+/** @typedef {{ code: string, message: string, details: Record<string, unknown> }} Failure */
+
+/** An error as the page keeps it: its code ('' when it has none), the message, the details. */
+export function readError(error) {
+  /** @type {Failure} */
+  const failure = {
+    code: typeof error?.code === 'string' ? error.code : '',
+    message: String(error?.message ?? error),
+    details: error?.details && typeof error.details === 'object' ? error.details : {},
+  };
+  return failure;
+}
+
+// The codes of input a person can fix by editing the text (rather than a model or engine failure).
+const INPUT_CODES = new Set(['empty_input', 'unknown_token', 'too_long']);
+
+/** Whether the failure is about the text typed. */
+export const isInputError = (failure) => INPUT_CODES.has(failure?.code);
+
+const strings = (x) => (Array.isArray(x) ? x.map(String) : []);
+
+/**
+ * The unknown tokens and the known tokens near them, from an unknown_token failure; null for any
+ * other failure.
+ * @returns {{ tokens: string[], suggestions: string[] } | null}
+ */
+export function unknownTokens(failure) {
+  if (failure?.code !== 'unknown_token') return null;
+  return { tokens: strings(failure.details.tokens), suggestions: strings(failure.details.suggestions) };
+}
