@@ -13,11 +13,28 @@ function onLog(level, log, handler) {
   handler(level, log);
 }
 
+// `npm run dev`: when the engine is rebuilt (`bash scripts/build.sh wasm` in another terminal) the
+// page reloads. The .wasm is fetched at run time, not imported, so Vite's module graph does not see
+// it; and a change of C++ code alone can leave playground.js byte for byte the same.
+function reloadOnEngineBuild() {
+  const engineFiles = ['playground.js', 'playground.wasm'].map((f) => here(`./build/wasm/${f}`));
+  return {
+    name: 'reload-on-engine-build',
+    apply: 'serve',
+    configureServer(server) {
+      server.watcher.add(engineFiles);
+      server.watcher.on('change', (file) => {
+        if (engineFiles.includes(file)) server.ws.send({ type: 'full-reload' });
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
   base: './',
-  plugins: [svelte({ configFile: false })],
+  plugins: [svelte({ configFile: false }), reloadOnEngineBuild()],
   resolve: {
     // The Emscripten ES module built by `scripts/build.sh wasm`.
     alias: { '@engine': here('./build/wasm') },
@@ -32,5 +49,6 @@ export default defineConfig({
     rollupOptions: { onLog },
   },
   worker: { format: 'es', rollupOptions: { onLog } },
+  server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 8080, strictPort: true },
 });
