@@ -3,7 +3,7 @@ import 'katex/dist/katex.min.css';
 import './styles.css';
 import App from './App.svelte';
 
-mount(App, { target: document.getElementById('app') });
+mount(App, { target: /** @type {HTMLElement} */ (document.getElementById('app')) });
 
 // The page writes its state into the hash with replaceState (no event); a hashchange is the person
 // editing the address or following a link to another state: start from it.

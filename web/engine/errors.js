@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 /** Installs the error transfer that keeps `code` and `details` (call once, in the Worker). */
 export function carryErrorCodes() {
   const base = Comlink.transferHandlers.get('throw');
+  if (!base) throw new Error("Comlink has no 'throw' transfer handler to extend");
   Comlink.transferHandlers.set('throw', {
     canHandle: base.canHandle,
     serialize(thrown) {

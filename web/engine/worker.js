@@ -55,8 +55,9 @@ const api = {
   // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
   async loadModel(name, buffer) {
     const ap = await playground();
-    if (!models.has(name)) models.set(name, ap.Model.load(new Uint8Array(buffer)));
-    return models.get(name).info();
+    let m = models.get(name);
+    if (!m) models.set(name, (m = ap.Model.load(new Uint8Array(buffer))));
+    return m.info();
   },
 
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
@@ -69,8 +70,10 @@ const api = {
       const steps = [];
       while (!s.done()) {
         const i = s.length();
-        steps.push(forced.has(i) ? s.force(forced.get(i)) : s.step());
+        const token = forced.get(i);
+        steps.push(token === undefined ? s.step() : s.force(token));
       }
+      /** @type {import('./engine').Decoded} */
       const result = {
         session: null,
         sourceTokens: s.sourceTokens(),
@@ -80,8 +83,9 @@ const api = {
         outputText: s.outputText(),
       };
       if (keep) {
-        result.session = ++lastSession;
-        sessions.set(result.session, s);
+        const id = ++lastSession;
+        sessions.set(id, s);
+        result.session = id;
         kept = true;
       }
       return result;

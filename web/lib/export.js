@@ -56,6 +56,7 @@ export async function svgToPng(svg, scale = 2) {
       height: height * scale,
     });
     const context = canvas.getContext('2d');
+    if (!context) throw new Error('this browser cannot draw on a canvas');
     context.scale(scale, scale);
     context.drawImage(image, 0, 0, width, height);
     return await new Promise((resolve, reject) =>

@@ -67,7 +67,7 @@ export async function runDecode() {
     const api = engineApi();
     const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
     if (!current()) {
-      api.closeSession(result.session);
+      if (result.session !== null) api.closeSession(result.session);
       return;
     }
     // This decode replaces the one shown: its session is no longer needed.
@@ -100,5 +100,6 @@ export function togglePlay() {
 
 /** The engine's trace JSON of the current decode. */
 export async function exportTraceJson() {
+  if (decode.session === null) throw new Error('there is no decode to export');
   return engineApi().exportJson(decode.session);
 }

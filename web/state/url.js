@@ -11,10 +11,11 @@ export function readUrl(hash, defaults) {
     ...defaults,
     tokens: defaults.tokens.map(({ label, key, value, attend }) => ({ label, key, value, attend })),
   };
-  if (KINDS.includes(params.get('kind'))) out.kind = params.get('kind');
+  const kind = params.get('kind') ?? '';
+  if (KINDS.includes(kind)) out.kind = kind;
   const temperature = Number(params.get('t'));
   if (params.has('t') && temperature > 0 && temperature <= 10) out.temperature = temperature;
-  if (params.has('q')) out.query = params.get('q').slice(0, 500);
+  if (params.has('q')) out.query = (params.get('q') ?? '').slice(0, 500);
   try {
     const tokens = JSON.parse(params.get('tokens') ?? 'null');
     const valid =
@@ -49,19 +50,20 @@ export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
 export function readDecodeUrl(hash, defaults) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
   const out = { ...defaults, forces: [...defaults.forces] };
-  if (VIEWS.includes(params.get('view'))) out.view = params.get('view');
-  if (['dates', 'zh', 'reverse'].includes(params.get('task'))) out.task = params.get('task');
+  const view = params.get('view') ?? '';
+  if (VIEWS.includes(view)) out.view = view;
+  const task = params.get('task') ?? '';
+  if (['dates', 'zh', 'reverse'].includes(task)) out.task = task;
   const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)(-transformer)?$/.exec(
     params.get('model') ?? '',
   );
   if (model) [out.score, out.style, out.encoder] = [model[1], model[2], model[3] ? 'transformer' : 'gru'];
-  if (params.has('input')) out.input = params.get('input').slice(0, 300);
+  if (params.has('input')) out.input = (params.get('input') ?? '').slice(0, 300);
   else if (out.task !== defaults.task) out.input = taskOf(out.task).examples[0];
   const step = Number(params.get('step'));
   if (params.has('step') && Number.isInteger(step) && step >= 0 && step < 1000) out.step = step;
   if (params.has('force')) {
-    const forces = params
-      .get('force')
+    const forces = (params.get('force') ?? '')
       .split(',')
       .map((pair) => pair.split(':').map(Number))
       .filter((p) => p.length === 2 && p.every((x) => Number.isInteger(x) && x >= 0));
