@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
+import { headerPolicy, metaPolicy } from './web/csp.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -30,11 +31,27 @@ function reloadOnEngineBuild() {
   };
 }
 
+// The built page carries its Content-Security-Policy (web/csp.js) as the first element of <head>.
+// Only the build: the dev server's hot reload injects styles, which the policy would refuse.
+function contentSecurityPolicy() {
+  return {
+    name: 'content-security-policy',
+    apply: 'build',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: metaPolicy },
+        injectTo: 'head-prepend',
+      },
+    ],
+  };
+}
+
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
   base: './',
-  plugins: [svelte({ configFile: false }), reloadOnEngineBuild()],
+  plugins: [svelte({ configFile: false }), reloadOnEngineBuild(), contentSecurityPolicy()],
   resolve: {
     // The Emscripten ES module built by `scripts/build.sh wasm`.
     alias: { '@engine': here('./build/wasm') },
@@ -45,10 +62,16 @@ export default defineConfig({
     target: 'es2022',
     // The checkpoints (web/models/*.safetensors, found by web/state/checkpoints.js) are always
     // separate files, fetched only when their model is chosen; never inlined into the bundle.
-    assetsInlineLimit: (file) => (file.endsWith('.safetensors') ? false : undefined),
+    // Nor are KaTeX's fonts: the Content-Security-Policy loads fonts from the page's origin only.
+    assetsInlineLimit: (file) => (/\.(safetensors|woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: { onLog },
   },
   worker: { format: 'es', rollupOptions: { onLog } },
   server: { host: '127.0.0.1', port: 5173 },
-  preview: { host: '127.0.0.1', port: 8080, strictPort: true },
+  preview: {
+    host: '127.0.0.1',
+    port: 8080,
+    strictPort: true,
+    headers: { 'Content-Security-Policy': headerPolicy },
+  },
 });

@@ -1,4 +1,4 @@
-// Headless Debian Chromium through playwright-core, launched the way TOOLCHAIN.md found to work.
+// Headless Debian Chromium through playwright-core.
 
 // scripts/test.sh runs node with --no-experimental-fetch, which removes the fetch classes that
 // playwright-core's bundle subclasses when it loads. The browser tests never use Playwright's
@@ -48,11 +48,18 @@ export async function pageScreenshot(page, path) {
     scrollTo(0, start);
     await frame();
   });
-  const style = await page.addStyleTag({
-    content: '.lazy-paint { content-visibility: visible !important; }',
-  });
+  // Set on each element (not by a <style> tag, which the page's Content-Security-Policy refuses).
+  const lazy = (visible) =>
+    page.evaluate((visible) => {
+      for (const el of document.querySelectorAll('.lazy-paint')) {
+        const style = /** @type {HTMLElement} */ (el).style;
+        if (visible) style.setProperty('content-visibility', 'visible', 'important');
+        else style.removeProperty('content-visibility');
+      }
+    }, visible);
+  await lazy(true);
   await page.screenshot({ path, fullPage: true });
-  await style.evaluate((el) => el.remove());
+  await lazy(false);
 }
 
 /**

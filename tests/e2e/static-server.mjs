@@ -1,9 +1,11 @@
 // A tiny static file server for build/web on a free port of 127.0.0.1, started and stopped by
-// the browser tests in their own process (no child process to leave behind).
+// the browser tests in their own process (no child process to leave behind). It sends the page's
+// Content-Security-Policy with every file, as `vite preview` does.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { headerPolicy } from '../../web/csp.js';
 
 const root = fileURLToPath(new URL('../../build/web/', import.meta.url));
 const types = {
@@ -35,7 +37,11 @@ export async function serveBuild() {
       response.writeHead(404).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    // The policy `vite preview` sends too: it is what governs the engine's Worker.
+    response.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': headerPolicy,
+    });
     createReadStream(file).pipe(response);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
