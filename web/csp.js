@@ -6,15 +6,16 @@
 //
 // script-src: 'wasm-unsafe-eval' lets the Worker compile the engine's WebAssembly; nothing else
 // is evaluated (the engine is linked with -sDYNAMIC_EXECUTION=0, so embind builds its glue
-// without `new Function`). style-src-attr 'unsafe-inline': KaTeX's typeset HTML positions
-// glyphs with style attributes; <style> elements and inline <style> stay forbidden.
+// without `new Function`). style-src 'self' alone: no <style> element and no style attribute;
+// the page sets its dynamic styles from script (Svelte's style: directives, KaTeX's DOM), which
+// a policy does not restrict. img-src: the PNG export draws the heatmap from a blob: URL, and
+// the page's empty icon is a data: URL.
 export const directives = {
   'default-src': ["'self'"],
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
   'worker-src': ["'self'"],
   'connect-src': ["'self'"],
   'style-src': ["'self'"],
-  // 'style-src-attr': ["'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'"],
   'object-src': ["'none'"],
