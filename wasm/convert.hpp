@@ -12,15 +12,29 @@
 
 #include <emscripten/val.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace apg::wasm {
 
 using emscripten::val;
+
+// "raw_scores" → "rawScores": trace names as JS property names.
+inline std::string camel_case(std::string_view name) {
+    std::string out;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '_' && i + 1 < name.size())
+            out += static_cast<char>(std::toupper(static_cast<unsigned char>(name[++i])));
+        else
+            out += name[i];
+    }
+    return out;
+}
 
 inline bool is_array_like(const val &v) { return v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v); }
 

@@ -3,17 +3,17 @@
 // back, reset, run, beam, trace and exports. Conversion only: the work is done by
 // io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
-#include "js_error.hpp"
-#include "io/model.hpp"
+#include "decode/record_schema.hpp"
 #include "decode/session.hpp"
 #include "decode/transformer_trace.hpp"
+#include "io/model.hpp"
+#include "js_error.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
 
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
-#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,18 +49,6 @@ val vocab_to_js(const io::Vocabulary &vocab) {
 
 val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
 
-// "raw_scores" → "rawScores": trace names as JS property names.
-std::string camel_case(const std::string &name) {
-    std::string out;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        if (name[i] == '_' && i + 1 < name.size())
-            out += static_cast<char>(std::toupper(static_cast<unsigned char>(name[++i])));
-        else
-            out += name[i];
-    }
-    return out;
-}
-
 // {data: Float32Array (row-major copy), shape: number[]}
 val tensor_to_js(const trace::Tensor &t) {
     val shape = val::array();
@@ -87,6 +75,39 @@ val record_to_js(const trace::StepRecord &r) {
 }
 
 val optional_vec(const Vec &v) { return v.size() > 0 ? to_js(v) : val::null(); }
+
+} // namespace
+
+// Declared in step_record.hpp; built here, where code is compiled for size.
+const std::string &step_schema_json() {
+    static const std::string json = [] {
+        nlohmann::json fields = nlohmann::json::array();
+        for (const auto &f : decode::record::decoder_step) {
+            nlohmann::json j;
+            j["name"] = camel_case(f.name);
+            j["trace"] = f.name;
+            j["type"] = decode::record::type_names[static_cast<int>(f.type)];
+            j["shape"] = nlohmann::json::array();
+            for (std::size_t at = 0; at < f.shape.size();) {
+                const std::size_t end = std::min(f.shape.find(' ', at), f.shape.size());
+                j["shape"].push_back(f.shape.substr(at, end - at));
+                at = end + 1;
+            }
+            j["optional"] = f.optional;
+            j["doc"] = f.doc;
+            if (f.type == decode::record::Type::label)
+                j["labels"] = std::vector<std::string>(f.labels.begin(), f.labels.end());
+            if (f.type == decode::record::Type::token) j["of"] = camel_case(f.of);
+            fields.push_back(std::move(j));
+        }
+        return fields.dump();
+    }();
+    return json;
+}
+
+namespace {
+
+val step_record_schema_js() { return val::global("JSON").call<val>("parse", step_schema_json()); }
 
 // ---- Model ----
 
@@ -249,14 +270,9 @@ trace::Trace session_trace(const SessionHandle &s) {
     t.meta["model"] = c.to_json();
     t.meta["source_tokens"] = s.source_tokens;
     t.meta["output_tokens"] = output_tokens(s);
-    std::vector<std::string> vocab;
     const auto &steps = s.session->steps();
-    for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
-        trace::StepRecord r = decode::to_record(steps[i], i);
-        r.fields["token"] = s.model->target_vocab().token(steps[i].token);
-        r.fields["prev_token"] = s.model->target_vocab().token(steps[i].step.prev_token);
-        t.steps.push_back(std::move(r));
-    }
+    for (int i = 0; i < static_cast<int>(steps.size()); ++i)
+        t.steps.push_back(decode::record::to_record(steps[i], i, s.model->target_vocab().tokens()));
     return t;
 }
 
@@ -335,6 +351,7 @@ val Model_info(ModelHandle &h) {
 val Model_decode(ModelHandle &h, val text, val options) {
     return guarded([&h](val t, val o) { return decode_js(h, t, o); }, text, options);
 }
+val stepRecordSchema() { return guarded(step_record_schema_js); }
 val Model_decode_plain(ModelHandle &h, val text) {
     return guarded([&h](val t) { return decode_js(h, t, val::undefined()); }, text);
 }
@@ -374,6 +391,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("beam", &session_call_arg<beam_js>)
         .function("exportJson", &session_call<export_json_js>)
         .function("exportNpy", &session_call<export_npy_js>);
+    emscripten::function("stepRecordSchema", &stepRecordSchema);
     restore_stack_on_throw_static("Model", "load");
     for (const char *m : {"info", "decode"}) restore_stack_on_throw_method("Model", m);
     for (const char *m :

@@ -1,5 +1,6 @@
-// Hand-written declarations of the embind module built from wasm/*.cpp (Emscripten 3.1.6 has no
-// --emit-tsd). Every array the engine returns is a copy; nothing here needs .delete().
+// Declarations of the embind module built from wasm/*.cpp, written by hand (Emscripten 3.1.6 has
+// no --emit-tsd) except the records marked as generated from the C++ field tables. Every array
+// the engine returns is a copy; nothing here needs .delete().
 
 /** Input vector: any array-like of numbers. Every element must be finite. */
 export type VectorInput = ArrayLike<number>;
@@ -86,51 +87,63 @@ export interface TopToken {
   prob: number;
 }
 
-/** One decoding step; the names are those of the C++ trace (src/models/session.hpp to_record). */
+// ---- generated from decode/record_schema.hpp by wasm/generate-types.mjs; do not edit ----
+/**
+ * One decoding step, every stage with the engine’s numbers. Shape letters: n source tokens,
+ * da additive attention size, dh encoder state size, Hd decoder state size, Vt target
+ * vocabulary, k top-k tokens (DecodeOptions.topK).
+ */
 export interface StepRecord {
+  /** the step's position in the session, from 0 */
   index: number;
+  /** what produced the record */
   kind: 'decoder';
   /** the token taken at this step ('</s>' ends the output) */
   tokenId: number;
+  /** the token taken, as text */
   token: string;
+  /** how the token was chosen */
   choice: 'greedy' | 'forced' | 'beam';
   /** log p(token) */
   logProb: number;
-  /** y_{i-1}; '<s>' at the first step */
+  /** y_{i-1}: the token fed in ('<s>' at the first step) */
   prevTokenId: number;
+  /** the token fed in, as text */
   prevToken: string;
-  /** the top-k next tokens, most probable first */
+  /** k: the top-k next tokens, most probable first */
   top: TopToken[];
-  /** s_{i-1} */
+  /** Hd: s_{i-1} */
   prevState: Float32Array;
-  /** s_{i-1} (Bahdanau) or s_i (Luong) */
+  /** Hd: s_{i-1} (Bahdanau) or s_i (Luong) */
   query: Float32Array;
-  /** stage 1, n */
+  /** n: stage 1: e_j = score(query, h_j) */
   scores: Float32Array;
-  /** additive: n × da, row j = tanh(W_q q + W_k h_j); otherwise null */
+  /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
-  /** stage 2, n */
+  /** n: stage 2: softmax(scores / τ) */
   weights: Float32Array;
-  /** stage 3, dh */
+  /** dh: stage 3: Σ_j weights_j h_j */
   context: Float32Array;
-  /** s_i */
+  /** Hd: s_i */
   state: Float32Array;
-  /** Luong: tanh(W_c [c_i; s_i]); Bahdanau: null */
+  /** Hd: Luong: tanh(W_c [context; s_i]); Bahdanau: null */
   attentional: Float32Array | null;
-  /** Vt */
+  /** Vt: the output layer before the softmax */
   logits: Float32Array;
-  /** Vt, softmax(logits) */
+  /** Vt: softmax(logits) */
   probs: Float32Array;
-  /** stage 2 spelled out: exp((e_j − maxScore)/τ), n */
+  /** n: stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys */
   exps: Float32Array;
+  /** the largest unmasked score */
   maxScore: number;
   /** Σ_j exps_j; weights_j = exps_j / expSum */
   expSum: number;
-  /** −Σ α_j ln α_j of the weights, in nats */
+  /** −Σ_j weights_j ln weights_j, in nats */
   entropy: number;
-  /** ln n: the entropy of uniform weights */
+  /** ln(unmasked keys): the entropy of uniform weights */
   maxEntropy: number;
 }
+// ---- end of generated declarations ----
 
 /** An n-d tensor: row-major data and its shape */
 export interface Tensor {
