@@ -2,6 +2,54 @@
 // no --emit-tsd) except the records marked as generated from the C++ field tables. Every array
 // the engine returns is a copy; nothing here needs .delete().
 
+// ---- Errors ----
+
+/** The code of every error the engine throws (the names of apg::ErrorCode in src/core/error.hpp). */
+export type ErrorCode =
+  | 'empty_input'
+  | 'unknown_token'
+  | 'too_long'
+  | 'bad_checkpoint'
+  | 'bad_argument'
+  | 'bad_state'
+  | 'limit_exceeded';
+
+/**
+ * Every call of this module throws only EngineError: an Error whose message is the engine's whole
+ * message, with a code to decide on (never match the message) and the facts behind it.
+ * - empty_input: the text has no tokens.
+ * - unknown_token: details.tokens (the unknown ones), details.suggestions (known near ones), details.count.
+ * - too_long: details.length, details.limit, details.unit ('characters' or 'tokens').
+ * - bad_checkpoint: a file the loader rejects; details.field where one is to blame.
+ * - bad_argument: a value passed in is of the wrong kind or out of range; details.name (the
+ *   argument or option, e.g. 'options.topK'), details.limit (the largest accepted) where there is
+ *   one; details.argument (its position, from 1) when the value could not even be read (a getter
+ *   or proxy that throws, a detached buffer, nesting too deep); the error's cause is then the
+ *   error that reading it raised.
+ * - bad_state: a call out of order (a step after the end; any call on a deleted object).
+ * - limit_exceeded: memory or the stack ran out.
+ */
+export interface EngineError extends Error {
+  code: ErrorCode;
+  details: {
+    tokens?: string[];
+    suggestions?: string[];
+    count?: number;
+    length?: number;
+    limit?: number;
+    unit?: string;
+    field?: string;
+    name?: string;
+    argument?: number;
+    [key: string]: unknown;
+  };
+}
+
+// ---- Values ----
+// Every argument is copied into plain values before the engine runs (so page code a getter or a
+// proxy runs cannot interfere with a call); strings are made well-formed (a lone surrogate
+// becomes U+FFFD); objects are read by their own enumerable properties only.
+
 /** Input vector: any array-like of numbers. Every element must be finite. */
 export type VectorInput = ArrayLike<number>;
 /** Input matrix: rows of numbers, or a row-major buffer with its shape. */
@@ -145,6 +193,24 @@ export interface StepRecord {
 }
 // ---- end of generated declarations ----
 
+/** One field of a record's table. */
+export interface RecordField {
+  /** the name on the page (camelCase of trace) */
+  name: string;
+  /** the name in the trace and its exports */
+  trace: string;
+  type: 'integer' | 'number' | 'label' | 'token' | 'vector' | 'matrix' | 'top';
+  /** shape letters, one per dimension ([] for scalars) */
+  shape: string[];
+  /** null on the page (left out of the trace) when the model has no such buffer */
+  optional: boolean;
+  doc: string;
+  /** label: the values it takes */
+  labels?: string[];
+  /** token: the integer field holding its id */
+  of?: string;
+}
+
 /** An n-d tensor: row-major data and its shape */
 export interface Tensor {
   data: Float32Array;
@@ -187,6 +253,32 @@ export interface SelfAttentionRecord {
   output: Tensor;
 }
 
+/** A model's own limits (Model.info().limits). */
+export interface ModelLimits {
+  /** tokens of one input (more gives too_long) */
+  maxSourceTokens: number;
+  /** tokens of one output; a session stops after maxTargetTokens + 1 steps unless maxSteps says otherwise */
+  maxTargetTokens: number;
+  /** the largest DecodeOptions.topK: the target vocabulary's size */
+  maxTopK: number;
+}
+
+/** What the bindings accept (Playground.limits()). */
+export interface EngineLimits {
+  /** numbers in one vector or matrix passed to attend() or weightDifference() */
+  maxVectorLength: number;
+  /** dq, dk, da of defaultParams() and options.hidden_size */
+  maxParamsSize: number;
+  /** the largest DecodeOptions.maxSteps */
+  maxSteps: number;
+  /** the widest Session.beam() */
+  maxBeamWidth: number;
+  /** elements of one array or keys of one object in any argument */
+  maxArgumentElements: number;
+  /** how deep any argument may nest */
+  maxArgumentDepth: number;
+}
+
 export interface ModelInfo {
   task: string;
   score: ScoreKind;
@@ -217,6 +309,7 @@ export interface ModelInfo {
   heldoutExactMatch: number | null;
   /** the training record: command, seeds, steps, … */
   training: Record<string, unknown>;
+  limits: ModelLimits;
 }
 
 export interface BeamNode {
@@ -241,16 +334,21 @@ export interface BeamResult {
   scores: number[];
 }
 
+/** Any other key is refused (bad_argument naming it). */
 export interface DecodeOptions {
-  /** how many next tokens each step reports (default 5) */
+  /** how many next tokens each step reports: 1 to info().limits.maxTopK (default 5) */
   topK?: number;
-  /** step limit (default: the model's max output length + 1) */
+  /** step limit, 0 to limits().maxSteps (default, or 0: the model's maxTargetTokens + 1) */
   maxSteps?: number;
-  /** softmax temperature of the attention weights (default 1) */
+  /** softmax temperature of the attention weights, finite (default 1) */
   temperature?: number;
 }
 
-/** An embind object: call delete() when done. */
+/**
+ * An embind object: call delete() when done. A session keeps its model's network alive: deleting
+ * the Model first is allowed and the session keeps working until it is deleted itself. Any call
+ * after delete() throws bad_state.
+ */
 export interface Session {
   sourceTokens(): string[];
   /** H: n × dh, the encoder states the decoder attends over */
@@ -286,14 +384,14 @@ export interface Session {
 /** An embind object: call delete() when done (sessions keep their model alive). */
 export interface Model {
   info(): ModelInfo;
-  /** Error for empty text, unknown tokens (named, with suggestions) or over-long input */
+  /** EngineError empty_input, unknown_token (named, with suggestions) or too_long; bad_argument for bad options */
   decode(text: string, options?: DecodeOptions): Session;
   delete(): void;
   isDeleted(): boolean;
 }
 
 export interface ModelClass {
-  /** Error('checkpoint: …') naming the problem for a bad file */
+  /** EngineError bad_checkpoint ('checkpoint: …', naming the problem) for a bad file; bad_argument if not a Uint8Array */
   load(bytes: Uint8Array): Model;
 }
 
@@ -309,7 +407,7 @@ export interface Playground {
   Model: ModelClass;
   /** the wasm memory, for heap-size checks */
   HEAP8: Int8Array;
-  /** The three stages on hand-made vectors. keys: n × dk, values: n × dv. Throws Error with the C++ message. */
+  /** The three stages on hand-made vectors. keys: n × dk, values: n × dv. Throws EngineError. */
   attend(
     kind: ScoreKind,
     query: VectorInput,
@@ -323,10 +421,14 @@ export interface Playground {
   scoreKinds(): ScoreKind[];
   /** 'wasm_simd128' or 'scalar': the ISA of the kernels in this build */
   simdIsa(): string;
+  /** What the bindings accept; a model's own limits are in info().limits. */
+  limits(): EngineLimits;
+  /** The field table StepRecord is generated from (src/decode/record_schema.hpp), in record order. */
+  stepRecordSchema(): RecordField[];
   /**
    * Where two sets of weights (steps × source positions, e.g. two models' decodes of one input)
    * differ most, over the steps and positions both have: |a − b| (value), its step (row) and
-   * position (col), and both weights there. Throws Error when they share no cell.
+   * position (col), and both weights there. Throws EngineError when they share no cell.
    */
   weightDifference(a: MatrixInput, b: MatrixInput): WeightDifference;
   /** Live embind value handles, for leak checks. */

@@ -4,6 +4,9 @@
 
 #include <emscripten/emscripten.h>
 
+#include <cstdint>
+#include <iterator>
+#include <string_view>
 #include <vector>
 
 // One step record is built by a single call into JS: the numbers travel packed in one float
@@ -17,57 +20,40 @@
 //   top             ints: k, k ids; floats: k probabilities
 // An optional vector or matrix with no elements becomes null.
 // clang-format off
-EM_JS(emscripten::EM_VAL, apg_step_record_js,
-      (emscripten::EM_VAL vocab_handle, const char *schema_json, const float *floats, const int *ints), {
-    let fields = Module['apgStepFields'];
-    if (!fields) {
-        const types = ['integer', 'number', 'label', 'token', 'vector', 'matrix', 'top'];
-        fields = Module['apgStepFields'] = JSON.parse(UTF8ToString(schema_json)).map((f) => ({
-            name: f.name, type: types.indexOf(f.type), optional: f.optional, labels: f.labels, of: f.of,
-        }));
+// The table arrives once, as words: the field count, then per field its name, type, shape, doc
+// and labels as (address, length) of their text, optional, the label count, and its `of`.
+EM_JS(void, apg_step_schema_js, (const int *words), {
+    if (Module['apgStepSchema']) return;
+    let w = words >> 2;
+    const text = () => { const s = UTF8ToString(HEAP32[w], HEAP32[w + 1]); w += 2; return s; };
+    const camel = (name) => name.replace(/_(.)/g, (m, c) => c.toUpperCase());
+    const schema = [];
+    const count = HEAP32[w++];
+    for (let n = 0; n < count; n++) {
+        const trace = text();
+        const field = { name: camel(trace), trace, type: text() };
+        const shape = text();
+        field.shape = shape ? shape.split(' ') : [];
+        field.optional = HEAP32[w++] !== 0;
+        field.doc = text();
+        const labels = HEAP32[w++];
+        if (field.type === 'label') field.labels = [];
+        for (let l = 0; l < labels; l++) field.labels.push(text());
+        const of = text();
+        if (field.type === 'token') field.of = camel(of);
+        schema.push(field);
     }
-    const vocab = Emval.toValue(vocab_handle);
-    let i = ints >> 2;
-    let at = floats >> 2;
-    const out = {};
-    for (let n = 0; n < fields.length; n++) {
-        const f = fields[n];
-        switch (f.type) {
-        case 0: out[f.name] = HEAP32[i++]; break;
-        case 1: out[f.name] = HEAPF32[at++]; break;
-        case 2: out[f.name] = f.labels[HEAP32[i++]]; break;
-        case 3: out[f.name] = vocab[out[f.of]]; break;
-        case 4: {
-            const size = HEAP32[i++];
-            out[f.name] = size === 0 && f.optional ? null : HEAPF32.slice(at, at + size);
-            at += size;
-            break;
-        }
-        case 5: {
-            const rows = HEAP32[i++];
-            const cols = HEAP32[i++];
-            const size = rows * cols;
-            out[f.name] = size === 0 && f.optional ? null : { data: HEAPF32.slice(at, at + size), rows, cols };
-            at += size;
-            break;
-        }
-        case 6: {
-            const k = HEAP32[i++];
-            const top = new Array(k);
-            for (let j = 0; j < k; j++) {
-                const id = HEAP32[i + j];
-                top[j] = { id, token: vocab[id], prob: HEAPF32[at + j] };
-            }
-            i += k;
-            at += k;
-            out[f.name] = top;
-            break;
-        }
-        }
-    }
-    return Emval.toHandle(out);
+    Module['apgStepSchema'] = schema;
 });
+
+EM_JS(emscripten::EM_VAL, apg_step_schema_copy_js, (), {
+    return Emval.toHandle(JSON.parse(JSON.stringify(Module['apgStepSchema'])));
+});
+
 // clang-format on
+
+// The unpacker, generated from the same table (a test checks that it is up to date).
+#include "step_record_unpack.inc"
 
 namespace apg::wasm {
 
@@ -82,11 +68,39 @@ struct StepPacking {
     std::vector<int> ints;
 };
 
+void send_schema() {
+    static const bool sent = [] {
+        std::vector<int> words;
+        const auto text = [&words](std::string_view s) {
+            words.push_back(static_cast<int>(reinterpret_cast<std::intptr_t>(s.data())));
+            words.push_back(static_cast<int>(s.size()));
+        };
+        words.push_back(static_cast<int>(std::size(decode::record::decoder_step)));
+        for (const auto &f : decode::record::decoder_step) {
+            text(f.name);
+            text(decode::record::type_names[static_cast<int>(f.type)]);
+            text(f.shape);
+            words.push_back(f.optional ? 1 : 0);
+            text(f.doc);
+            words.push_back(static_cast<int>(f.labels.size()));
+            for (std::string_view label : f.labels) text(label);
+            text(f.of);
+        }
+        apg_step_schema_js(words.data());
+        return true;
+    }();
+    (void)sent;
+}
+
 } // namespace
+
+val step_record_schema() {
+    send_schema();
+    return val::take_ownership(apg_step_schema_copy_js());
+}
 
 val step_to_js(const val &vocab, const decode::SessionStep &s, int index) {
     static StepPacking pack;
-    static const char *schema = step_schema_json().c_str();
     pack.ints.clear();
     pack.floats.clear();
     for (const auto &f : decode::record::decoder_step) {
@@ -118,7 +132,7 @@ val step_to_js(const val &vocab, const decode::SessionStep &s, int index) {
             break;
         }
     }
-    return val::take_ownership(apg_step_record_js(vocab.as_handle(), schema, pack.floats.data(), pack.ints.data()));
+    return val::take_ownership(apg_step_record_js(vocab.as_handle(), pack.floats.data(), pack.ints.data()));
 }
 
 } // namespace apg::wasm

@@ -7,15 +7,13 @@
 
 #include <emscripten/val.h>
 
-#include <string>
-
 namespace apg::wasm {
 
 // vocab: the target vocabulary as a JS array (id → token), for the token names.
 emscripten::val step_to_js(const emscripten::val &vocab, const decode::SessionStep &s, int index);
 
-// The field table as JSON: [{name, trace, type, shape: [letters], optional, doc, labels?, of?}],
-// names in camelCase. The unpacker reads it once; stepRecordSchema() gives it to JS.
-const std::string &step_schema_json();
+// The field table for JS: [{name, trace, type, shape: [letters], optional, doc, labels?, of?}],
+// name being the page's (camelCase) name. The unpacker reads the same table.
+emscripten::val step_record_schema();
 
 } // namespace apg::wasm

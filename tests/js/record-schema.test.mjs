@@ -1,12 +1,19 @@
 // The step record has one source, the field table of src/decode/record_schema.hpp. These tests
-// hold everything else to it: the committed TypeScript declaration (regenerated and compared),
+// hold everything else to it: the committed TypeScript declaration and JS unpacker (regenerated
+// and compared),
 // the objects the page receives (every declared field present with its declared type, shape and
 // optionality, nothing undeclared) and the exported trace (the same names and the same numbers).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import { declarationsPath, generatedDeclarations, withGenerated } from '../../wasm/generate-types.mjs';
+import {
+  declarationsPath,
+  generatedDeclarations,
+  unpackerPath,
+  unpackerSource,
+  withGenerated,
+} from '../../wasm/generate-types.mjs';
 import { useEngine } from './engine-fixture.mjs';
 
 const modelsDir = new URL('../../web/models/', import.meta.url);
@@ -119,6 +126,14 @@ describe('step record schema', () => {
       'wasm/playground.d.ts differs from the record schema: run node wasm/generate-types.mjs',
     );
     assert.match(text, /export interface StepRecord \{/);
+  });
+
+  test('the committed JS unpacker is the one generated from the schema', () => {
+    assert.equal(
+      readFileSync(unpackerPath, 'utf8'),
+      unpackerSource(ap.stepRecordSchema()),
+      'wasm/step_record_unpack.inc differs from the record schema: run node wasm/generate-types.mjs',
+    );
   });
 
   test('the schema names exactly the fields the page reads, once each', () => {
