@@ -1,5 +1,5 @@
 // Writes what is generated from the record tables the engine exports (decode/record_schema.hpp
-// through stepRecordSchema()): the declarations in wasm/playground.d.ts and the JS unpacker of a
+// through recordSchema(kind)): the declarations in wasm/playground.d.ts and the JS unpacker of a
 // step record, wasm/step_record_unpack.inc (straight-line code with the field names written out,
 // which V8 runs several times faster than a loop over the table). So the TypeScript types, the
 // packing and the objects the page receives come from one source. Needs the wasm build, and a
@@ -24,6 +24,8 @@ const tsType = (field) => {
     vector: 'Float32Array',
     matrix: 'Matrix',
     top: 'TopToken[]',
+    ints: 'number[]',
+    tensor: 'Tensor',
   }[field.type];
   if (!base) throw new Error(`record schema: unknown type ${field.type} of ${field.name}`);
   return field.optional ? `${base} | null` : base;
@@ -51,7 +53,16 @@ export function generatedDeclarations(ap) {
         'da additive attention size, dh encoder state size, Hd decoder state size, Vt target',
         'vocabulary, k top-k tokens (DecodeOptions.topK).',
       ],
-      ap.stepRecordSchema(),
+      ap.recordSchema('decoder'),
+    ),
+    '',
+    recordInterface(
+      'SelfAttentionRecord',
+      [
+        'One Transformer encoder layer (Source = Target: every token attends to every token).',
+        'Shape letters: n tokens, d model size, h heads, dh = d / h, f feed-forward size.',
+      ],
+      ap.recordSchema('self_attention'),
     ),
     end,
   ].join('\n');
@@ -149,7 +160,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const unpacker = readFileSync(unpackerPath, 'utf8');
   const files = [
     [declarationsPath, declarations, withGenerated(declarations, generatedDeclarations(ap))],
-    [unpackerPath, unpacker, unpackerSource(ap.stepRecordSchema())],
+    [unpackerPath, unpacker, unpackerSource(ap.recordSchema('decoder'))],
   ];
   let stale = false;
   for (const [path, text, updated] of files) {

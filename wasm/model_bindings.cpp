@@ -21,8 +21,73 @@
 #include <string>
 #include <vector>
 
+// clang-format off
+// A record's table arrives once, as words: the field count, then per field its name, type, shape,
+// doc and labels as (address, length) of their text, optional, the label count, and its `of`.
+EM_JS(void, apg_schema_js, (const char *kind, const int *words), {
+    const schemas = Module['apgSchemas'] || (Module['apgSchemas'] = {});
+    let w = words >> 2;
+    const text = () => { const s = UTF8ToString(HEAP32[w], HEAP32[w + 1]); w += 2; return s; };
+    const camel = (name) => name.replace(/_(.)/g, (m, c) => c.toUpperCase());
+    const schema = [];
+    const count = HEAP32[w++];
+    for (let n = 0; n < count; n++) {
+        const trace = text();
+        const field = { name: camel(trace), trace, type: text() };
+        const shape = text();
+        field.shape = shape ? shape.split(' ') : [];
+        field.optional = HEAP32[w++] !== 0;
+        field.doc = text();
+        const labels = HEAP32[w++];
+        if (field.type === 'label') field.labels = [];
+        for (let l = 0; l < labels; l++) field.labels.push(text());
+        const of = text();
+        if (field.type === 'token') field.of = camel(of);
+        schema.push(field);
+    }
+    schemas[UTF8ToString(kind)] = schema;
+});
+
+EM_JS(emscripten::EM_VAL, apg_schema_copy_js, (const char *kind), {
+    return Emval.toHandle(JSON.parse(JSON.stringify(Module['apgSchemas'][UTF8ToString(kind)])));
+});
+
+// clang-format on
+
 namespace apg::wasm {
 namespace {
+
+std::vector<int> schema_words(std::span<const decode::record::Field> fields) {
+    std::vector<int> words;
+    const auto text = [&words](std::string_view s) {
+        words.push_back(static_cast<int>(reinterpret_cast<std::intptr_t>(s.data())));
+        words.push_back(static_cast<int>(s.size()));
+    };
+    words.push_back(static_cast<int>(fields.size()));
+    for (const auto &f : fields) {
+        text(f.name);
+        text(decode::record::type_names[static_cast<int>(f.type)]);
+        text(f.shape);
+        words.push_back(f.optional ? 1 : 0);
+        text(f.doc);
+        words.push_back(static_cast<int>(f.labels.size()));
+        for (std::string_view label : f.labels) text(label);
+        text(f.of);
+    }
+    return words;
+}
+
+val record_schema(const std::string &kind) {
+    static const bool sent = [] {
+        apg_schema_js("decoder", schema_words(decode::record::decoder_step).data());
+        apg_schema_js("self_attention", schema_words(decode::record::self_attention_layer).data());
+        return true;
+    }();
+    (void)sent;
+    if (kind != "decoder" && kind != "self_attention")
+        bad_argument("recordSchema", ": expected 'decoder' or 'self_attention', got \"" + kind + "\"");
+    return val::take_ownership(apg_schema_copy_js(kind.c_str()));
+}
 
 using io::Model;
 
@@ -369,7 +434,14 @@ val Model_decode(ModelHandle &h, val text, val options) {
         },
         text, options);
 }
-val stepRecordSchema() { return guarded(step_record_schema); }
+val recordSchema(val kind) {
+    return guarded(
+        [](val k) {
+            if (!k.isString()) bad_argument("recordSchema", ": expected a record kind, got " + describe(k));
+            return record_schema(k.as<std::string>());
+        },
+        kind);
+}
 
 template <val (*F)(SessionState &)> val session_call(SessionHandle &h) {
     return guarded([&h] {
@@ -413,9 +485,9 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("beam", &session_call_arg<beam_js>)
         .function("exportJson", &session_call<export_json_js>)
         .function("exportNpy", &session_call<export_npy_js>);
-    emscripten::function("stepRecordSchema", &stepRecordSchema);
+    emscripten::function("recordSchema", &recordSchema);
     guard_static("Model", "load");
-    guard_entry("stepRecordSchema");
+    guard_entry("recordSchema");
     guard_method("Model", "info");
     guard_method("Model", "decode", 1); // options may be left out
     for (const char *m :

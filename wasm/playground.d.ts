@@ -191,6 +191,47 @@ export interface StepRecord {
   /** ln(unmasked keys): the entropy of uniform weights */
   maxEntropy: number;
 }
+
+/**
+ * One Transformer encoder layer (Source = Target: every token attends to every token).
+ * Shape letters: n tokens, d model size, h heads, dh = d / h, f feed-forward size.
+ */
+export interface SelfAttentionRecord {
+  /** what produced the record */
+  kind: 'self_attention';
+  /** the layer, from 0 */
+  index: number;
+  /** the layer, from 0 (as index) */
+  layer: number;
+  /** h */
+  heads: number;
+  /** n: 1 = real token */
+  mask: number[];
+  /** n × d: the layer's input (layer 0: embedding + positional code) */
+  input: Tensor;
+  /** h × n × dh: each head's columns of Q = X W_qᵀ + b_q */
+  query: Tensor;
+  /** h × n × dh: each head's K */
+  key: Tensor;
+  /** h × n × dh: each head's V */
+  value: Tensor;
+  /** h × n × n: Q Kᵀ */
+  rawScores: Tensor;
+  /** h × n × n: rawScores / √dh, −Infinity at masked keys */
+  scores: Tensor;
+  /** h × n × n: row-wise softmax of scores */
+  weights: Tensor;
+  /** h × n × dh: weights · value, each head's output */
+  context: Tensor;
+  /** n × d: the heads concatenated, projected by W_o */
+  attention: Tensor;
+  /** n × d: LayerNorm1(input + attention) */
+  norm1: Tensor;
+  /** n × f: the feed-forward block's activations */
+  ffnHidden: Tensor;
+  /** n × d: LayerNorm2(norm1 + FFN(norm1)), the next layer's input */
+  output: Tensor;
+}
 // ---- end of generated declarations ----
 
 /** One field of a record's table. */
@@ -199,7 +240,7 @@ export interface RecordField {
   name: string;
   /** the name in the trace and its exports */
   trace: string;
-  type: 'integer' | 'number' | 'label' | 'token' | 'vector' | 'matrix' | 'top';
+  type: 'integer' | 'number' | 'label' | 'token' | 'vector' | 'matrix' | 'top' | 'ints' | 'tensor';
   /** shape letters, one per dimension ([] for scalars) */
   shape: string[];
   /** null on the page (left out of the trace) when the model has no such buffer */
@@ -215,42 +256,6 @@ export interface RecordField {
 export interface Tensor {
   data: Float32Array;
   shape: number[];
-}
-
-/**
- * One transformer encoder layer (Source = Target: every token attends to every token).
- * n = tokens, d = model size, h = heads, dh = d / h, f = feed-forward size.
- */
-export interface SelfAttentionRecord {
-  kind: 'self_attention';
-  /** layer index, from 0 */
-  index: number;
-  layer: number;
-  heads: number;
-  /** n entries, 1 = real token */
-  mask: number[];
-  /** n × d: the layer's input (layer 0: embedding + positional code) */
-  input: Tensor;
-  /** h × n × dh: each head's Q, K, V */
-  query: Tensor;
-  key: Tensor;
-  value: Tensor;
-  /** h × n × n: Q Kᵀ */
-  rawScores: Tensor;
-  /** h × n × n: rawScores / √dh, −Infinity at masked keys */
-  scores: Tensor;
-  /** h × n × n: row-wise softmax of scores */
-  weights: Tensor;
-  /** h × n × dh: weights · value, each head's output */
-  context: Tensor;
-  /** n × d: the heads concatenated, projected by W_o */
-  attention: Tensor;
-  /** n × d: LayerNorm1(input + attention) */
-  norm1: Tensor;
-  /** n × f */
-  ffnHidden: Tensor;
-  /** n × d: LayerNorm2(norm1 + FFN(norm1)), the next layer's input */
-  output: Tensor;
 }
 
 /** A model's own limits (Model.info().limits). */
@@ -423,8 +428,8 @@ export interface Playground {
   simdIsa(): string;
   /** What the bindings accept; a model's own limits are in info().limits. */
   limits(): EngineLimits;
-  /** The field table StepRecord is generated from (src/decode/record_schema.hpp), in record order. */
-  stepRecordSchema(): RecordField[];
+  /** The field table StepRecord or SelfAttentionRecord is generated from, in record order. */
+  recordSchema(kind: 'decoder' | 'self_attention'): RecordField[];
   /**
    * Where two sets of weights (steps × source positions, e.g. two models' decodes of one input)
    * differ most, over the steps and positions both have: |a − b| (value), its step (row) and

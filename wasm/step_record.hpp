@@ -12,8 +12,4 @@ namespace apg::wasm {
 // vocab: the target vocabulary as a JS array (id → token), for the token names.
 emscripten::val step_to_js(const emscripten::val &vocab, const decode::SessionStep &s, int index);
 
-// The field table for JS: [{name, trace, type, shape: [letters], optional, doc, labels?, of?}],
-// name being the page's (camelCase) name. The unpacker reads the same table.
-emscripten::val step_record_schema();
-
 } // namespace apg::wasm

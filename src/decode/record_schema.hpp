@@ -1,12 +1,13 @@
-// The decoder's step record, described once. Every place that names a step's buffers reads this
-// table: the trace record for the JSON and .npy exports (to_record in session_record.cpp), the
-// packing of a step for the page (wasm/step_record.cpp) and its unpacking in JavaScript (which
-// receives the table at start-up), and the TypeScript declaration of StepRecord in
-// wasm/playground.d.ts (generated from the table by wasm/generate-types.mjs; a test fails when the
-// committed file differs).
+// The records of the trace, each described once by a table of its fields: the decoder's step
+// here, a Transformer encoder layer's in transformer_trace.hpp. Everything that names a record's
+// fields reads its table: the trace record for the JSON and .npy exports (the decoder's built by
+// walking the table, in session_record.cpp; the layer's checked against it by a test), the packing
+// of a step for the page (wasm/step_record.cpp), and, generated from the tables by
+// wasm/generate-types.mjs, the step's JS unpacker (wasm/step_record_unpack.inc) and the
+// TypeScript declarations in wasm/playground.d.ts (a test fails when a committed file differs).
 //
 // A field's name is its trace name (snake_case); on the page it is the camelCase of it
-// ("prev_state" → prevState). Shape letters:
+// ("prev_state" → prevState). Shape letters of the decoder's step:
 //   n   source tokens          da  additive attention size   dh  encoder state size
 //   Hd  decoder state size     Vt  target vocabulary         k   top-k tokens reported
 #pragma once
@@ -28,9 +29,12 @@ enum class Type {
     vector,  // float32, one shape letter
     matrix,  // float32, row-major, two shape letters
     top,     // the k most probable tokens: ids and probabilities, most probable first
+    ints,    // whole numbers, one shape letter (a JS number[])
+    tensor,  // float32, row-major, any number of shape letters (a JS {data, shape})
 };
-// By Type, for the table's JSON and the declarations.
-inline constexpr std::string_view type_names[] = {"integer", "number", "label", "token", "vector", "matrix", "top"};
+// By Type, for the tables sent to JS and the declarations.
+inline constexpr std::string_view type_names[] = {"integer", "number", "label", "token", "vector",
+                                                  "matrix",  "top",    "ints",  "tensor"};
 
 // What a getter reads from a step; only the members of the field's type are set.
 struct Value {
@@ -49,7 +53,7 @@ struct Field {
     std::string_view shape;                     // shape letters, space-separated; "" for scalars
     bool optional;                              // vector, matrix: empty → not in the trace, null on the page
     std::string_view doc;                       // one line for the declaration
-    Getter get;                                 // nullptr for a token (read from `of`)
+    Getter get = nullptr;                       // decoder steps: nullptr only for a token (read from `of`)
     std::span<const std::string_view> labels{}; // label
     std::string_view of{};                      // token: the integer field holding its id
 };

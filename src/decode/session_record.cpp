@@ -59,7 +59,9 @@ trace::StepRecord to_record(const SessionStep &step, int index, std::span<const 
             r.fields[name + "_ids"] = std::vector<int>(v.ids, v.ids + rows);
             r.fields[name + "_probs"] = std::vector<float>(v.data, v.data + rows);
             break;
-        case Type::token:
+        case Type::token: // written above
+        case Type::ints:  // not in a decoder step
+        case Type::tensor:
             break;
         }
     }

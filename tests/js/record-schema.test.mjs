@@ -1,6 +1,6 @@
-// The step record has one source, the field table of src/decode/record_schema.hpp. These tests
-// hold everything else to it: the committed TypeScript declaration and JS unpacker (regenerated
-// and compared),
+// The step record and the self-attention layer record each have one source, a field table
+// (src/decode/record_schema.hpp, transformer_trace.hpp). These tests hold everything else to
+// them: the committed TypeScript declarations and the step's JS unpacker (regenerated and compared),
 // the objects the page receives (every declared field present with its declared type, shape and
 // optionality, nothing undeclared) and the exported trace (the same names and the same numbers).
 import assert from 'node:assert/strict';
@@ -131,13 +131,13 @@ describe('step record schema', () => {
   test('the committed JS unpacker is the one generated from the schema', () => {
     assert.equal(
       readFileSync(unpackerPath, 'utf8'),
-      unpackerSource(ap.stepRecordSchema()),
+      unpackerSource(ap.recordSchema('decoder')),
       'wasm/step_record_unpack.inc differs from the record schema: run node wasm/generate-types.mjs',
     );
   });
 
   test('the schema names exactly the fields the page reads, once each', () => {
-    const schema = ap.stepRecordSchema();
+    const schema = ap.recordSchema('decoder');
     assert.deepEqual(
       schema.map((f) => f.name),
       pageNames,
@@ -161,7 +161,7 @@ describe('step record schema', () => {
     ['zh-cosine-bahdanau', ['attentional', 'hidden']],
   ])
     test(`every step of ${name} has every declared field with its shape`, () => {
-      const schema = ap.stepRecordSchema();
+      const schema = ap.recordSchema('decoder');
       const model = keep(ap.Model.load(checkpoint(name)));
       const info = model.info();
       const text = name.startsWith('zh') ? 'tom chase jerry' : '29 november 2026';
@@ -178,7 +178,7 @@ describe('step record schema', () => {
     });
 
   test('the exported trace carries the same fields, by their trace names, with the same numbers', () => {
-    const schema = ap.stepRecordSchema();
+    const schema = ap.recordSchema('decoder');
     const model = keep(ap.Model.load(checkpoint('dates-additive-bahdanau')));
     const session = keep(model.decode('1/2/03'));
     const steps = session.run();
@@ -222,5 +222,70 @@ describe('step record schema', () => {
       assert.deepEqual(Object.keys(out.tensors).sort(), expectedTensors.sort(), 'no undeclared buffer');
       assert.deepEqual(Object.keys(out.fields).sort(), expectedFields.sort(), 'no undeclared field');
     });
+  });
+});
+
+describe('self-attention record schema', () => {
+  test('every layer has every declared field with its shape, in the page and in the export', () => {
+    const schema = ap.recordSchema('self_attention');
+    const model = keep(ap.Model.load(checkpoint('zh-additive-bahdanau-transformer')));
+    const { dims } = model.info();
+    const session = keep(model.decode('tom chased jerry yesterday'));
+    const n = session.sourceTokens().length;
+    const sizes = { n, d: dims.embedding, h: dims.heads, dh: dims.embedding / dims.heads, f: dims.ffHidden };
+    const layers = session.selfAttention();
+    assert.equal(layers.length, dims.layers);
+    const exported = JSON.parse(session.exportJson()).encoder;
+    layers.forEach((layer, l) => {
+      assert.deepEqual(Object.keys(layer).sort(), schema.map((f) => f.name).sort());
+      const out = exported[l];
+      const tensors = [];
+      const fields = [];
+      for (const f of schema) {
+        const value = layer[f.name];
+        const dimsOf = f.shape.map((letter) => {
+          assert.ok(letter in sizes, `${f.name}: unknown shape letter ${letter}`);
+          return sizes[letter];
+        });
+        switch (f.type) {
+          case 'integer':
+            assert.ok(Number.isInteger(value), f.name);
+            break;
+          case 'label':
+            assert.ok(f.labels.includes(value), f.name);
+            break;
+          case 'ints':
+            assert.ok(Array.isArray(value) && value.every(Number.isInteger), f.name);
+            assert.deepEqual([value.length], dimsOf, f.name);
+            break;
+          case 'tensor':
+            assert.ok(value.data instanceof Float32Array, f.name);
+            assert.deepEqual(value.shape, dimsOf, f.name);
+            assert.equal(
+              value.data.length,
+              dimsOf.reduce((a, b) => a * b, 1),
+              f.name,
+            );
+            break;
+          default:
+            assert.fail(`${f.name}: unexpected type ${f.type}`);
+        }
+        if (f.trace === 'index' || f.trace === 'kind') assert.equal(out[f.trace], value);
+        else if (f.type === 'tensor') {
+          tensors.push(f.trace);
+          assert.deepEqual(out.tensors[f.trace].shape, value.shape, f.trace);
+        } else {
+          fields.push(f.trace);
+          assert.deepEqual(out.fields[f.trace], value, f.trace);
+        }
+      }
+      assert.deepEqual(Object.keys(out.tensors).sort(), tensors.sort(), 'no undeclared buffer');
+      assert.deepEqual(Object.keys(out.fields).sort(), fields.sort(), 'no undeclared field');
+      assert.equal(layer.layer, l);
+    });
+  });
+
+  test('recordSchema refuses an unknown kind', () => {
+    assert.throws(() => ap.recordSchema('encoder'), { code: 'bad_argument' });
   });
 });
