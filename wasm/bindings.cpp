@@ -154,6 +154,7 @@ val weight_difference_js(val a_js, val b_js) {
 // What the bindings accept (limits.hpp); a model's own limits are in its info().limits.
 val limits_js() {
     val out = val::object();
+    out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
     out.set("maxVectorLength", static_cast<double>(limits::max_vector_length));
     out.set("maxParamsSize", static_cast<double>(limits::max_params_size));
     out.set("maxSteps", static_cast<double>(limits::max_steps));

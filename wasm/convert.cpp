@@ -42,6 +42,10 @@ void bad_argument(const std::string &field, const std::string &message, std::int
     throw InputError(ErrorCode::bad_argument, field + message, {{"name", field}, {"limit", limit}});
 }
 
+void limit_exceeded(const std::string &field, const std::string &message, std::int64_t limit) {
+    throw InputError(ErrorCode::limit_exceeded, field + message, {{"name", field}, {"limit", limit}});
+}
+
 std::int64_t whole_number(const val &v, const std::string &field, std::int64_t lo, std::int64_t hi) {
     if (!v.isNumber()) bad_argument(field, ": expected a whole number, got " + describe(v));
     const double d = v.as<double>();

@@ -62,6 +62,9 @@ std::int64_t whole_number(const val &v, const std::string &field, std::int64_t l
 // A softmax temperature: a number finite as a float32 (the library checks that it is positive).
 float to_temperature(const val &v);
 
+// The same with code limit_exceeded (a size the engine will not take on).
+[[noreturn]] void limit_exceeded(const std::string &field, const std::string &message, std::int64_t limit);
+
 // Copies the elements of a JS array or typed array into out (n floats); the index of the first
 // element that is not a number, or not finite as a float32, or -1.
 int copy_numbers(const val &v, float *out, int n);

@@ -7,6 +7,8 @@
 
 namespace apg::wasm::limits {
 
+// Bytes of a checkpoint given to Model.load (refused before the wasm heap grows for it).
+inline constexpr std::int64_t max_file_bytes = 64ll * 1024 * 1024;
 // Numbers in one vector or matrix passed to attend() or weightDifference().
 inline constexpr std::int64_t max_vector_length = 1 << 20;
 // dq, dk and da of the sandbox's default parameters.

@@ -156,7 +156,13 @@ val optional_vec(const Vec &v) { return v.size() > 0 ? to_js(v) : val::null(); }
 val load_js(val bytes) {
     if (!bytes.instanceof (val::global("Uint8Array")))
         bad_argument("Model.load", ": expected the checkpoint as a Uint8Array, got " + describe(bytes));
-    std::vector<std::uint8_t> data(bytes["length"].as<std::size_t>());
+    const double length = bytes["length"].as<double>();
+    if (length > static_cast<double>(limits::max_file_bytes))
+        limit_exceeded("Model.load",
+                       ": the file has " + number_text(length) + " bytes, at most " +
+                           std::to_string(limits::max_file_bytes) + " are accepted",
+                       limits::max_file_bytes);
+    std::vector<std::uint8_t> data(static_cast<std::size_t>(length));
     // One bulk copy into the wasm memory (the view is taken after the allocation).
     val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
     return val(ModelHandle{std::make_shared<const Model>(Model::load(data))});

@@ -270,6 +270,8 @@ export interface ModelLimits {
 
 /** What the bindings accept (Playground.limits()). */
 export interface EngineLimits {
+  /** bytes of a checkpoint Model.load accepts (more: limit_exceeded) */
+  maxFileBytes: number;
   /** numbers in one vector or matrix passed to attend() or weightDifference() */
   maxVectorLength: number;
   /** dq, dk, da of defaultParams() and options.hidden_size */

@@ -177,6 +177,7 @@ describe('limits', () => {
       'maxArgumentDepth',
       'maxArgumentElements',
       'maxBeamWidth',
+      'maxFileBytes',
       'maxParamsSize',
       'maxSteps',
       'maxVectorLength',
@@ -186,6 +187,13 @@ describe('limits', () => {
     assert.throws(() => ap.defaultParams('general', limits.maxParamsSize + 1, 1, 1), {
       code: 'bad_argument',
     });
+    const tooBig = new Uint8Array(limits.maxFileBytes + 1);
+    const heap = ap.HEAP8.buffer.byteLength;
+    assert.throws(
+      () => ap.Model.load(tooBig),
+      (e) => e.code === 'limit_exceeded' && e.details.limit === limits.maxFileBytes,
+    );
+    assert.equal(ap.HEAP8.buffer.byteLength, heap, 'the heap did not grow for the refused file');
     const query = new Float32Array(limits.maxVectorLength + 1);
     assert.throws(
       () => ap.attend('dot', query, [query], [[1]]),
