@@ -27,16 +27,14 @@ using attention::ScoreParams;
 constexpr std::uint64_t kDefaultParamsSeed = 2026;
 
 ScoreKind to_kind(const val &kind) {
-    if (!kind.isString()) throw std::invalid_argument("kind: expected a score function name, got " + describe(kind));
+    if (!kind.isString()) bad_argument("kind", ": expected a score function name, got " + describe(kind));
     return attention::parse_score_kind(kind.as<std::string>());
 }
 
+constexpr std::int64_t kMaxParamsSize = limits::max_params_size;
+
 Eigen::Index to_size(const val &v, const std::string &field) {
-    if (!v.isNumber()) throw std::invalid_argument(field + ": expected a whole number, got " + describe(v));
-    const double size = v.as<double>();
-    if (!(size >= 1 && size <= 4096 && size == static_cast<Eigen::Index>(size)))
-        throw std::invalid_argument(field + ": expected a whole number from 1 to 4096, got " + std::to_string(size));
-    return static_cast<Eigen::Index>(size);
+    return static_cast<Eigen::Index>(whole_number(v, field, 1, kMaxParamsSize));
 }
 
 ScoreParams default_params(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da) {
@@ -62,8 +60,8 @@ ScoreParams params_from_js(ScoreKind kind, const val &params) {
     out.kind = kind;
     const auto field = [&](const char *name) {
         if (!params.hasOwnProperty(name))
-            throw std::invalid_argument(std::string("options.params.") + name + " is missing (needed by " +
-                                        std::string(attention::name(kind)) + ")");
+            bad_argument(std::string("options.params.") + name,
+                         " is missing (needed by " + std::string(attention::name(kind)) + ")");
         return params[name];
     };
     if (kind == ScoreKind::general) out.w = to_mat(field("w"), "options.params.w");
@@ -84,14 +82,12 @@ val attend_js(val kind_js, val query_js, val keys_js, val values_js, val options
     const Mat keys = to_mat(keys_js, "keys");
     const Mat values = to_mat(values_js, "values");
     const val options = options_js.isUndefined() ? val::object() : options_js;
-    if (!is_object(options)) throw std::invalid_argument("options: expected an object, got " + describe(options));
+    if (!is_object(options)) bad_argument("options", ": expected an object, got " + describe(options));
 
     attention::StepOptions step_options;
     if (options.hasOwnProperty("temperature")) {
         const val temperature = options["temperature"];
-        if (!temperature.isNumber())
-            throw std::invalid_argument("options.temperature: expected a number, got " + describe(temperature));
-        step_options.temperature = temperature.as<float>();
+        step_options.temperature = to_temperature(temperature);
     }
     std::vector<std::uint8_t> mask;
     if (options.hasOwnProperty("mask") && !options["mask"].isUndefined()) {
@@ -101,7 +97,7 @@ val attend_js(val kind_js, val query_js, val keys_js, val values_js, val options
     ScoreParams params;
     if (options.hasOwnProperty("params") && !options["params"].isUndefined()) {
         if (!is_object(options["params"]))
-            throw std::invalid_argument("options.params: expected an object, got " + describe(options["params"]));
+            bad_argument("options.params", ": expected an object, got " + describe(options["params"]));
         params = params_from_js(kind, options["params"]);
     } else {
         const Eigen::Index da = options.hasOwnProperty("hidden_size")
@@ -155,15 +151,25 @@ val weight_difference_js(val a_js, val b_js) {
     return out;
 }
 
+// What the bindings accept (limits.hpp); a model's own limits are in its info().limits.
+val limits_js() {
+    val out = val::object();
+    out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
+    out.set("maxVectorLength", static_cast<double>(limits::max_vector_length));
+    out.set("maxParamsSize", static_cast<double>(limits::max_params_size));
+    out.set("maxSteps", static_cast<double>(limits::max_steps));
+    out.set("maxBeamWidth", static_cast<double>(limits::max_beam_width));
+    out.set("maxArgumentElements", static_cast<double>(limits::max_argument_elements));
+    out.set("maxArgumentDepth", static_cast<double>(limits::max_argument_depth));
+    return out;
+}
+
 val attend(val kind, val query, val keys, val values, val options) {
     return guarded(attend_js, kind, query, keys, values, options);
 }
-val attend_without_options(val kind, val query, val keys, val values) {
-    const auto body = [](val k, val q, val ks, val vs) { return attend_js(k, q, ks, vs, val::undefined()); };
-    return guarded(body, kind, query, keys, values);
-}
 val defaultParams(val kind, val dq, val dk, val da) { return guarded(default_params_js, kind, dq, dk, da); }
 val scoreKinds() { return guarded(score_kinds_js); }
+val engineLimits() { return guarded(limits_js); }
 val weightDifference(val a, val b) { return guarded(weight_difference_js, a, b); }
 std::string simdIsa() { return core::simd_isa(); }
 
@@ -171,13 +177,13 @@ std::string simdIsa() { return core::simd_isa(); }
 } // namespace apg::wasm
 
 EMSCRIPTEN_BINDINGS(apg) {
-    // options may be left out: embind picks the overload by the number of arguments.
     emscripten::function("attend", &apg::wasm::attend);
-    emscripten::function("attend", &apg::wasm::attend_without_options);
     emscripten::function("defaultParams", &apg::wasm::defaultParams);
+    emscripten::function("limits", &apg::wasm::engineLimits);
     emscripten::function("scoreKinds", &apg::wasm::scoreKinds);
     emscripten::function("simdIsa", &apg::wasm::simdIsa);
     emscripten::function("weightDifference", &apg::wasm::weightDifference);
-    for (const char *name : {"attend", "defaultParams", "scoreKinds", "weightDifference"})
-        apg::wasm::restore_stack_on_throw(name);
+    apg::wasm::guard_entry("attend", 1); // options may be left out
+    for (const char *name : {"defaultParams", "limits", "scoreKinds", "simdIsa", "weightDifference"})
+        apg::wasm::guard_entry(name);
 }

@@ -3,23 +3,91 @@
 // back, reset, run, beam, trace and exports. Conversion only: the work is done by
 // io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
-#include "js_error.hpp"
-#include "io/model.hpp"
+#include "decode/record_schema.hpp"
 #include "decode/session.hpp"
 #include "decode/transformer_trace.hpp"
+#include "io/model.hpp"
+#include "js_error.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
 
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
-#include <cctype>
+#include <algorithm>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+// clang-format off
+// A record's table arrives once, as words: the field count, then per field its name, type, shape,
+// doc and labels as (address, length) of their text, optional, the label count, and its `of`.
+EM_JS(void, apg_schema_js, (const char *kind, const int *words), {
+    const schemas = Module['apgSchemas'] || (Module['apgSchemas'] = {});
+    let w = words >> 2;
+    const text = () => { const s = UTF8ToString(HEAP32[w], HEAP32[w + 1]); w += 2; return s; };
+    const camel = (name) => name.replace(/_(.)/g, (m, c) => c.toUpperCase());
+    const schema = [];
+    const count = HEAP32[w++];
+    for (let n = 0; n < count; n++) {
+        const trace = text();
+        const field = { name: camel(trace), trace, type: text() };
+        const shape = text();
+        field.shape = shape ? shape.split(' ') : [];
+        field.optional = HEAP32[w++] !== 0;
+        field.doc = text();
+        const labels = HEAP32[w++];
+        if (field.type === 'label') field.labels = [];
+        for (let l = 0; l < labels; l++) field.labels.push(text());
+        const of = text();
+        if (field.type === 'token') field.of = camel(of);
+        schema.push(field);
+    }
+    schemas[UTF8ToString(kind)] = schema;
+});
+
+EM_JS(emscripten::EM_VAL, apg_schema_copy_js, (const char *kind), {
+    return Emval.toHandle(JSON.parse(JSON.stringify(Module['apgSchemas'][UTF8ToString(kind)])));
+});
+
+// clang-format on
+
 namespace apg::wasm {
 namespace {
+
+std::vector<int> schema_words(std::span<const decode::record::Field> fields) {
+    std::vector<int> words;
+    const auto text = [&words](std::string_view s) {
+        words.push_back(static_cast<int>(reinterpret_cast<std::intptr_t>(s.data())));
+        words.push_back(static_cast<int>(s.size()));
+    };
+    words.push_back(static_cast<int>(fields.size()));
+    for (const auto &f : fields) {
+        text(f.name);
+        text(decode::record::type_names[static_cast<int>(f.type)]);
+        text(f.shape);
+        words.push_back(f.optional ? 1 : 0);
+        text(f.doc);
+        words.push_back(static_cast<int>(f.labels.size()));
+        for (std::string_view label : f.labels) text(label);
+        text(f.of);
+    }
+    return words;
+}
+
+val record_schema(const std::string &kind) {
+    static const bool sent = [] {
+        apg_schema_js("decoder", schema_words(decode::record::decoder_step).data());
+        apg_schema_js("self_attention", schema_words(decode::record::self_attention_layer).data());
+        return true;
+    }();
+    (void)sent;
+    if (kind != "decoder" && kind != "self_attention")
+        bad_argument("recordSchema", ": expected 'decoder' or 'self_attention', got \"" + kind + "\"");
+    return val::take_ownership(apg_schema_copy_js(kind.c_str()));
+}
 
 using io::Model;
 
@@ -27,12 +95,19 @@ struct ModelHandle {
     std::shared_ptr<const Model> model;
 };
 
-// A session keeps its model alive: JS may delete the model first.
-struct SessionHandle {
+// A session keeps its model alive: JS may delete the model first, and the network stays until the
+// session is deleted too.
+struct SessionState {
     std::shared_ptr<const Model> model;
-    std::shared_ptr<decode::DecodeSession> session;
+    std::unique_ptr<decode::DecodeSession> session;
     std::vector<std::string> source_tokens;
     val target_tokens = val::undefined(); // the target vocabulary as a JS array, for step records
+};
+
+// What JS holds. Each call takes its own reference to the state before anything else, so even a
+// delete() of this handle from page code during the call cannot free what the call is using.
+struct SessionHandle {
+    std::shared_ptr<SessionState> state;
 };
 
 val strings_to_js(const std::vector<std::string> &items) {
@@ -48,18 +123,6 @@ val vocab_to_js(const io::Vocabulary &vocab) {
 }
 
 val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
-
-// "raw_scores" → "rawScores": trace names as JS property names.
-std::string camel_case(const std::string &name) {
-    std::string out;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        if (name[i] == '_' && i + 1 < name.size())
-            out += static_cast<char>(std::toupper(static_cast<unsigned char>(name[++i])));
-        else
-            out += name[i];
-    }
-    return out;
-}
 
 // {data: Float32Array (row-major copy), shape: number[]}
 val tensor_to_js(const trace::Tensor &t) {
@@ -92,15 +155,21 @@ val optional_vec(const Vec &v) { return v.size() > 0 ? to_js(v) : val::null(); }
 
 val load_js(val bytes) {
     if (!bytes.instanceof (val::global("Uint8Array")))
-        throw std::invalid_argument("Model.load: expected the checkpoint as a Uint8Array, got " + describe(bytes));
-    std::vector<std::uint8_t> data(bytes["length"].as<std::size_t>());
+        bad_argument("Model.load", ": expected the checkpoint as a Uint8Array, got " + describe(bytes));
+    const double length = bytes["length"].as<double>();
+    if (length > static_cast<double>(limits::max_file_bytes))
+        limit_exceeded("Model.load",
+                       ": the file has " + number_text(length) + " bytes, at most " +
+                           std::to_string(limits::max_file_bytes) + " are accepted",
+                       limits::max_file_bytes);
+    std::vector<std::uint8_t> data(static_cast<std::size_t>(length));
     // One bulk copy into the wasm memory (the view is taken after the allocation).
     val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
     return val(ModelHandle{std::make_shared<const Model>(Model::load(data))});
 }
 
-val info_js(const ModelHandle &h) {
-    const Model &m = *h.model;
+val info_js(const std::shared_ptr<const Model> &model) {
+    const Model &m = *model;
     const auto &c = m.config();
     val out = val::object();
     out.set("task", c.task);
@@ -120,6 +189,11 @@ val info_js(const ModelHandle &h) {
     dims.set("maxSourceLen", c.max_source_len);
     dims.set("maxTargetLen", c.max_target_len);
     out.set("dims", dims);
+    val model_limits = val::object();
+    model_limits.set("maxSourceTokens", c.max_source_len);
+    model_limits.set("maxTargetTokens", c.max_target_len);
+    model_limits.set("maxTopK", m.target_vocab().size());
+    out.set("limits", model_limits);
     out.set("sourceTokenizer", std::string(io::tokenizer_name(m.source_vocab().tokenizer())));
     out.set("targetTokenizer", std::string(io::tokenizer_name(m.target_vocab().tokenizer())));
     out.set("srcVocab", vocab_to_js(m.source_vocab()));
@@ -132,67 +206,89 @@ val info_js(const ModelHandle &h) {
     return out;
 }
 
-int option_int(const val &options, const char *name, int fallback, int lo, int hi) {
-    if (!options.hasOwnProperty(name) || options[name].isUndefined()) return fallback;
-    const val v = options[name];
-    if (!v.isNumber()) throw std::invalid_argument(std::string("options.") + name + ": expected a number");
-    const double d = v.as<double>();
-    if (!(d >= lo && d <= hi && d == static_cast<int>(d)))
-        throw std::invalid_argument(std::string("options.") + name + ": expected a whole number from " +
-                                    std::to_string(lo) + " to " + std::to_string(hi));
-    return static_cast<int>(d);
+// The decoding options, read out of JS before the model is touched. Limits that depend on the
+// model (topK at most the target vocabulary) are checked afterwards.
+struct DecodeRequest {
+    std::string text;
+    std::optional<std::int64_t> top_k, max_steps;
+    std::optional<float> temperature;
+};
+
+constexpr std::int64_t kMaxSteps = limits::max_steps;
+constexpr std::int64_t kMaxBeamWidth = limits::max_beam_width;
+// topK is checked against the target vocabulary once the model is at hand; this bounds the read.
+constexpr std::int64_t kMaxTopK = 1 << 20;
+
+std::optional<val> option(const val &options, const char *name) {
+    if (!options.hasOwnProperty(name) || options[name].isUndefined()) return std::nullopt;
+    return options[name];
 }
 
-val decode_js(const ModelHandle &h, val text, val options_js) {
-    if (!text.isString())
-        throw std::invalid_argument("decode: expected the input text as a string, got " + describe(text));
+DecodeRequest decode_request(const val &text, const val &options_js) {
+    if (!text.isString()) bad_argument("decode", ": expected the input text as a string, got " + describe(text));
     const val options = options_js.isUndefined() ? val::object() : options_js;
     if (options.typeOf().as<std::string>() != "object" || options.isNull())
-        throw std::invalid_argument("decode: options must be an object");
-    const Model &m = *h.model;
-    const std::string input = text.as<std::string>();
-    std::vector<int> ids = m.encode_source(input);
+        bad_argument("options", ": expected an object, got " + describe(options));
+    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
+        if (key != "topK" && key != "maxSteps" && key != "temperature")
+            bad_argument("options." + key, " is not an option of decode (topK, maxSteps, temperature)");
+    DecodeRequest r;
+    r.text = text.as<std::string>();
+    if (const auto v = option(options, "topK")) r.top_k = whole_number(*v, "options.topK", 1, kMaxTopK);
+    if (const auto v = option(options, "maxSteps")) r.max_steps = whole_number(*v, "options.maxSteps", 0, kMaxSteps);
+    if (const auto v = option(options, "temperature")) r.temperature = to_temperature(*v);
+    return r;
+}
+
+val decode_js(const std::shared_ptr<const Model> &model, const DecodeRequest &r) {
+    const Model &m = *model;
+    std::vector<int> ids = m.encode_source(r.text);
     decode::SessionOptions session_options;
     session_options.start_id = io::Vocabulary::bos;
     session_options.end_id = io::Vocabulary::eos;
-    session_options.top_k = option_int(options, "topK", 5, 1, m.target_vocab().size());
-    session_options.max_steps = option_int(options, "maxSteps", 0, 0, 4096);
-    if (options.hasOwnProperty("temperature") && !options["temperature"].isUndefined()) {
-        if (!options["temperature"].isNumber()) throw std::invalid_argument("options.temperature: expected a number");
-        session_options.attention.temperature = options["temperature"].as<float>();
-    }
-    SessionHandle s;
-    s.model = h.model;
-    s.source_tokens = m.source_vocab().tokenize(input);
-    s.target_tokens = vocab_to_js(m.target_vocab());
-    s.session = std::make_shared<decode::DecodeSession>(m.network(), std::move(ids), session_options);
-    return val(std::move(s));
+    const int vocab = m.target_vocab().size();
+    if (r.top_k && *r.top_k > vocab)
+        bad_argument("options.topK",
+                     ": expected a whole number from 1 to " + std::to_string(vocab) + ", got " +
+                         std::to_string(*r.top_k),
+                     vocab);
+    session_options.top_k = r.top_k ? static_cast<int>(*r.top_k) : std::min(5, vocab);
+    session_options.max_steps = r.max_steps ? static_cast<int>(*r.max_steps) : 0;
+    if (r.temperature) session_options.attention.temperature = *r.temperature;
+    auto s = std::make_shared<SessionState>();
+    s->model = model;
+    s->source_tokens = m.source_vocab().tokenize(r.text);
+    s->target_tokens = vocab_to_js(m.target_vocab());
+    s->session = std::make_unique<decode::DecodeSession>(m.network(), std::move(ids), session_options);
+    return val(SessionHandle{std::move(s)});
 }
 
 // ---- Session ----
 
-val step_js(SessionHandle &s) {
+val step_js(SessionState &s) {
     const auto &step = s.session->step();
     return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
 }
 
-val force_js(SessionHandle &s, val token) {
-    if (!token.isNumber()) throw std::invalid_argument("force: expected a token id, got " + describe(token));
+val force_js(SessionState &s, val token) {
+    if (!token.isNumber()) bad_argument("force", ": expected a token id, got " + describe(token));
+    // Out-of-range ids are the session's to refuse (it names the vocabulary size).
     const double id = token.as<double>();
-    if (id != static_cast<int>(id)) throw std::invalid_argument("force: token id must be a whole number");
+    if (!(id == std::floor(id) && std::abs(id) < 1 << 30))
+        bad_argument("force", ": token id must be a whole number, got " + number_text(id));
     const auto &step = s.session->force(static_cast<int>(id));
     return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
 }
 
-val back_js(SessionHandle &s) { return val(s.session->back()); }
-val reset_js(SessionHandle &s) {
+val back_js(SessionState &s) { return val(s.session->back()); }
+val reset_js(SessionState &s) {
     s.session->reset();
     return val::undefined();
 }
-val done_js(SessionHandle &s) { return val(s.session->done()); }
-val length_js(SessionHandle &s) { return val(static_cast<int>(s.session->steps().size())); }
+val done_js(SessionState &s) { return val(s.session->done()); }
+val length_js(SessionState &s) { return val(static_cast<int>(s.session->steps().size())); }
 
-val run_js(SessionHandle &s) {
+val run_js(SessionState &s) {
     const int before = static_cast<int>(s.session->steps().size());
     s.session->run();
     val out = val::array();
@@ -202,17 +298,19 @@ val run_js(SessionHandle &s) {
     return out;
 }
 
-val record_js(SessionHandle &s, val index) {
+val record_js(SessionState &s, val index) {
     const auto &steps = s.session->steps();
-    if (!index.isNumber()) throw std::invalid_argument("record: expected a step index");
+    if (!index.isNumber()) bad_argument("record", ": expected a step index, got " + describe(index));
     const double i = index.as<double>();
-    if (!(i >= 0 && i < static_cast<double>(steps.size()) && i == static_cast<int>(i)))
-        throw std::invalid_argument("record: step " + std::to_string(i) + " does not exist (the session has " +
-                                    std::to_string(steps.size()) + " steps)");
+    if (!(i >= 0 && i < static_cast<double>(steps.size()) && i == std::floor(i)))
+        bad_argument("record",
+                     ": step " + number_text(i) + " does not exist (the session has " + std::to_string(steps.size()) +
+                         " steps)",
+                     static_cast<std::int64_t>(steps.size()));
     return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
 }
 
-val trace_js(SessionHandle &s) {
+val trace_js(SessionState &s) {
     val out = val::array();
     const auto &steps = s.session->steps();
     for (int i = 0; i < static_cast<int>(steps.size()); ++i)
@@ -220,48 +318,43 @@ val trace_js(SessionHandle &s) {
     return out;
 }
 
-val source_tokens_js(SessionHandle &s) { return strings_to_js(s.source_tokens); }
-val encoder_states_js(SessionHandle &s) { return to_js(s.session->encoded().states); }
+val source_tokens_js(SessionState &s) { return strings_to_js(s.source_tokens); }
+val encoder_states_js(SessionState &s) { return to_js(s.session->encoded().states); }
 
 // The transformer encoder's layers (kind "self_attention"); none for a GRU encoder.
-std::vector<trace::StepRecord> self_attention_records(const SessionHandle &s) {
+std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
     const auto &cache = s.session->encoded().self_attention;
     return cache ? decode::to_records(*cache) : std::vector<trace::StepRecord>{};
 }
 
-val self_attention_js(SessionHandle &s) {
+val self_attention_js(SessionState &s) {
     val out = val::array();
     for (const auto &r : self_attention_records(s)) out.call<void>("push", record_to_js(r));
     return out;
 }
 
-std::vector<std::string> output_tokens(const SessionHandle &s) {
+std::vector<std::string> output_tokens(const SessionState &s) {
     std::vector<std::string> out;
     for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
     return out;
 }
-val output_tokens_js(SessionHandle &s) { return strings_to_js(output_tokens(s)); }
-val output_text_js(SessionHandle &s) { return val(s.model->target_vocab().join(s.session->output_ids())); }
+val output_tokens_js(SessionState &s) { return strings_to_js(output_tokens(s)); }
+val output_text_js(SessionState &s) { return val(s.model->target_vocab().join(s.session->output_ids())); }
 
-trace::Trace session_trace(const SessionHandle &s) {
+trace::Trace session_trace(const SessionState &s) {
     trace::Trace t;
     const auto &c = s.model->config();
     t.meta["model"] = c.to_json();
     t.meta["source_tokens"] = s.source_tokens;
     t.meta["output_tokens"] = output_tokens(s);
-    std::vector<std::string> vocab;
     const auto &steps = s.session->steps();
-    for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
-        trace::StepRecord r = decode::to_record(steps[i], i);
-        r.fields["token"] = s.model->target_vocab().token(steps[i].token);
-        r.fields["prev_token"] = s.model->target_vocab().token(steps[i].step.prev_token);
-        t.steps.push_back(std::move(r));
-    }
+    for (int i = 0; i < static_cast<int>(steps.size()); ++i)
+        t.steps.push_back(decode::record::to_record(steps[i], i, s.model->target_vocab().tokens()));
     return t;
 }
 
 // The decoder's steps under "steps"; a transformer encoder's layers under "encoder".
-val export_json_js(SessionHandle &s) {
+val export_json_js(SessionState &s) {
     nlohmann::json j = session_trace(s).to_json();
     const auto layers = self_attention_records(s);
     if (!layers.empty()) {
@@ -273,7 +366,7 @@ val export_json_js(SessionHandle &s) {
 
 // One file per buffer; a transformer encoder's buffers stacked over its layers as "encoder.<name>.npy"
 // (e.g. "encoder.weights.npy": layers × heads × n × n).
-val export_npy_js(SessionHandle &s) {
+val export_npy_js(SessionState &s) {
     val out = val::object();
     auto put = [&out](const std::string &name, const std::string &bytes) {
         const auto *data = reinterpret_cast<const std::uint8_t *>(bytes.data());
@@ -287,11 +380,14 @@ val export_npy_js(SessionHandle &s) {
     return out;
 }
 
-val beam_js(SessionHandle &s, val width) {
-    if (!width.isNumber()) throw std::invalid_argument("beam: expected a width");
+val beam_js(SessionState &s, val width) {
+    if (!width.isNumber()) bad_argument("beam", ": expected a width, got " + describe(width));
     const double k = width.as<double>();
-    if (!(k >= 1 && k <= 16 && k == static_cast<int>(k)))
-        throw std::invalid_argument("beam: width must be a whole number from 1 to 16");
+    if (!(k >= 1 && k <= kMaxBeamWidth && k == std::floor(k)))
+        bad_argument("beam",
+                     ": width must be a whole number from 1 to " + std::to_string(kMaxBeamWidth) + ", got " +
+                         number_text(k),
+                     kMaxBeamWidth);
     decode::SessionOptions options;
     options.start_id = io::Vocabulary::bos;
     options.end_id = io::Vocabulary::eos;
@@ -328,22 +424,44 @@ val beam_js(SessionHandle &s, val width) {
 }
 
 // Every entry point runs its body inside guarded(): exceptions become JS Errors.
+// Each copies the model's reference out of its handle first, then reads the JS values.
 val Model_load(val bytes) { return guarded(load_js, bytes); }
 val Model_info(ModelHandle &h) {
-    return guarded([&] { return info_js(h); });
+    return guarded([&h] {
+        const std::shared_ptr<const Model> model = h.model;
+        return info_js(model);
+    });
 }
 val Model_decode(ModelHandle &h, val text, val options) {
-    return guarded([&h](val t, val o) { return decode_js(h, t, o); }, text, options);
+    return guarded(
+        [&h](val t, val o) {
+            const std::shared_ptr<const Model> model = h.model;
+            return decode_js(model, decode_request(t, o));
+        },
+        text, options);
 }
-val Model_decode_plain(ModelHandle &h, val text) {
-    return guarded([&h](val t) { return decode_js(h, t, val::undefined()); }, text);
+val recordSchema(val kind) {
+    return guarded(
+        [](val k) {
+            if (!k.isString()) bad_argument("recordSchema", ": expected a record kind, got " + describe(k));
+            return record_schema(k.as<std::string>());
+        },
+        kind);
 }
 
-template <val (*F)(SessionHandle &)> val session_call(SessionHandle &s) {
-    return guarded([&s] { return F(s); });
+template <val (*F)(SessionState &)> val session_call(SessionHandle &h) {
+    return guarded([&h] {
+        const std::shared_ptr<SessionState> state = h.state;
+        return F(*state);
+    });
 }
-template <val (*F)(SessionHandle &, val)> val session_call_arg(SessionHandle &s, val arg) {
-    return guarded([&s](val a) { return F(s, a); }, arg);
+template <val (*F)(SessionState &, val)> val session_call_arg(SessionHandle &h, val arg) {
+    return guarded(
+        [&h](val a) {
+            const std::shared_ptr<SessionState> state = h.state;
+            return F(*state, a);
+        },
+        arg);
 }
 
 } // namespace
@@ -354,8 +472,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     emscripten::class_<ModelHandle>("Model")
         .class_function("load", &Model_load)
         .function("info", &Model_info)
-        .function("decode", &Model_decode)
-        .function("decode", &Model_decode_plain);
+        .function("decode", &Model_decode);
     emscripten::class_<SessionHandle>("Session")
         .function("step", &session_call<step_js>)
         .function("force", &session_call_arg<force_js>)
@@ -374,10 +491,13 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("beam", &session_call_arg<beam_js>)
         .function("exportJson", &session_call<export_json_js>)
         .function("exportNpy", &session_call<export_npy_js>);
-    restore_stack_on_throw_static("Model", "load");
-    for (const char *m : {"info", "decode"}) restore_stack_on_throw_method("Model", m);
+    emscripten::function("recordSchema", &recordSchema);
+    guard_static("Model", "load");
+    guard_entry("recordSchema");
+    guard_method("Model", "info");
+    guard_method("Model", "decode", 1); // options may be left out
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
           "selfAttention", "outputTokens", "outputText", "beam", "exportJson", "exportNpy"})
-        restore_stack_on_throw_method("Session", m);
+        guard_method("Session", m);
 }

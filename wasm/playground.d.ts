@@ -1,5 +1,54 @@
-// Hand-written declarations of the embind module built from wasm/*.cpp (Emscripten 3.1.6 has no
-// --emit-tsd). Every array the engine returns is a copy; nothing here needs .delete().
+// Declarations of the embind module built from wasm/*.cpp, written by hand (Emscripten 3.1.6 has
+// no --emit-tsd) except the records marked as generated from the C++ field tables. Every array
+// the engine returns is a copy; nothing here needs .delete().
+
+// ---- Errors ----
+
+/** The code of every error the engine throws (the names of apg::ErrorCode in src/core/error.hpp). */
+export type ErrorCode =
+  | 'empty_input'
+  | 'unknown_token'
+  | 'too_long'
+  | 'bad_checkpoint'
+  | 'bad_argument'
+  | 'bad_state'
+  | 'limit_exceeded';
+
+/**
+ * Every call of this module throws only EngineError: an Error whose message is the engine's whole
+ * message, with a code to decide on (never match the message) and the facts behind it.
+ * - empty_input: the text has no tokens.
+ * - unknown_token: details.tokens (the unknown ones), details.suggestions (known near ones), details.count.
+ * - too_long: details.length, details.limit, details.unit ('characters' or 'tokens').
+ * - bad_checkpoint: a file the loader rejects; details.field where one is to blame.
+ * - bad_argument: a value passed in is of the wrong kind or out of range; details.name (the
+ *   argument or option, e.g. 'options.topK'), details.limit (the largest accepted) where there is
+ *   one; details.argument (its position, from 1) when the value could not even be read (a getter
+ *   or proxy that throws, a detached buffer, nesting too deep); the error's cause is then the
+ *   error that reading it raised.
+ * - bad_state: a call out of order (a step after the end; any call on a deleted object).
+ * - limit_exceeded: memory or the stack ran out.
+ */
+export interface EngineError extends Error {
+  code: ErrorCode;
+  details: {
+    tokens?: string[];
+    suggestions?: string[];
+    count?: number;
+    length?: number;
+    limit?: number;
+    unit?: string;
+    field?: string;
+    name?: string;
+    argument?: number;
+    [key: string]: unknown;
+  };
+}
+
+// ---- Values ----
+// Every argument is copied into plain values before the engine runs (so page code a getter or a
+// proxy runs cannot interfere with a call); strings are made well-formed (a lone surrogate
+// becomes U+FFFD); objects are read by their own enumerable properties only.
 
 /** Input vector: any array-like of numbers. Every element must be finite. */
 export type VectorInput = ArrayLike<number>;
@@ -86,75 +135,85 @@ export interface TopToken {
   prob: number;
 }
 
-/** One decoding step; the names are those of the C++ trace (src/models/session.hpp to_record). */
+// ---- generated from decode/record_schema.hpp by wasm/generate-types.mjs; do not edit ----
+/**
+ * One decoding step, every stage with the engine’s numbers. Shape letters: n source tokens,
+ * da additive attention size, dh encoder state size, Hd decoder state size, Vt target
+ * vocabulary, k top-k tokens (DecodeOptions.topK).
+ */
 export interface StepRecord {
+  /** the step's position in the session, from 0 */
   index: number;
+  /** what produced the record */
   kind: 'decoder';
   /** the token taken at this step ('</s>' ends the output) */
   tokenId: number;
+  /** the token taken, as text */
   token: string;
+  /** how the token was chosen */
   choice: 'greedy' | 'forced' | 'beam';
   /** log p(token) */
   logProb: number;
-  /** y_{i-1}; '<s>' at the first step */
+  /** y_{i-1}: the token fed in ('<s>' at the first step) */
   prevTokenId: number;
+  /** the token fed in, as text */
   prevToken: string;
-  /** the top-k next tokens, most probable first */
+  /** k: the top-k next tokens, most probable first */
   top: TopToken[];
-  /** s_{i-1} */
+  /** Hd: s_{i-1} */
   prevState: Float32Array;
-  /** s_{i-1} (Bahdanau) or s_i (Luong) */
+  /** Hd: s_{i-1} (Bahdanau) or s_i (Luong) */
   query: Float32Array;
-  /** stage 1, n */
+  /** n: stage 1: e_j = score(query, h_j) */
   scores: Float32Array;
-  /** additive: n × da, row j = tanh(W_q q + W_k h_j); otherwise null */
+  /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
-  /** stage 2, n */
+  /** n: stage 2: softmax(scores / τ) */
   weights: Float32Array;
-  /** stage 3, dh */
+  /** dh: stage 3: Σ_j weights_j h_j */
   context: Float32Array;
-  /** s_i */
+  /** Hd: s_i */
   state: Float32Array;
-  /** Luong: tanh(W_c [c_i; s_i]); Bahdanau: null */
+  /** Hd: Luong: tanh(W_c [context; s_i]); Bahdanau: null */
   attentional: Float32Array | null;
-  /** Vt */
+  /** Vt: the output layer before the softmax */
   logits: Float32Array;
-  /** Vt, softmax(logits) */
+  /** Vt: softmax(logits) */
   probs: Float32Array;
-  /** stage 2 spelled out: exp((e_j − maxScore)/τ), n */
+  /** n: stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys */
   exps: Float32Array;
+  /** the largest unmasked score */
   maxScore: number;
   /** Σ_j exps_j; weights_j = exps_j / expSum */
   expSum: number;
-  /** −Σ α_j ln α_j of the weights, in nats */
+  /** −Σ_j weights_j ln weights_j, in nats */
   entropy: number;
-  /** ln n: the entropy of uniform weights */
+  /** ln(unmasked keys): the entropy of uniform weights */
   maxEntropy: number;
 }
 
-/** An n-d tensor: row-major data and its shape */
-export interface Tensor {
-  data: Float32Array;
-  shape: number[];
-}
-
 /**
- * One transformer encoder layer (Source = Target: every token attends to every token).
- * n = tokens, d = model size, h = heads, dh = d / h, f = feed-forward size.
+ * One Transformer encoder layer (Source = Target: every token attends to every token).
+ * Shape letters: n tokens, d model size, h heads, dh = d / h, f feed-forward size.
  */
 export interface SelfAttentionRecord {
+  /** what produced the record */
   kind: 'self_attention';
-  /** layer index, from 0 */
+  /** the layer, from 0 */
   index: number;
+  /** the layer, from 0 (as index) */
   layer: number;
+  /** h */
   heads: number;
-  /** n entries, 1 = real token */
+  /** n: 1 = real token */
   mask: number[];
   /** n × d: the layer's input (layer 0: embedding + positional code) */
   input: Tensor;
-  /** h × n × dh: each head's Q, K, V */
+  /** h × n × dh: each head's columns of Q = X W_qᵀ + b_q */
   query: Tensor;
+  /** h × n × dh: each head's K */
   key: Tensor;
+  /** h × n × dh: each head's V */
   value: Tensor;
   /** h × n × n: Q Kᵀ */
   rawScores: Tensor;
@@ -168,10 +227,63 @@ export interface SelfAttentionRecord {
   attention: Tensor;
   /** n × d: LayerNorm1(input + attention) */
   norm1: Tensor;
-  /** n × f */
+  /** n × f: the feed-forward block's activations */
   ffnHidden: Tensor;
   /** n × d: LayerNorm2(norm1 + FFN(norm1)), the next layer's input */
   output: Tensor;
+}
+// ---- end of generated declarations ----
+
+/** One field of a record's table. */
+export interface RecordField {
+  /** the name on the page (camelCase of trace) */
+  name: string;
+  /** the name in the trace and its exports */
+  trace: string;
+  type: 'integer' | 'number' | 'label' | 'token' | 'vector' | 'matrix' | 'top' | 'ints' | 'tensor';
+  /** shape letters, one per dimension ([] for scalars) */
+  shape: string[];
+  /** null on the page (left out of the trace) when the model has no such buffer */
+  optional: boolean;
+  doc: string;
+  /** label: the values it takes */
+  labels?: string[];
+  /** token: the integer field holding its id */
+  of?: string;
+}
+
+/** An n-d tensor: row-major data and its shape */
+export interface Tensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** A model's own limits (Model.info().limits). */
+export interface ModelLimits {
+  /** tokens of one input (more gives too_long) */
+  maxSourceTokens: number;
+  /** tokens of one output; a session stops after maxTargetTokens + 1 steps unless maxSteps says otherwise */
+  maxTargetTokens: number;
+  /** the largest DecodeOptions.topK: the target vocabulary's size */
+  maxTopK: number;
+}
+
+/** What the bindings accept (Playground.limits()). */
+export interface EngineLimits {
+  /** bytes of a checkpoint Model.load accepts (more: limit_exceeded) */
+  maxFileBytes: number;
+  /** numbers in one vector or matrix passed to attend() or weightDifference() */
+  maxVectorLength: number;
+  /** dq, dk, da of defaultParams() and options.hidden_size */
+  maxParamsSize: number;
+  /** the largest DecodeOptions.maxSteps */
+  maxSteps: number;
+  /** the widest Session.beam() */
+  maxBeamWidth: number;
+  /** elements of one array or keys of one object in any argument */
+  maxArgumentElements: number;
+  /** how deep any argument may nest */
+  maxArgumentDepth: number;
 }
 
 export interface ModelInfo {
@@ -204,6 +316,7 @@ export interface ModelInfo {
   heldoutExactMatch: number | null;
   /** the training record: command, seeds, steps, … */
   training: Record<string, unknown>;
+  limits: ModelLimits;
 }
 
 export interface BeamNode {
@@ -228,16 +341,21 @@ export interface BeamResult {
   scores: number[];
 }
 
+/** Any other key is refused (bad_argument naming it). */
 export interface DecodeOptions {
-  /** how many next tokens each step reports (default 5) */
+  /** how many next tokens each step reports: 1 to info().limits.maxTopK (default 5) */
   topK?: number;
-  /** step limit (default: the model's max output length + 1) */
+  /** step limit, 0 to limits().maxSteps (default, or 0: the model's maxTargetTokens + 1) */
   maxSteps?: number;
-  /** softmax temperature of the attention weights (default 1) */
+  /** softmax temperature of the attention weights, finite (default 1) */
   temperature?: number;
 }
 
-/** An embind object: call delete() when done. */
+/**
+ * An embind object: call delete() when done. A session keeps its model's network alive: deleting
+ * the Model first is allowed and the session keeps working until it is deleted itself. Any call
+ * after delete() throws bad_state.
+ */
 export interface Session {
   sourceTokens(): string[];
   /** H: n × dh, the encoder states the decoder attends over */
@@ -273,14 +391,14 @@ export interface Session {
 /** An embind object: call delete() when done (sessions keep their model alive). */
 export interface Model {
   info(): ModelInfo;
-  /** Error for empty text, unknown tokens (named, with suggestions) or over-long input */
+  /** EngineError empty_input, unknown_token (named, with suggestions) or too_long; bad_argument for bad options */
   decode(text: string, options?: DecodeOptions): Session;
   delete(): void;
   isDeleted(): boolean;
 }
 
 export interface ModelClass {
-  /** Error('checkpoint: …') naming the problem for a bad file */
+  /** EngineError bad_checkpoint ('checkpoint: …', naming the problem) for a bad file; bad_argument if not a Uint8Array */
   load(bytes: Uint8Array): Model;
 }
 
@@ -296,7 +414,7 @@ export interface Playground {
   Model: ModelClass;
   /** the wasm memory, for heap-size checks */
   HEAP8: Int8Array;
-  /** The three stages on hand-made vectors. keys: n × dk, values: n × dv. Throws Error with the C++ message. */
+  /** The three stages on hand-made vectors. keys: n × dk, values: n × dv. Throws EngineError. */
   attend(
     kind: ScoreKind,
     query: VectorInput,
@@ -310,10 +428,14 @@ export interface Playground {
   scoreKinds(): ScoreKind[];
   /** 'wasm_simd128' or 'scalar': the ISA of the kernels in this build */
   simdIsa(): string;
+  /** What the bindings accept; a model's own limits are in info().limits. */
+  limits(): EngineLimits;
+  /** The field table StepRecord or SelfAttentionRecord is generated from, in record order. */
+  recordSchema(kind: 'decoder' | 'self_attention'): RecordField[];
   /**
    * Where two sets of weights (steps × source positions, e.g. two models' decodes of one input)
    * differ most, over the steps and positions both have: |a − b| (value), its step (row) and
-   * position (col), and both weights there. Throws Error when they share no cell.
+   * position (col), and both weights there. Throws EngineError when they share no cell.
    */
   weightDifference(a: MatrixInput, b: MatrixInput): WeightDifference;
   /** Live embind value handles, for leak checks. */

@@ -1,6 +1,6 @@
-// A decoding step as one JS object (the StepRecord of playground.d.ts). It is built on every step
-// the page takes, so it lives apart from the other bindings: this file is compiled for speed,
-// model_bindings.cpp for size.
+// A decoding step as one JS object (the StepRecord of playground.d.ts), laid out by the field
+// table of decode/record_schema.hpp. It is built on every step the page takes, so it lives apart
+// from the other bindings: this file is compiled for speed, model_bindings.cpp for size.
 #pragma once
 
 #include "decode/session.hpp"

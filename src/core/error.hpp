@@ -65,6 +65,8 @@ class Error {
     ErrorCode code() const { return code_; }
     const Details &details() const { return details_; }
     virtual const char *message() const noexcept = 0;
+    // The whole message: what() and message() end at a NUL byte the text may hold (a quoted word).
+    virtual std::string_view text() const noexcept = 0;
 
   private:
     ErrorCode code_;
@@ -75,8 +77,12 @@ namespace detail {
 template <class Std> class CodedError : public Std, public Error {
   public:
     CodedError(ErrorCode code, const std::string &message, Details details = {})
-        : Std(message), Error(code, std::move(details)) {}
+        : Std(message), Error(code, std::move(details)), text_(message) {}
     const char *message() const noexcept override { return this->what(); }
+    std::string_view text() const noexcept override { return text_; }
+
+  private:
+    std::string text_;
 };
 } // namespace detail
 

@@ -87,11 +87,8 @@ struct BeamResult {
 BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
                        const SessionOptions &options = {});
 
-// The trace record of one step: buffers "prev_state", "query", "scores", "hidden" (additive),
-// "weights", "context", "state", "attentional" (Luong), "logits", "probs"; the session's record
-// adds "exps" and the fields "token_id", "choice", "log_prob", "top_ids", "top_probs", "max_score",
-// "exp_sum", "entropy", "max_entropy".
-trace::StepRecord to_record(const models::DecoderStep &step, int index);
+// The trace record of one step, with the buffers and fields listed in record_schema.hpp (the
+// token names need the vocabulary: record::to_record).
 trace::StepRecord to_record(const SessionStep &step, int index);
 
 } // namespace apg::decode

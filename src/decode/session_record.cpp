@@ -1,52 +1,75 @@
-// A decoding step as a named trace record (declared in session.hpp), for the exports. Compiled for
-// size in the wasm build: the page's step records are packed by the bindings instead.
-#include "decode/session.hpp"
+// A decoding step as a named trace record, built from the field table of record_schema.hpp, for
+// the exports. Compiled for size in the wasm build: the page's step records are packed by the
+// bindings from the same table instead.
+#include "decode/record_schema.hpp"
+
+#include <algorithm>
 
 namespace apg::decode {
 
-std::string_view name(Choice choice) {
-    switch (choice) {
-    case Choice::greedy:
-        return "greedy";
-    case Choice::forced:
-        return "forced";
-    case Choice::beam:
-        return "beam";
-    }
-    return "greedy";
+std::string_view name(Choice choice) { return record::choice_labels[static_cast<int>(choice)]; }
+
+namespace record {
+
+namespace {
+
+trace::Tensor tensor(const Value &v, std::initializer_list<std::size_t> shape) {
+    trace::Tensor t = trace::Tensor::from_shape(shape);
+    std::copy(v.data, v.data + t.size(), t.data());
+    return t;
 }
 
-trace::StepRecord to_record(const models::DecoderStep &step, int index) {
+} // namespace
+
+trace::StepRecord to_record(const SessionStep &step, int index, std::span<const std::string> target_tokens) {
     trace::StepRecord r;
-    r.kind = "decoder";
-    r.index = index;
-    r.set("prev_state", trace::to_tensor(step.prev_state));
-    r.set("query", trace::to_tensor(step.query));
-    r.set("scores", trace::to_tensor(step.attention.score.scores));
-    if (step.attention.score.hidden.size() > 0) r.set("hidden", trace::to_tensor(step.attention.score.hidden));
-    r.set("weights", trace::to_tensor(step.attention.weights));
-    r.set("context", trace::to_tensor(step.attention.context));
-    r.set("state", trace::to_tensor(step.state));
-    if (step.attentional.size() > 0) r.set("attentional", trace::to_tensor(step.attentional));
-    r.set("logits", trace::to_tensor(step.logits));
-    r.set("probs", trace::to_tensor(step.probs));
-    r.fields["prev_token_id"] = step.prev_token;
+    for (const Field &f : decoder_step) {
+        const std::string name(f.name);
+        if (f.type == Type::token) {
+            if (target_tokens.empty()) continue;
+            const int id = r.fields[std::string(f.of)].get<int>();
+            r.fields[name] = id >= 0 && id < static_cast<int>(target_tokens.size()) ? target_tokens[id] : "";
+            continue;
+        }
+        const Value v = f.get(step, index);
+        const auto rows = static_cast<std::size_t>(v.rows), cols = static_cast<std::size_t>(v.cols);
+        switch (f.type) {
+        case Type::integer:
+            if (name == "index")
+                r.index = static_cast<int>(v.number);
+            else
+                r.fields[name] = static_cast<std::int64_t>(v.number);
+            break;
+        case Type::number:
+            r.fields[name] = v.number;
+            break;
+        case Type::label:
+            if (name == "kind")
+                r.kind = f.labels[static_cast<std::size_t>(v.number)];
+            else
+                r.fields[name] = f.labels[static_cast<std::size_t>(v.number)];
+            break;
+        case Type::vector:
+            if (rows > 0 || !f.optional) r.set(name, tensor(v, {rows}));
+            break;
+        case Type::matrix:
+            if (rows * cols > 0 || !f.optional) r.set(name, tensor(v, {rows, cols}));
+            break;
+        case Type::top:
+            r.fields[name + "_ids"] = std::vector<int>(v.ids, v.ids + rows);
+            r.fields[name + "_probs"] = std::vector<float>(v.data, v.data + rows);
+            break;
+        case Type::token: // written above
+        case Type::ints:  // not in a decoder step
+        case Type::tensor:
+            break;
+        }
+    }
     return r;
 }
 
-trace::StepRecord to_record(const SessionStep &step, int index) {
-    trace::StepRecord r = to_record(step.step, index);
-    r.fields["token_id"] = step.token;
-    r.fields["choice"] = std::string(name(step.choice));
-    r.fields["log_prob"] = step.log_prob;
-    r.fields["top_ids"] = step.top_ids;
-    r.fields["top_probs"] = step.top_probs;
-    r.set("exps", trace::to_tensor(step.softmax.exps));
-    r.fields["max_score"] = step.softmax.max_score;
-    r.fields["exp_sum"] = step.softmax.exp_sum;
-    r.fields["entropy"] = step.softmax.entropy;
-    r.fields["max_entropy"] = step.softmax.max_entropy;
-    return r;
-}
+} // namespace record
+
+trace::StepRecord to_record(const SessionStep &step, int index) { return record::to_record(step, index, {}); }
 
 } // namespace apg::decode

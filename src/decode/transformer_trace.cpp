@@ -21,8 +21,8 @@ template <class Get> trace::Tensor stack_heads(const attention::SelfAttentionRes
 
 } // namespace
 
-trace::StepRecord to_record(const models::TransformerLayerCache &layer, const Mat &input, std::span<const std::uint8_t> mask,
-                            int index) {
+trace::StepRecord to_record(const models::TransformerLayerCache &layer, const Mat &input,
+                            std::span<const std::uint8_t> mask, int index) {
     trace::StepRecord r;
     r.kind = "self_attention";
     r.index = index;

@@ -4,7 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 using namespace apg;
@@ -54,4 +58,47 @@ TEST_CASE("the transformer trace holds every head's stages per layer with the nu
     t.steps = records;
     const auto files = t.to_npy();
     CHECK(files.count("weights.npy") == 1); // stacked over layers: 2 × 4 × 3 × 3
+}
+
+TEST_CASE("a layer's record has exactly the fields of its table, with their shapes") {
+    TransformerEncoderConfig config;
+    config.vocab = 9;
+    config.d_model = 8;
+    config.heads = 2;
+    config.d_ff = 12;
+    config.layers = 1;
+    core::Rng rng(5);
+    const TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
+    TransformerEncoderCache cache;
+    transformer_encoder_forward(p, std::vector<int>{4, 8, 1, 2, 5}, {}, cache);
+    const trace::StepRecord r = to_records(cache).at(0);
+    // The shape letters of the table, for this pass.
+    const std::map<std::string, std::size_t> size{{"n", 5}, {"d", 8}, {"h", 2}, {"dh", 4}, {"f", 12}};
+    std::set<std::string> tensors, fields;
+    for (const auto &f : record::self_attention_layer) {
+        const std::string name(f.name);
+        if (name == "index" || name == "kind") continue;
+        std::vector<std::size_t> shape;
+        for (std::size_t at = 0; at < f.shape.size();) {
+            const std::size_t end = std::min(f.shape.find(' ', at), f.shape.size());
+            REQUIRE_MESSAGE(size.count(std::string(f.shape.substr(at, end - at))), name);
+            shape.push_back(size.at(std::string(f.shape.substr(at, end - at))));
+            at = end + 1;
+        }
+        if (f.type == record::Type::tensor) {
+            tensors.insert(name);
+            REQUIRE_MESSAGE(r.has(name), name);
+            CHECK_MESSAGE(r.get(name).shape() == shape, name);
+        } else {
+            fields.insert(name);
+            REQUIRE_MESSAGE(r.fields.contains(name), name);
+            if (f.type == record::Type::ints) CHECK(r.fields[name].size() == shape.at(0));
+        }
+    }
+    std::set<std::string> has_tensors, has_fields;
+    for (const auto &[name, tensor] : r.tensors) has_tensors.insert(name);
+    for (const auto &[name, value] : r.fields.items()) has_fields.insert(name);
+    CHECK(has_tensors == tensors);
+    CHECK(has_fields == fields);
+    CHECK(r.kind == record::self_attention_kind[0]);
 }

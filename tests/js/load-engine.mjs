@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 const wasmDir = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
 
-// The ES module build refers to these node globals (TOOLCHAIN.md #6).
+// Emscripten 3.1.6 ES module builds still reach for the CommonJS globals under node.
 globalThis.__dirname ??= wasmDir;
 globalThis.require ??= createRequire(import.meta.url);
 
 export async function loadEngine() {
   const { default: createPlayground } = await import(new URL('playground.js', `file://${wasmDir}`).href);
-  // Handing over the bytes avoids node's fetch of a file path (TOOLCHAIN.md #5).
+  // Handing over the bytes keeps the module from fetching a file path, which node's fetch cannot.
   return createPlayground({ wasmBinary: readFileSync(`${wasmDir}playground.wasm`) });
 }

@@ -1,0 +1,128 @@
+// The records of the trace, each described once by a table of its fields: the decoder's step
+// here, a Transformer encoder layer's in transformer_trace.hpp. Everything that names a record's
+// fields reads its table: the trace record for the JSON and .npy exports (the decoder's built by
+// walking the table, in session_record.cpp; the layer's checked against it by a test), the packing
+// of a step for the page (wasm/step_record.cpp), and, generated from the tables by
+// wasm/generate-types.mjs, the step's JS unpacker (wasm/step_record_unpack.inc) and the
+// TypeScript declarations in wasm/playground.d.ts (a test fails when a committed file differs).
+//
+// A field's name is its trace name (snake_case); on the page it is the camelCase of it
+// ("prev_state" → prevState). Shape letters of the decoder's step:
+//   n   source tokens          da  additive attention size   dh  encoder state size
+//   Hd  decoder state size     Vt  target vocabulary         k   top-k tokens reported
+#pragma once
+
+#include "decode/session.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace apg::decode::record {
+
+enum class Type {
+    integer, // a whole number
+    number,  // a float32 scalar
+    label,   // one of the field's labels, carried as its index
+    token,   // the target token (a string) whose id is the field named by `of`
+    vector,  // float32, one shape letter
+    matrix,  // float32, row-major, two shape letters
+    top,     // the k most probable tokens: ids and probabilities, most probable first
+    ints,    // whole numbers, one shape letter (a JS number[])
+    tensor,  // float32, row-major, any number of shape letters (a JS {data, shape})
+};
+// By Type, for the tables sent to JS and the declarations.
+inline constexpr std::string_view type_names[] = {"integer", "number", "label", "token", "vector",
+                                                  "matrix",  "top",    "ints",  "tensor"};
+
+// What a getter reads from a step; only the members of the field's type are set.
+struct Value {
+    double number = 0;           // integer, number; label: the index into labels
+    const float *data = nullptr; // vector, matrix (row-major), top (probabilities)
+    std::int64_t rows = 0;       // vector: its size; matrix: rows; top: k
+    std::int64_t cols = 1;       // matrix
+    const int *ids = nullptr;    // top
+};
+
+using Getter = Value (*)(const SessionStep &step, int index);
+
+struct Field {
+    std::string_view name; // trace name; the page's is its camelCase
+    Type type;
+    std::string_view shape;                     // shape letters, space-separated; "" for scalars
+    bool optional;                              // vector, matrix: empty → not in the trace, null on the page
+    std::string_view doc;                       // one line for the declaration
+    Getter get = nullptr;                       // decoder steps: nullptr only for a token (read from `of`)
+    std::span<const std::string_view> labels{}; // label
+    std::string_view of{};                      // token: the integer field holding its id
+};
+
+inline constexpr std::string_view kind_labels[] = {"decoder"};
+// In the order of decode::Choice.
+inline constexpr std::string_view choice_labels[] = {"greedy", "forced", "beam"};
+
+inline Value vec(const Vec &v) { return {.data = v.data(), .rows = v.size()}; }
+inline Value scalar(double x) { return {.number = x}; }
+
+// In the order of the page's object (and of the packing).
+inline constexpr Field decoder_step[] = {
+    {"index", Type::integer, "", false, "the step's position in the session, from 0",
+     [](const SessionStep &, int index) { return scalar(index); }},
+    {"kind", Type::label, "", false, "what produced the record", [](const SessionStep &, int) { return scalar(0); },
+     kind_labels},
+    {"token_id", Type::integer, "", false, "the token taken at this step ('</s>' ends the output)",
+     [](const SessionStep &s, int) { return scalar(s.token); }},
+    {"token", Type::token, "", false, "the token taken, as text", nullptr, {}, "token_id"},
+    {"choice", Type::label, "", false, "how the token was chosen",
+     [](const SessionStep &s, int) { return scalar(static_cast<int>(s.choice)); }, choice_labels},
+    {"log_prob", Type::number, "", false, "log p(token)", [](const SessionStep &s, int) { return scalar(s.log_prob); }},
+    {"prev_token_id", Type::integer, "", false, "y_{i-1}: the token fed in ('<s>' at the first step)",
+     [](const SessionStep &s, int) { return scalar(s.step.prev_token); }},
+    {"prev_token", Type::token, "", false, "the token fed in, as text", nullptr, {}, "prev_token_id"},
+    {"top", Type::top, "k", false, "the top-k next tokens, most probable first",
+     [](const SessionStep &s, int) {
+         return Value{.data = s.top_probs.data(),
+                      .rows = static_cast<std::int64_t>(s.top_probs.size()),
+                      .ids = s.top_ids.data()};
+     }},
+    {"prev_state", Type::vector, "Hd", false, "s_{i-1}",
+     [](const SessionStep &s, int) { return vec(s.step.prev_state); }},
+    {"query", Type::vector, "Hd", false, "s_{i-1} (Bahdanau) or s_i (Luong)",
+     [](const SessionStep &s, int) { return vec(s.step.query); }},
+    {"scores", Type::vector, "n", false, "stage 1: e_j = score(query, h_j)",
+     [](const SessionStep &s, int) { return vec(s.step.attention.score.scores); }},
+    {"hidden", Type::matrix, "n da", true, "additive: row j = tanh(W_q query + W_k h_j); otherwise null",
+     [](const SessionStep &s, int) {
+         const Mat &h = s.step.attention.score.hidden;
+         return Value{.data = h.data(), .rows = h.rows(), .cols = h.cols()};
+     }},
+    {"weights", Type::vector, "n", false, "stage 2: softmax(scores / τ)",
+     [](const SessionStep &s, int) { return vec(s.step.attention.weights); }},
+    {"context", Type::vector, "dh", false, "stage 3: Σ_j weights_j h_j",
+     [](const SessionStep &s, int) { return vec(s.step.attention.context); }},
+    {"state", Type::vector, "Hd", false, "s_i", [](const SessionStep &s, int) { return vec(s.step.state); }},
+    {"attentional", Type::vector, "Hd", true, "Luong: tanh(W_c [context; s_i]); Bahdanau: null",
+     [](const SessionStep &s, int) { return vec(s.step.attentional); }},
+    {"logits", Type::vector, "Vt", false, "the output layer before the softmax",
+     [](const SessionStep &s, int) { return vec(s.step.logits); }},
+    {"probs", Type::vector, "Vt", false, "softmax(logits)",
+     [](const SessionStep &s, int) { return vec(s.step.probs); }},
+    {"exps", Type::vector, "n", false, "stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys",
+     [](const SessionStep &s, int) { return vec(s.softmax.exps); }},
+    {"max_score", Type::number, "", false, "the largest unmasked score",
+     [](const SessionStep &s, int) { return scalar(s.softmax.max_score); }},
+    {"exp_sum", Type::number, "", false, "Σ_j exps_j; weights_j = exps_j / expSum",
+     [](const SessionStep &s, int) { return scalar(s.softmax.exp_sum); }},
+    {"entropy", Type::number, "", false, "−Σ_j weights_j ln weights_j, in nats",
+     [](const SessionStep &s, int) { return scalar(s.softmax.entropy); }},
+    {"max_entropy", Type::number, "", false, "ln(unmasked keys): the entropy of uniform weights",
+     [](const SessionStep &s, int) { return scalar(s.softmax.max_entropy); }},
+};
+
+// The trace record of a step: vectors and matrices as tensors (an empty optional one left out),
+// the rest as fields, a top field as "<name>_ids" and "<name>_probs"; tokens named from
+// target_tokens (id → token), or left out when it is empty.
+trace::StepRecord to_record(const SessionStep &step, int index, std::span<const std::string> target_tokens);
+
+} // namespace apg::decode::record
