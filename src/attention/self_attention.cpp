@@ -97,17 +97,15 @@ SelfAttentionParams SelfAttentionParams::init(Eigen::Index d, core::Rng &rng) {
     return p;
 }
 
-SelfAttentionParams SelfAttentionParams::zeros_like() const {
-    SelfAttentionParams z;
-    z.w_q = Mat::Zero(w_q.rows(), w_q.cols());
-    z.w_k = Mat::Zero(w_k.rows(), w_k.cols());
-    z.w_v = Mat::Zero(w_v.rows(), w_v.cols());
-    z.w_o = Mat::Zero(w_o.rows(), w_o.cols());
-    z.b_q = Vec::Zero(b_q.size());
-    z.b_k = Vec::Zero(b_k.size());
-    z.b_v = Vec::Zero(b_v.size());
-    z.b_o = Vec::Zero(b_o.size());
-    return z;
+void SelfAttentionParams::list(core::ParamList out, Eigen::Index d) {
+    out.add("w_q", w_q, d, d);
+    out.add("b_q", b_q, d);
+    out.add("w_k", w_k, d, d);
+    out.add("b_k", b_k, d);
+    out.add("w_v", w_v, d, d);
+    out.add("b_v", b_v, d);
+    out.add("w_o", w_o, d, d);
+    out.add("b_o", b_o, d);
 }
 
 void SelfAttentionParams::check() const {

@@ -15,6 +15,7 @@
 // padding_mask[c] != 0 (or the mask is empty) and, with causal, c <= r.
 #pragma once
 
+#include "core/param_list.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 
@@ -28,10 +29,12 @@ struct SelfAttentionParams {
     Mat w_q, w_k, w_v, w_o; // d × d each (out × in)
     Vec b_q, b_k, b_v, b_o; // d each
 
+    // The tensors, once, in checkpoint order: w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o.
+    void list(core::ParamList out, Eigen::Index d);
     // Weights uniform in ±1/√d, biases zero, from a deterministic generator.
     static SelfAttentionParams init(Eigen::Index d, core::Rng &rng);
     // Same shapes, all zeros: the accumulator for gradients.
-    SelfAttentionParams zeros_like() const;
+    SelfAttentionParams zeros_like() const { return core::zeros<SelfAttentionParams>(dim()); }
     // The model size d; check() has made sure every member agrees with it.
     Eigen::Index dim() const { return w_q.rows(); }
     // Throws std::invalid_argument naming the member whose shape is not d × d (or d).

@@ -21,11 +21,15 @@ struct DecoderParams {
     Mat init_w;                  // Hd × dh
     Vec init_b;                  // Hd
     Mat embedding;               // Vt × E
-    nn::GruParams gru;               // input E + dh (Bahdanau) or E (Luong), hidden Hd
+    nn::GruParams gru;           // input E + dh (Bahdanau) or E (Luong), hidden Hd
     attention::ScoreParams attn; // query Hd, keys dh
     Mat combine_w;               // Luong only: Hd × (dh + Hd)
     Mat out_w;                   // Vt × (Hd + dh + E) (Bahdanau) or Vt × Hd (Luong)
     Vec out_b;                   // Vt
+
+    // The tensors, once: init.{w,b}, embedding, gru.*, attn.* (what the score function uses),
+    // combine.w (Luong), out.{w,b}; shapes from the config.
+    void list(core::ParamList out, const ModelConfig &config);
 };
 
 // s_0 from the encoder states of one source (H: n × dh). mean receives mean_j h_j (dh).
@@ -58,7 +62,7 @@ struct DecoderCache {
     Mat embedded;                                    // T·B × E    E y_{i-1}
     Mat gru_inputs;                                  // Bahdanau: T·B × (E + dh) [E y_{i-1}; c_i]
     Mat gru_proj;                                    // T·B × 3Hd
-    std::vector<nn::GruStepCache> gru;                   // T
+    std::vector<nn::GruStepCache> gru;               // T
     Mat contexts;                                    // T·B × dh (zero at padded steps)
     std::vector<Vec> queries;                        // T·B (used at active steps only)
     std::vector<attention::AttentionStep> attention; // T·B

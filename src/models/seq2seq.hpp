@@ -19,23 +19,24 @@ struct Parameters {
     EncoderParams encoder;                // gru encoder (empty for the transformer)
     TransformerEncoderParams transformer; // transformer encoder (empty for the gru)
     DecoderParams decoder;
+
+    // The tensors, once: "encoder." (the config's kind) then "decoder.".
+    void list(core::ParamList out, const ModelConfig &config);
 };
 
 // The transformer encoder's own config from a model config (embedding = model size d).
 TransformerEncoderConfig transformer_config(const ModelConfig &config);
 
-// One named tensor of a model, viewing its storage (valid while the Parameters live unresized).
-struct TensorRef {
-    std::string name;                // module path, e.g. "encoder.fwd.w_ih"
-    std::vector<std::int64_t> shape; // row-major
-    std::span<float> data;
-};
+using core::TensorRef;
 
-// Every tensor a model of this config has, in a fixed order, with its shape. The checkpoint
-// loader checks a file against exactly this list.
+// Every tensor a model of this config has, in a fixed order, with its shape (Parameters::list).
+// The checkpoint loader checks a file against exactly this list. Throws std::logic_error naming
+// a tensor whose shape is not the config's.
 std::vector<TensorRef> tensors(Parameters &params, const ModelConfig &config);
 // Random initialisation from the seed (validates the config first).
 Parameters init_parameters(const ModelConfig &config, std::uint64_t seed);
+// Every tensor of the config's shape, all zero (validates the config first).
+Parameters zeros(const ModelConfig &config);
 // Same shapes, all zero (gradient and optimiser-moment accumulators).
 Parameters zeros_like(const Parameters &params, const ModelConfig &config);
 

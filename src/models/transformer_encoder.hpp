@@ -52,9 +52,13 @@ struct TransformerLayerParams {
     nn::FeedForwardParams ffn;
     nn::LayerNormParams ln2;
 
+    // The tensors, once: attn.*, ln1.*, ffn.*, ln2.* (heads, eps and the activation as settings).
+    void list(core::ParamList out, const TransformerEncoderConfig &config);
     static TransformerLayerParams init(const TransformerEncoderConfig &config, core::Rng &rng);
+    // The config these parameters have the shapes of (vocab and layers left 0).
+    TransformerEncoderConfig config() const;
     // Same heads and shapes, all zeros: the accumulator for gradients.
-    TransformerLayerParams zeros_like() const;
+    TransformerLayerParams zeros_like() const { return core::zeros<TransformerLayerParams>(config()); }
     Eigen::Index dim() const { return attn.dim(); }
 };
 
@@ -91,7 +95,11 @@ struct TransformerEncoderParams {
     // Embedding ~ N(0, 1) (the size of a positional code: PE entries lie in [−1, 1]); layers as
     // TransformerLayerParams::init. Validates the config first.
     static TransformerEncoderParams init(const TransformerEncoderConfig &config, core::Rng &rng);
-    TransformerEncoderParams zeros_like() const;
+    // The tensors, once: embedding, then layers.0 … layers.L−1 (each as TransformerLayerParams::list).
+    void list(core::ParamList out, const TransformerEncoderConfig &config);
+    // The config these parameters have the shapes of (the layers' sizes read off layer 0).
+    TransformerEncoderConfig config() const;
+    TransformerEncoderParams zeros_like() const { return core::zeros<TransformerEncoderParams>(config()); }
     Eigen::Index dim() const { return embedding.cols(); }
 };
 
@@ -135,15 +143,12 @@ void transformer_encoder_backward_batch(const TransformerEncoderParams &params, 
 
 // ---- parameters by name ---------------------------------------------------------------------
 
-// One parameter tensor viewed by module path (valid while the params live unresized).
-struct NamedTensorView {
-    std::string name;                // e.g. "encoder.layers.0.attn.w_q"
-    std::vector<std::int64_t> shape; // row-major
-    std::span<float> data;
-};
-
 // Every tensor in a fixed order: <prefix>.embedding, then for each layer l
-// <prefix>.layers.l.attn.{w_q,b_q,w_k,b_k,w_v,b_v,w_o,b_o}, .ln1.{gain,bias}, .ffn.{w1,b1,w2,b2}, .ln2.{gain,bias}.
-std::vector<NamedTensorView> named_tensors(TransformerEncoderParams &params, std::string_view prefix = "encoder");
+// <prefix>.layers.l.attn.{w_q,b_q,w_k,b_k,w_v,b_v,w_o,b_o}, .ln1.{gain,bias}, .ffn.{w1,b1,w2,b2}, .ln2.{gain,bias};
+// throws std::logic_error naming a tensor whose shape is not the config's.
+inline std::vector<core::TensorRef> tensors(TransformerEncoderParams &params, const TransformerEncoderConfig &config,
+                                            std::string_view prefix = "encoder") {
+    return core::views(params, prefix, config);
+}
 
 } // namespace apg::models

@@ -7,16 +7,19 @@
 
 namespace apg::nn {
 
+void GruParams::list(core::ParamList out, Eigen::Index input, Eigen::Index hidden) {
+    out.add("w_ih", w_ih, 3 * hidden, input);
+    out.add("w_hh", w_hh, 3 * hidden, hidden);
+    out.add("b_ih", b_ih, 3 * hidden);
+    out.add("b_hh", b_hh, 3 * hidden);
+}
+
 GruParams GruParams::init(int input, int hidden, core::Rng &rng) {
     if (input <= 0 || hidden <= 0)
         throw std::invalid_argument("gru: input and hidden sizes must be positive, got " + std::to_string(input) +
                                     " and " + std::to_string(hidden));
     const float bound = 1.0f / std::sqrt(static_cast<float>(hidden));
-    GruParams p;
-    p.w_ih.resize(3 * hidden, input);
-    p.w_hh.resize(3 * hidden, hidden);
-    p.b_ih.resize(3 * hidden);
-    p.b_hh.resize(3 * hidden);
+    GruParams p = zeros(input, hidden);
     for (Mat *m : {&p.w_ih, &p.w_hh})
         for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = rng.uniform(-bound, bound);
     for (Vec *v : {&p.b_ih, &p.b_hh})

@@ -8,6 +8,7 @@
 // every time step in one product.
 #pragma once
 
+#include "core/param_list.hpp"
 #include "core/rng.hpp"
 #include "nn/matmul.hpp"
 
@@ -22,8 +23,12 @@ struct GruParams {
     Vec b_ih; // 3H
     Vec b_hh; // 3H
 
+    // The tensors, once: w_ih 3H × I, w_hh 3H × H, b_ih 3H, b_hh 3H.
+    void list(core::ParamList out, Eigen::Index input, Eigen::Index hidden);
     // Uniform ±1/√H, like PyTorch.
     static GruParams init(int input, int hidden, core::Rng &rng);
+    static GruParams zeros(Eigen::Index input, Eigen::Index hidden) { return core::zeros<GruParams>(input, hidden); }
+    GruParams zeros_like() const { return zeros(input(), hidden()); }
     Eigen::Index input() const { return w_ih.cols(); }
     Eigen::Index hidden() const { return w_hh.cols(); }
 };
