@@ -113,12 +113,31 @@ void SelfAttentionParams::check() const {
     require_params("self_attention", *this, w_q.rows());
 }
 
+void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale) {
+    constexpr float masked = -std::numeric_limits<float>::infinity();
+    const Index nq = head.query.rows(), nk = head.key.rows(), dh = head.query.cols();
+    const auto unq = static_cast<std::size_t>(nq), unk = static_cast<std::size_t>(nk),
+               udh = static_cast<std::size_t>(dh);
+    head.raw_scores.resize(nq, nk);
+    core::gemm_nt(view(head.query), view(head.key), view(head.raw_scores), unq, unk, udh);
+    head.scores = head.raw_scores * scale;
+    head.weights.resize(nq, nk);
+    for (Index r = 0; r < nq; ++r) {
+        const core::mask_span row_mask = allowed.subspan(static_cast<std::size_t>(r) * unk, unk);
+        for (Index c = 0; c < nk; ++c)
+            if (!row_mask[c]) head.scores(r, c) = masked;
+        core::softmax(row(head.scores, r), row(head.weights, r), row_mask);
+    }
+    head.output.resize(nq, dh);
+    core::gemm_nn(view(head.weights), view(head.value), view(head.output), unq, udh, unk);
+}
+
 void self_attention_forward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
                             SelfAttentionResult &out) {
     const char *op = "self_attention_forward";
     const Index dh = check_inputs(op, params, x, options);
     const Index n = x.rows(), d = params.dim();
-    const auto un = static_cast<std::size_t>(n), udh = static_cast<std::size_t>(dh);
+    const auto un = static_cast<std::size_t>(n);
 
     // Which (query row, key column) pairs take part: n × n.
     out.allowed.assign(un * un, 0);
@@ -142,7 +161,6 @@ void self_attention_forward(const SelfAttentionParams &params, const Mat &x, con
 
     // Dividing by √dh keeps the variance of the scores near 1, so softmax does not saturate.
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-    constexpr float masked = -std::numeric_limits<float>::infinity();
     out.heads.resize(static_cast<std::size_t>(options.heads));
     out.concat.resize(n, d);
     for (int h = 0; h < options.heads; ++h) {
@@ -150,18 +168,7 @@ void self_attention_forward(const SelfAttentionParams &params, const Mat &x, con
         head.query = out.query.middleCols(h * dh, dh);
         head.key = out.key.middleCols(h * dh, dh);
         head.value = out.value.middleCols(h * dh, dh);
-        head.raw_scores.resize(n, n);
-        core::gemm_nt(view(head.query), view(head.key), view(head.raw_scores), un, un, udh);
-        head.scores = head.raw_scores * scale;
-        head.weights.resize(n, n);
-        for (Index r = 0; r < n; ++r) {
-            const core::mask_span row_mask(out.allowed.data() + r * n, un);
-            for (Index c = 0; c < n; ++c)
-                if (!row_mask[c]) head.scores(r, c) = masked;
-            core::softmax(row(head.scores, r), row(head.weights, r), row_mask);
-        }
-        head.output.resize(n, dh);
-        core::gemm_nn(view(head.weights), view(head.value), view(head.output), un, udh, un);
+        head_forward(head, out.allowed, scale);
         out.concat.middleCols(h * dh, dh) = head.output;
     }
     project(out.concat, params.w_o, params.b_o, out.output);

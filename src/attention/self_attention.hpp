@@ -66,6 +66,12 @@ struct SelfAttentionResult {
     Mat output;                           // n × d, Y
 };
 
+// One head's scaled dot-product attention, the hot path of self_attention_forward (and of the
+// attention benchmark): from head.query (nq × dh), head.key and head.value (nk × dh) it fills
+// raw_scores, scores, weights (nq × nk) and output (nq × dh). allowed: nq × nk bytes, row-major,
+// 1 where query r may attend to key c; every row needs one. scale: 1/√dh. Shapes unchecked.
+void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale);
+
 // x: n × d. Throws std::invalid_argument for bad shapes, d % h != 0, a padding mask of the wrong
 // size, or a row with nothing to attend to (every key padded or, with causal, before it).
 void self_attention_forward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
