@@ -29,6 +29,7 @@ TransformerEncoderConfig transformer_config(const ModelConfig &c) {
     t.heads = c.heads;
     t.d_ff = c.ff_hidden;
     t.layers = c.layers;
+    t.activation = c.activation;
     return t;
 }
 
