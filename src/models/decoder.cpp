@@ -238,7 +238,7 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
     c.d_gru_proj.resize(T * B, 3 * Hd);
     c.carry.setZero(B, Hd);
     if (style == AttentionStyle::bahdanau) {
-        // features = [s_i | c_i | E y_{i-1}]
+        // features = [s_i | c_i | emb(y_{i-1})]
         c.d_gru_inputs.resize(B, E + dh);
         c.d_embedded = c.d_features.rightCols(E);
         for (int i = T - 1; i >= 0; --i) {

@@ -1,5 +1,11 @@
 // The encoder–decoder model: its parameters by module path, the inference API (encode once,
 // then step by step) and the teacher-forced training pass with backpropagation through time.
+// Shapes (the letters of every models/ header):
+//   Vs, Vt = source and target vocabularies     E  = embedding size (d, the transformer's model size)
+//   He = GRU encoder state per direction        dh = encoder state size: 2·He, He, or E (transformer)
+//   h  = heads, L = layers, f = feed-forward    Hd = decoder state size, da = additive attention size
+//   n  = source length, B = batch rows, N = longest source, T = longest target + 1 (the end token)
+//   H  = the encoder states of one source, n × dh (row j = h_j)
 #pragma once
 
 #include "models/config.hpp"

@@ -75,7 +75,7 @@ TEST_CASE("self-attention with identity projections computes softmax(X X^T / sqr
 }
 
 TEST_CASE("every head equals the single-query attention step on its own columns") {
-    // d = 6, h = 3 (dh = 2), n = 5, last position padded, with and without causal masking:
+    // d = 6, h = 3 (dk = 2), n = 5, last position padded, with and without causal masking:
     // row r of head i must match attend(scaled_dot, q_r, K_i, V_i, mask row r).
     core::Rng rng(5);
     const Eigen::Index n = 5, d = 6;

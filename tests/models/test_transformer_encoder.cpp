@@ -151,7 +151,7 @@ TEST_CASE("each layer keeps every head's scores and weights for the trace") {
         for (const auto &head : layer.attn.heads) {
             CHECK(head.raw_scores.rows() == 4);
             CHECK(head.raw_scores.cols() == 4);
-            CHECK(head.output.cols() == 4); // dh = d / h
+            CHECK(head.output.cols() == 4); // dk = d / h
             for (Eigen::Index row = 0; row < 4; ++row) {
                 CHECK(head.weights.row(row).sum() == doctest::Approx(1.0f));
                 CHECK(head.weights(row, 3) == 0.0f);
