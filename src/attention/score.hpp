@@ -8,7 +8,7 @@
 //   cosine      e_j = qᵀ k_j / (‖q‖ ‖k_j‖)       (dq == dk)
 #pragma once
 
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 

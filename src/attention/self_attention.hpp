@@ -16,7 +16,7 @@
 // padding_mask[c] != 0 (or the mask is empty) and, with causal, c <= r.
 #pragma once
 
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 

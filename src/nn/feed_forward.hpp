@@ -5,7 +5,7 @@
 //   y      = hidden W2ᵀ + b2  n × d
 #pragma once
 
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 

@@ -9,7 +9,7 @@
 // every time step in one product.
 #pragma once
 
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "nn/matmul.hpp"
 

@@ -4,7 +4,7 @@
 //   y_ij = gain_j · x̂_ij + bias_j
 #pragma once
 
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 #include "core/tensor.hpp"
 
 namespace apg::nn {

@@ -1,6 +1,6 @@
-// The parameter registry (core/param_list.hpp): every Params struct lists each of its tensors
+// The parameter registry (core/params.hpp): every Params struct lists each of its tensors
 // once, with the shape its config gives, and the views, zeros and checks derive from that list.
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 #include "models/seq2seq.hpp"
 
 #include "support/tiny_config.hpp"

@@ -1,4 +1,4 @@
-#include "core/param_list.hpp"
+#include "core/params.hpp"
 
 #include <stdexcept>
 
