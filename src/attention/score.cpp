@@ -103,14 +103,21 @@ ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, 
     return p;
 }
 
+void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, Eigen::Index dk, Eigen::Index da) {
+    out.setting("kind", kind, wanted);
+    if (wanted == ScoreKind::general) out.add("w", w, dq, dk);
+    if (wanted == ScoreKind::additive) {
+        out.add("w_q", w_q, da, dq);
+        out.add("w_k", w_k, da, dk);
+        out.add("v", v, da);
+    }
+}
+
 ScoreParams ScoreParams::zeros_like() const {
-    ScoreParams z;
-    z.kind = kind;
-    z.w = Mat::Zero(w.rows(), w.cols());
-    z.w_q = Mat::Zero(w_q.rows(), w_q.cols());
-    z.w_k = Mat::Zero(w_k.rows(), w_k.cols());
-    z.v = Vec::Zero(v.size());
-    return z;
+    // The sizes a dot-like kind does not store are not needed: it has no tensors.
+    const Eigen::Index dq = kind == ScoreKind::general ? w.rows() : w_q.cols();
+    const Eigen::Index dk = kind == ScoreKind::general ? w.cols() : w_k.cols();
+    return core::zeros<ScoreParams>(kind, dq, dk, w_q.rows());
 }
 
 void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {

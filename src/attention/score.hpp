@@ -8,6 +8,7 @@
 //   cosine      e_j = qᵀ k_j / (‖q‖ ‖k_j‖)       (dq == dk)
 #pragma once
 
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 
@@ -37,6 +38,8 @@ struct ScoreParams {
     Mat w_k; // additive: da × dk
     Vec v;   // additive: da
 
+    // The tensors the kind uses, once: general w; additive w_q, w_k, v (the kind as a setting).
+    void list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, Eigen::Index dk, Eigen::Index da);
     // Small random initialisation (uniform ±1/√fan_in) from a deterministic generator.
     static ScoreParams init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da, core::Rng &rng);
     // Same kind and shapes, all zeros: the accumulator for gradients.

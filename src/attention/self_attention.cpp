@@ -43,7 +43,7 @@ void require_params(const char *op, const SelfAttentionParams &p, Index d) {
     require_vector(op, "b_o", p.b_o, d);
 }
 
-// Checks x against params and options; returns dh.
+// Checks x against params and options; returns dk.
 Index check_inputs(const char *op, const SelfAttentionParams &params, const Mat &x,
                    const SelfAttentionOptions &options) {
     params.check();
@@ -97,17 +97,15 @@ SelfAttentionParams SelfAttentionParams::init(Eigen::Index d, core::Rng &rng) {
     return p;
 }
 
-SelfAttentionParams SelfAttentionParams::zeros_like() const {
-    SelfAttentionParams z;
-    z.w_q = Mat::Zero(w_q.rows(), w_q.cols());
-    z.w_k = Mat::Zero(w_k.rows(), w_k.cols());
-    z.w_v = Mat::Zero(w_v.rows(), w_v.cols());
-    z.w_o = Mat::Zero(w_o.rows(), w_o.cols());
-    z.b_q = Vec::Zero(b_q.size());
-    z.b_k = Vec::Zero(b_k.size());
-    z.b_v = Vec::Zero(b_v.size());
-    z.b_o = Vec::Zero(b_o.size());
-    return z;
+void SelfAttentionParams::list(core::ParamList out, Eigen::Index d) {
+    out.add("w_q", w_q, d, d);
+    out.add("b_q", b_q, d);
+    out.add("w_k", w_k, d, d);
+    out.add("b_k", b_k, d);
+    out.add("w_v", w_v, d, d);
+    out.add("b_v", b_v, d);
+    out.add("w_o", w_o, d, d);
+    out.add("b_o", b_o, d);
 }
 
 void SelfAttentionParams::check() const {
@@ -115,12 +113,31 @@ void SelfAttentionParams::check() const {
     require_params("self_attention", *this, w_q.rows());
 }
 
+void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale) {
+    constexpr float masked = -std::numeric_limits<float>::infinity();
+    const Index nq = head.query.rows(), nk = head.key.rows(), dk = head.query.cols();
+    const auto unq = static_cast<std::size_t>(nq), unk = static_cast<std::size_t>(nk),
+               udk = static_cast<std::size_t>(dk);
+    head.raw_scores.resize(nq, nk);
+    core::gemm_nt(view(head.query), view(head.key), view(head.raw_scores), unq, unk, udk);
+    head.scores = head.raw_scores * scale;
+    head.weights.resize(nq, nk);
+    for (Index r = 0; r < nq; ++r) {
+        const core::mask_span row_mask = allowed.subspan(static_cast<std::size_t>(r) * unk, unk);
+        for (Index c = 0; c < nk; ++c)
+            if (!row_mask[c]) head.scores(r, c) = masked;
+        core::softmax(row(head.scores, r), row(head.weights, r), row_mask);
+    }
+    head.output.resize(nq, dk);
+    core::gemm_nn(view(head.weights), view(head.value), view(head.output), unq, udk, unk);
+}
+
 void self_attention_forward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
                             SelfAttentionResult &out) {
     const char *op = "self_attention_forward";
-    const Index dh = check_inputs(op, params, x, options);
+    const Index dk = check_inputs(op, params, x, options);
     const Index n = x.rows(), d = params.dim();
-    const auto un = static_cast<std::size_t>(n), udh = static_cast<std::size_t>(dh);
+    const auto un = static_cast<std::size_t>(n);
 
     // Which (query row, key column) pairs take part: n × n.
     out.allowed.assign(un * un, 0);
@@ -142,29 +159,17 @@ void self_attention_forward(const SelfAttentionParams &params, const Mat &x, con
     project(x, params.w_k, params.b_k, out.key);
     project(x, params.w_v, params.b_v, out.value);
 
-    // Dividing by √dh keeps the variance of the scores near 1, so softmax does not saturate.
-    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-    constexpr float masked = -std::numeric_limits<float>::infinity();
+    // Dividing by √dk keeps the variance of the scores near 1, so softmax does not saturate.
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
     out.heads.resize(static_cast<std::size_t>(options.heads));
     out.concat.resize(n, d);
     for (int h = 0; h < options.heads; ++h) {
         SelfAttentionHead &head = out.heads[static_cast<std::size_t>(h)];
-        head.query = out.query.middleCols(h * dh, dh);
-        head.key = out.key.middleCols(h * dh, dh);
-        head.value = out.value.middleCols(h * dh, dh);
-        head.raw_scores.resize(n, n);
-        core::gemm_nt(view(head.query), view(head.key), view(head.raw_scores), un, un, udh);
-        head.scores = head.raw_scores * scale;
-        head.weights.resize(n, n);
-        for (Index r = 0; r < n; ++r) {
-            const core::mask_span row_mask(out.allowed.data() + r * n, un);
-            for (Index c = 0; c < n; ++c)
-                if (!row_mask[c]) head.scores(r, c) = masked;
-            core::softmax(row(head.scores, r), row(head.weights, r), row_mask);
-        }
-        head.output.resize(n, dh);
-        core::gemm_nn(view(head.weights), view(head.value), view(head.output), un, udh, un);
-        out.concat.middleCols(h * dh, dh) = head.output;
+        head.query = out.query.middleCols(h * dk, dk);
+        head.key = out.key.middleCols(h * dk, dk);
+        head.value = out.value.middleCols(h * dk, dk);
+        head_forward(head, out.allowed, scale);
+        out.concat.middleCols(h * dk, dk) = head.output;
     }
     project(out.concat, params.w_o, params.b_o, out.output);
 }
@@ -173,9 +178,9 @@ void self_attention_backward(const SelfAttentionParams &params, const Mat &x, co
                              const SelfAttentionResult &fwd, const Mat &d_output, Mat &d_x,
                              SelfAttentionParams &d_params) {
     const char *op = "self_attention_backward";
-    const Index dh = check_inputs(op, params, x, options);
+    const Index dk = check_inputs(op, params, x, options);
     const Index n = x.rows(), d = params.dim();
-    const auto un = static_cast<std::size_t>(n), udh = static_cast<std::size_t>(dh);
+    const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
     require_matrix(op, "d_output", d_output, n, d);
     require_matrix(op, "d_x", d_x, n, d);
     require_params(op, d_params, d);
@@ -188,26 +193,26 @@ void self_attention_backward(const SelfAttentionParams &params, const Mat &x, co
     Mat d_concat = Mat::Zero(n, d);
     project_backward(fwd.concat, params.w_o, d_output, d_params.w_o, d_params.b_o, d_concat);
 
-    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
     Mat d_query(n, d), d_key(n, d), d_value(n, d);
-    Mat d_head_output(n, dh), d_weights(n, n), d_raw_scores(n, n), d_head_query(n, dh);
+    Mat d_head_output(n, dk), d_weights(n, n), d_raw_scores(n, n), d_head_query(n, dk);
     for (int h = 0; h < options.heads; ++h) {
         const SelfAttentionHead &head = fwd.heads[static_cast<std::size_t>(h)];
         require_matrix(op, "forward head weights", head.weights, n, n);
-        d_head_output = d_concat.middleCols(h * dh, dh);
+        d_head_output = d_concat.middleCols(h * dk, dk);
         // output = weights · value:  d_weights = d_output valueᵀ,  d_value = weightsᵀ d_output
-        core::gemm_nt(view(d_head_output), view(head.value), view(d_weights), un, un, udh);
-        d_value.middleCols(h * dh, dh).noalias() = head.weights.transpose() * d_head_output;
+        core::gemm_nt(view(d_head_output), view(head.value), view(d_weights), un, un, udk);
+        d_value.middleCols(h * dk, dk).noalias() = head.weights.transpose() * d_head_output;
         // Row-wise softmax: ds_rc = w_rc (dw_rc − Σ_k w_rk dw_rk); masked entries have w = 0 and get 0.
         for (Index r = 0; r < n; ++r) {
             const float mean = core::dot(row(head.weights, r), row(d_weights, r));
             for (Index c = 0; c < n; ++c)
-                d_raw_scores(r, c) = head.weights(r, c) * (d_weights(r, c) - mean) * scale; // scale: back through ÷√dh
+                d_raw_scores(r, c) = head.weights(r, c) * (d_weights(r, c) - mean) * scale; // scale: back through ÷√dk
         }
         // raw_scores = query keyᵀ:  d_query = d_raw key,  d_key = d_rawᵀ query
-        core::gemm_nn(view(d_raw_scores), view(head.key), view(d_head_query), un, udh, un);
-        d_query.middleCols(h * dh, dh) = d_head_query;
-        d_key.middleCols(h * dh, dh).noalias() = d_raw_scores.transpose() * head.query;
+        core::gemm_nn(view(d_raw_scores), view(head.key), view(d_head_query), un, udk, un);
+        d_query.middleCols(h * dk, dk) = d_head_query;
+        d_key.middleCols(h * dk, dk).noalias() = d_raw_scores.transpose() * head.query;
     }
     project_backward(x, params.w_q, d_query, d_params.w_q, d_params.b_q, d_x);
     project_backward(x, params.w_k, d_key, d_params.w_k, d_params.b_k, d_x);

@@ -2,19 +2,21 @@
 // values all come from the same rows X. The building block of a Transformer encoder layer
 // (which adds residuals, layer norm and the feed-forward block around it).
 //
-// Shapes: n = sequence length, d = model size, h = heads, dh = d / h (d % h == 0).
+// Shapes: n = sequence length, d = model size, h = heads, dk = d / h (d % h == 0): one head's
+// query, key and value width (d_k in Vaswani et al.); head_forward: nq queries, nk keys (n, n here).
 //   Q = X W_qᵀ + b_q,  K = X W_kᵀ + b_k,  V = X W_vᵀ + b_v     n × d   (W_*: d × d, out × in)
-//   head i takes columns [i·dh, (i+1)·dh) of Q, K, V:         n × dh
+//   head i takes columns [i·dk, (i+1)·dk) of Q, K, V:         n × dk
 //     raw_scores = Q_i K_iᵀ                                     n × n
-//     scores     = raw_scores / √dh, −∞ where masked            n × n
+//     scores     = raw_scores / √dk, −∞ where masked            n × n
 //     weights    = softmax of each row of scores                n × n   (0 where masked)
-//     output     = weights V_i                                  n × dh
+//     output     = weights V_i                                  n × dk
 //   concat = [output_0 … output_{h−1}]                          n × d
 //   Y = concat W_oᵀ + b_o                                       n × d
 // Row r (the query at position r) may attend to column c (the key at position c) when
 // padding_mask[c] != 0 (or the mask is empty) and, with causal, c <= r.
 #pragma once
 
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 
@@ -28,10 +30,12 @@ struct SelfAttentionParams {
     Mat w_q, w_k, w_v, w_o; // d × d each (out × in)
     Vec b_q, b_k, b_v, b_o; // d each
 
+    // The tensors, once, in checkpoint order: w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o.
+    void list(core::ParamList out, Eigen::Index d);
     // Weights uniform in ±1/√d, biases zero, from a deterministic generator.
     static SelfAttentionParams init(Eigen::Index d, core::Rng &rng);
     // Same shapes, all zeros: the accumulator for gradients.
-    SelfAttentionParams zeros_like() const;
+    SelfAttentionParams zeros_like() const { return core::zeros<SelfAttentionParams>(dim()); }
     // The model size d; check() has made sure every member agrees with it.
     Eigen::Index dim() const { return w_q.rows(); }
     // Throws std::invalid_argument naming the member whose shape is not d × d (or d).
@@ -46,13 +50,13 @@ struct SelfAttentionOptions {
 
 // Every intermediate of one head, kept for the page and the backward pass.
 struct SelfAttentionHead {
-    Mat query;      // n × dh, this head's columns of Q
-    Mat key;        // n × dh
-    Mat value;      // n × dh
+    Mat query;      // n × dk, this head's columns of Q
+    Mat key;        // n × dk
+    Mat value;      // n × dk
     Mat raw_scores; // n × n, Q_i K_iᵀ
-    Mat scores;     // n × n, raw_scores / √dh with −∞ at masked entries
+    Mat scores;     // n × n, raw_scores / √dk with −∞ at masked entries
     Mat weights;    // n × n, row-wise softmax, rows sum to 1, 0 at masked entries
-    Mat output;     // n × dh, weights · value
+    Mat output;     // n × dk, weights · value
 };
 
 struct SelfAttentionResult {
@@ -62,6 +66,12 @@ struct SelfAttentionResult {
     Mat concat;                           // n × d, the head outputs side by side
     Mat output;                           // n × d, Y
 };
+
+// One head's scaled dot-product attention, the hot path of self_attention_forward (and of the
+// attention benchmark): from head.query (nq × dk), head.key and head.value (nk × dk) it fills
+// raw_scores, scores, weights (nq × nk) and output (nq × dk). allowed: nq × nk bytes, row-major,
+// 1 where query r may attend to key c; every row needs one. scale: 1/√dk. Shapes unchecked.
+void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale);
 
 // x: n × d. Throws std::invalid_argument for bad shapes, d % h != 0, a padding mask of the wrong
 // size, or a row with nothing to attend to (every key padded or, with causal, before it).

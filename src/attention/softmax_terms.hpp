@@ -1,7 +1,7 @@
 // The softmax of stage 2 written out term by term, for the page's formula view and the
 // temperature slider: α_j = exp((e_j − m)/τ) / Σ_k exp((e_k − m)/τ) with m = max_k e_k over the
 // unmasked keys, and the entropy of the weights. Not used in training (the step computes the
-// weights with the fused kernel); these are the same numbers spelled out.
+// weights with core::softmax); these are the same numbers spelled out.
 #pragma once
 
 #include "attention/step.hpp"

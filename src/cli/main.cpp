@@ -24,6 +24,7 @@ namespace {
 const char *usage = R"(usage:
   apg train --task dates|zh|reverse --score dot|scaled_dot|general|additive|cosine
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
+            [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
   apg eval FILE [--limit N]        held-out exact match of a checkpoint on its task
   apg decode FILE "text"           output and alignment matrix
@@ -116,6 +117,7 @@ int cmd_train(const Args &a, const std::string &command_line) {
     const std::string out = a.get("out");
     train::PreparedTask task = train::prepare_task(task_name, seed);
     models::ModelConfig config = train::recipe_config(task, score, style, encoder);
+    if (a.has("activation")) config.activation = nn::parse_activation(a.get("activation"));
     train::TrainOptions options = train::recipe_options(task_name, encoder);
     options.seed = seed;
     if (a.has("steps")) options.steps = static_cast<int>(to_int("steps", a.get("steps")));
@@ -137,8 +139,8 @@ int cmd_train(const Args &a, const std::string &command_line) {
         },
         10);
     if (!quiet) std::fprintf(stderr, "\n");
-    const double accuracy = train::exact_match(
-        network, task.heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos});
+    const double accuracy =
+        train::exact_match(network, task.heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos});
     nlohmann::json training = {{"command", command_line},
                                {"encoder", std::string(models::name(encoder))},
                                {"seed", seed},
@@ -170,8 +172,8 @@ int cmd_eval(const Args &a) {
     const train::EncodedPairs heldout =
         train::encode_examples(data.heldout, model.source_vocab(), model.target_vocab());
     const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
-    const double accuracy = train::exact_match(
-        model.network(), heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, limit);
+    const double accuracy = train::exact_match(model.network(), heldout,
+                                               {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, limit);
     const std::size_t n = limit ? std::min(limit, heldout.size()) : heldout.size();
     std::printf("%s: task %s, encoder %s, score %s, style %s: held-out exact match %.2f%% (%zu pairs)\n",
                 a.positional[0].c_str(), model.config().task.c_str(),

@@ -1,4 +1,5 @@
-// The scalar reference kernels: plain loops, double accumulation where it costs nothing in clarity.
+// The scalar reference kernels: plain loops in float, summing left to right. The SIMD kernels are
+// tested against them, and the wasm-scalar benchmark build runs them.
 #include "core/kernels.hpp"
 #include "core/shape_check.hpp"
 

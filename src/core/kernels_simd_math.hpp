@@ -1,6 +1,6 @@
-// Vector elementwise math shared by the SIMD kernels (core/kernels_simd.cpp) and the fused attention
-// forward (core/sdpa.cpp): exp over the whole float range and the cheaper exp for x <= 0 that softmax
-// needs after subtracting the maximum. Only meaningful with a vector ISA (APG_SIMD_WIDTH > 0).
+// Vector elementwise math of the SIMD kernels (core/kernels_simd.cpp): exp over the whole float
+// range and the cheaper exp for x <= 0 that softmax needs after subtracting the maximum. Only meaningful with a vector
+// ISA (APG_SIMD_WIDTH > 0).
 #pragma once
 
 #include "core/simd_mappings.hpp"
@@ -66,29 +66,6 @@ inline f32x4 exp_nonpositive4(f32x4 x) {
     i32x4 n;
     const f32x4 p = exp_reduced(max(x, lowest), n);
     return and_not(mul(p, pow2(n)), lt(x, lowest));
-}
-
-// e^x for x ≤ 0 as 2^(x·log2 e), the softmax inside the fused attention forward (core/sdpa.cpp):
-// n = round(y), f = y − n in [−1/2, 1/2], and 2^f from a degree-6 polynomial fitted to it on that
-// interval (Chebyshev fit, mpmath.chebyfit; 1.9e-8 relative with the coefficients rounded to float)
-// in Estrin's scheme, a dependency chain of 5 operations. Against exp_nonpositive4 it saves the
-// second reduction step, a degree and the mask, and its chain is a third shorter, which is what
-// bounds softmax in V8. The price is the rounding of y = x·log2 e, an error proportional to |x|:
-// measured against double std::exp on 4M points of [−87, 0], relative error ≤ 1.98·2^-24·(1 + |x|),
-// the size of the rounding of x = s − max that forms the argument (the softmax kernel's own
-// budget, tests/core/test_softmax.cpp, is 2u·|x| + 2u per term); the tests hold it to 2.5·2^-24·(1 + |x|). Below ln
-// FLT_MIN (x < −87.34, and x = −inf) the result is about FLT_MIN, not 0: a caller that needs exact zeros (masked keys)
-// multiplies them away.
-inline f32x4 exp_softmax4(f32x4 x) {
-    const f32x4 y = mul(max(x, splat(-87.3365479f)), splat(1.44269504088896341f)); // y ≥ −126
-    const f32x4 t = add(y, splat(round_magic));
-    const f32x4 f = sub(y, round(y)); // round(y) = t − magic, without a second constant
-    const i32x4 n = sub_int(float_as_bits(t), float_as_bits(splat(round_magic)));
-    const f32x4 f2 = mul(f, f), f4 = mul(f2, f2);
-    const f32x4 p01 = madd(f, splat(0.693147182f), splat(1.0f));
-    const f32x4 p23 = madd(f, splat(0.0555032715f), splat(0.240226507f));
-    const f32x4 p456 = madd(f2, splat(1.54614449e-4f), madd(f, splat(1.34004280e-3f), splat(9.61805694e-3f)));
-    return mul(add(madd(f2, p23, p01), mul(f4, p456)), pow2(n));
 }
 
 } // namespace apg::core::vec

@@ -80,6 +80,7 @@ nlohmann::json ModelConfig::to_json() const {
         j["heads"] = heads;
         j["layers"] = layers;
         j["ff_hidden"] = ff_hidden;
+        if (activation != nn::Activation::relu) j["activation"] = std::string(nn::name(activation));
     }
     return j;
 }
@@ -111,6 +112,8 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
         c.heads = field<int>(j, "heads");
         c.layers = field<int>(j, "layers");
         c.ff_hidden = field<int>(j, "ff_hidden");
+        // Absent in checkpoints written before the activation was a choice: they are ReLU.
+        if (j.contains("activation")) c.activation = nn::parse_activation(field<std::string>(j, "activation"));
     }
     c.encoder_hidden = field<int>(j, "encoder_hidden");
     c.bidirectional = field<bool>(j, "bidirectional");

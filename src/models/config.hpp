@@ -3,6 +3,7 @@
 #pragma once
 
 #include "attention/score.hpp"
+#include "nn/feed_forward.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,8 @@ struct ModelConfig {
     int attention_dim = 64;    // da (additive only)
     int max_source_len = 0;    // longest input the model accepts
     int max_target_len = 0;    // longest output (without the end token)
+    // The feed-forward block's activation (transformer); ReLU when a checkpoint names none.
+    nn::Activation activation = nn::Activation::relu;
 
     // Size of one encoder state h_j: He, or 2·He when bidirectional; E for the transformer.
     int encoder_state() const {

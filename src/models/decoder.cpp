@@ -57,7 +57,8 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
         gru_in.head(E) = params.embedding.row(prev_token).transpose();
         gru_in.tail(dh) = out.attention.context;
         nn::gru_input_projection(params.gru, row_view(std::as_const(gru_in)), row_view(gru_proj));
-        nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state), gru);
+        nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state),
+                             gru);
         Vec features(Hd + dh + E);
         features << out.state, out.attention.context, params.embedding.row(prev_token).transpose();
         out.attentional.resize(0);
@@ -65,7 +66,8 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
     } else {
         gru_in = params.embedding.row(prev_token).transpose();
         nn::gru_input_projection(params.gru, row_view(std::as_const(gru_in)), row_view(gru_proj));
-        nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state), gru);
+        nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state),
+                             gru);
         out.query = out.state;
         attention::attend(params.attn, out.query, H, keys, H, options, out.attention);
         Vec combined(dh + Hd);
@@ -139,9 +141,11 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
                 c.gru_inputs.row(r).head(E) = c.embedded.row(r);
                 c.gru_inputs.row(r).tail(dh) = c.contexts.row(r);
             }
-            nn::gru_input_projection(params.gru, nn::rows(std::as_const(c.gru_inputs), i * B, B), nn::rows(c.gru_proj, i * B, B));
+            nn::gru_input_projection(params.gru, nn::rows(std::as_const(c.gru_inputs), i * B, B),
+                                     nn::rows(c.gru_proj, i * B, B));
             nn::gru_step_forward(params.gru, nn::rows(std::as_const(c.gru_proj), i * B, B),
-                             nn::rows(std::as_const(c.states), i * B, B), nn::rows(c.states, (i + 1) * B, B), c.gru[i]);
+                                 nn::rows(std::as_const(c.states), i * B, B), nn::rows(c.states, (i + 1) * B, B),
+                                 c.gru[i]);
         }
         c.features.resize(T * B, Hd + dh + E);
         c.features.leftCols(Hd) = c.states.bottomRows(T * B);
@@ -151,7 +155,8 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
         nn::gru_input_projection(params.gru, nn::whole(std::as_const(c.embedded)), nn::whole(c.gru_proj));
         for (int i = 0; i < T; ++i) {
             nn::gru_step_forward(params.gru, nn::rows(std::as_const(c.gru_proj), i * B, B),
-                             nn::rows(std::as_const(c.states), i * B, B), nn::rows(c.states, (i + 1) * B, B), c.gru[i]);
+                                 nn::rows(std::as_const(c.states), i * B, B), nn::rows(c.states, (i + 1) * B, B),
+                                 c.gru[i]);
             for (int b = 0; b < B; ++b)
                 if (i < lengths[b]) attend_row(i, b, c.states, (i + 1) * B + b);
         }
@@ -202,7 +207,8 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
         c.d_logits.row(r) *= scale;
     }
     (void)V;
-    nn::matmul_tn(nn::whole(std::as_const(c.d_logits)), nn::whole(std::as_const(c.features)), nn::whole(grads.out_w), true);
+    nn::matmul_tn(nn::whole(std::as_const(c.d_logits)), nn::whole(std::as_const(c.features)), nn::whole(grads.out_w),
+                  true);
     grads.out_b += c.d_logits.colwise().sum().transpose();
     c.d_features.resize(T * B, c.features.cols());
     nn::matmul_nn(nn::whole(std::as_const(c.d_logits)), nn::whole(params.out_w), nn::whole(c.d_features));
@@ -232,17 +238,18 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
     c.d_gru_proj.resize(T * B, 3 * Hd);
     c.carry.setZero(B, Hd);
     if (style == AttentionStyle::bahdanau) {
-        // features = [s_i | c_i | E y_{i-1}]
+        // features = [s_i | c_i | emb(y_{i-1})]
         c.d_gru_inputs.resize(B, E + dh);
         c.d_embedded = c.d_features.rightCols(E);
         for (int i = T - 1; i >= 0; --i) {
             c.carry += c.d_features.block(i * B, 0, B, Hd); // carry = dL/ds_i
             c.carry_next.setZero(B, Hd);
             nn::gru_step_backward(params.gru, nn::rows(std::as_const(c.states), i * B, B), c.gru[i],
-                              nn::whole(std::as_const(c.carry)), nn::rows(c.d_gru_proj, i * B, B), nn::whole(c.carry_next),
-                              grads.gru, c.d_hidden_proj);
+                                  nn::whole(std::as_const(c.carry)), nn::rows(c.d_gru_proj, i * B, B),
+                                  nn::whole(c.carry_next), grads.gru, c.d_hidden_proj);
             std::swap(c.carry, c.carry_next); // carry = dL/ds_{i-1} so far
-            nn::matmul_nn(nn::rows(std::as_const(c.d_gru_proj), i * B, B), nn::whole(params.gru.w_ih), nn::whole(c.d_gru_inputs));
+            nn::matmul_nn(nn::rows(std::as_const(c.d_gru_proj), i * B, B), nn::whole(params.gru.w_ih),
+                          nn::whole(c.d_gru_inputs));
             nn::rows(c.d_embedded, i * B, B) += c.d_gru_inputs.leftCols(E);
             // dL/dc_i = from the output layer + from the GRU input
             c.d_gru_inputs.rightCols(dh) += c.d_features.block(i * B, Hd, B, dh);
@@ -257,7 +264,8 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
                 c.carry.row(b) += c.d_query.transpose();
             }
         }
-        nn::matmul_tn(nn::whole(std::as_const(c.d_gru_proj)), nn::whole(std::as_const(c.gru_inputs)), nn::whole(grads.gru.w_ih), true);
+        nn::matmul_tn(nn::whole(std::as_const(c.d_gru_proj)), nn::whole(std::as_const(c.gru_inputs)),
+                      nn::whole(grads.gru.w_ih), true);
         grads.gru.b_ih += c.d_gru_proj.colwise().sum().transpose();
     } else {
         // features = a = tanh(combined W_cᵀ), combined = [c_i | s_i]
@@ -265,7 +273,8 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
             const float a = c.features.data()[k];
             c.d_features.data()[k] *= 1.0f - a * a;
         }
-        nn::matmul_tn(nn::whole(std::as_const(c.d_features)), nn::whole(std::as_const(c.combined)), nn::whole(grads.combine_w), true);
+        nn::matmul_tn(nn::whole(std::as_const(c.d_features)), nn::whole(std::as_const(c.combined)),
+                      nn::whole(grads.combine_w), true);
         c.d_combined.resize(T * B, dh + Hd);
         nn::matmul_nn(nn::whole(std::as_const(c.d_features)), nn::whole(params.combine_w), nn::whole(c.d_combined));
         for (int i = T - 1; i >= 0; --i) {
@@ -274,14 +283,14 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
                 if (i < c.lengths[b]) attend_back(i, b, c.d_combined, 0); // query = s_i
             c.carry_next.setZero(B, Hd);
             nn::gru_step_backward(params.gru, nn::rows(std::as_const(c.states), i * B, B), c.gru[i],
-                              nn::whole(std::as_const(c.carry)), nn::rows(c.d_gru_proj, i * B, B), nn::whole(c.carry_next),
-                              grads.gru, c.d_hidden_proj);
+                                  nn::whole(std::as_const(c.carry)), nn::rows(c.d_gru_proj, i * B, B),
+                                  nn::whole(c.carry_next), grads.gru, c.d_hidden_proj);
             std::swap(c.carry, c.carry_next);
         }
         c.d_embedded.resize(T * B, E);
         nn::MatMap d_embedded = nn::whole(c.d_embedded);
-        nn::gru_input_projection_backward(params.gru, nn::whole(std::as_const(c.embedded)), nn::whole(std::as_const(c.d_gru_proj)),
-                                      grads.gru, &d_embedded, false);
+        nn::gru_input_projection_backward(params.gru, nn::whole(std::as_const(c.embedded)),
+                                          nn::whole(std::as_const(c.d_gru_proj)), grads.gru, &d_embedded, false);
     }
     for (int r = 0; r < T * B; ++r) grads.embedding.row(c.inputs[r]) += c.d_embedded.row(r);
 

@@ -1,10 +1,11 @@
 // Attention decoders, Bahdanau and Luong style, over encoder states H_b (n_b × dh).
 // Shapes: B = batch rows, T = longest target (+ end token) in the batch, E = embedding size,
-// Hd = decoder state size, dh = encoder state size, Vt = target vocabulary.
+// Hd = decoder state size, dh = encoder state size, Vt = target vocabulary, n_b = length of
+// source b, H_b = its encoder states (n_b × dh), emb(y) = row y of the embedding (Vt × E).
 //   initial state   s_0 = tanh(W_init · mean_j h_j + b_init)
-//   Bahdanau        q_i = s_{i-1};  c_i = attend(q_i, H);  s_i = GRU([E y_{i-1}; c_i], s_{i-1})
-//                   logits_i = W_out [s_i; c_i; E y_{i-1}] + b_out
-//   Luong           s_i = GRU(E y_{i-1}, s_{i-1});  q_i = s_i;  c_i = attend(q_i, H)
+//   Bahdanau        q_i = s_{i-1};  c_i = attend(q_i, H);  s_i = GRU([emb(y_{i-1}); c_i], s_{i-1})
+//                   logits_i = W_out [s_i; c_i; emb(y_{i-1})] + b_out
+//   Luong           s_i = GRU(emb(y_{i-1}), s_{i-1});  q_i = s_i;  c_i = attend(q_i, H)
 //                   a_i = tanh(W_c [c_i; s_i]);  logits_i = W_out a_i + b_out
 // Time-major storage: row i·B + b holds step i of sequence b.
 #pragma once
@@ -21,11 +22,15 @@ struct DecoderParams {
     Mat init_w;                  // Hd × dh
     Vec init_b;                  // Hd
     Mat embedding;               // Vt × E
-    nn::GruParams gru;               // input E + dh (Bahdanau) or E (Luong), hidden Hd
+    nn::GruParams gru;           // input E + dh (Bahdanau) or E (Luong), hidden Hd
     attention::ScoreParams attn; // query Hd, keys dh
     Mat combine_w;               // Luong only: Hd × (dh + Hd)
     Mat out_w;                   // Vt × (Hd + dh + E) (Bahdanau) or Vt × Hd (Luong)
     Vec out_b;                   // Vt
+
+    // The tensors, once: init.{w,b}, embedding, gru.*, attn.* (what the score function uses),
+    // combine.w (Luong), out.{w,b}; shapes from the config.
+    void list(core::ParamList out, const ModelConfig &config);
 };
 
 // s_0 from the encoder states of one source (H: n × dh). mean receives mean_j h_j (dh).
@@ -55,10 +60,10 @@ struct DecoderCache {
     std::vector<int> lengths;                        // B: steps of sequence b (target tokens + end token)
     Mat means;                                       // B × dh
     Mat states;                                      // (T+1)·B × Hd: block 0 = s_0, block i+1 = s_i
-    Mat embedded;                                    // T·B × E    E y_{i-1}
-    Mat gru_inputs;                                  // Bahdanau: T·B × (E + dh) [E y_{i-1}; c_i]
+    Mat embedded;                                    // T·B × E    emb(y_{i-1})
+    Mat gru_inputs;                                  // Bahdanau: T·B × (E + dh) [emb(y_{i-1}); c_i]
     Mat gru_proj;                                    // T·B × 3Hd
-    std::vector<nn::GruStepCache> gru;                   // T
+    std::vector<nn::GruStepCache> gru;               // T
     Mat contexts;                                    // T·B × dh (zero at padded steps)
     std::vector<Vec> queries;                        // T·B (used at active steps only)
     std::vector<attention::AttentionStep> attention; // T·B

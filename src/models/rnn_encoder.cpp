@@ -55,8 +55,8 @@ void encoder_forward(const EncoderParams &params, bool bidirectional, const std:
     if (static_cast<int>(c.steps_fwd.size()) < N) c.steps_fwd.resize(N);
     for (int t = 0; t < N; ++t)
         nn::gru_step_forward(params.fwd, nn::rows(std::as_const(c.proj_fwd), t * B, B),
-                         nn::rows(std::as_const(c.states_fwd), t * B, B), nn::rows(c.states_fwd, (t + 1) * B, B),
-                         c.steps_fwd[t], mask_at(c, t));
+                             nn::rows(std::as_const(c.states_fwd), t * B, B), nn::rows(c.states_fwd, (t + 1) * B, B),
+                             c.steps_fwd[t], mask_at(c, t));
 
     if (bidirectional) {
         c.proj_bwd.resize(N * B, 3 * He);
@@ -67,8 +67,8 @@ void encoder_forward(const EncoderParams &params, bool bidirectional, const std:
         // Padded positions come first in reverse order; the mask holds the zero state through them.
         for (int t = N - 1; t >= 0; --t)
             nn::gru_step_forward(params.bwd, nn::rows(std::as_const(c.proj_bwd), t * B, B),
-                             nn::rows(std::as_const(c.states_bwd), (t + 1) * B, B), nn::rows(c.states_bwd, t * B, B),
-                             c.steps_bwd[t], mask_at(c, t));
+                                 nn::rows(std::as_const(c.states_bwd), (t + 1) * B, B),
+                                 nn::rows(c.states_bwd, t * B, B), c.steps_bwd[t], mask_at(c, t));
     }
 
     const Eigen::Index dh = bidirectional ? 2 * He : He;
@@ -111,14 +111,14 @@ void encoder_backward(const EncoderParams &params, bool bidirectional, EncoderCa
         // carry is now the total gradient of →h_t; carry_next collects that of →h_{t-1}
         c.carry_next.setZero(B, He);
         nn::gru_step_backward(params.fwd, nn::rows(std::as_const(c.states_fwd), t * B, B), c.steps_fwd[t],
-                          nn::whole(std::as_const(c.carry)), nn::rows(c.d_proj_fwd, t * B, B), nn::whole(c.carry_next), grads.fwd,
-                          c.d_hidden_proj, mask_at(c, t));
+                              nn::whole(std::as_const(c.carry)), nn::rows(c.d_proj_fwd, t * B, B),
+                              nn::whole(c.carry_next), grads.fwd, c.d_hidden_proj, mask_at(c, t));
         std::swap(c.carry, c.carry_next);
     }
     c.d_inputs.resize(N * B, params.embedding.cols());
     nn::MatMap d_inputs = nn::whole(c.d_inputs);
-    nn::gru_input_projection_backward(params.fwd, nn::whole(std::as_const(c.inputs)), nn::whole(std::as_const(c.d_proj_fwd)),
-                                  grads.fwd, &d_inputs, false);
+    nn::gru_input_projection_backward(params.fwd, nn::whole(std::as_const(c.inputs)),
+                                      nn::whole(std::as_const(c.d_proj_fwd)), grads.fwd, &d_inputs, false);
 
     if (bidirectional) {
         c.d_proj_bwd.resize(N * B, 3 * He);
@@ -127,12 +127,12 @@ void encoder_backward(const EncoderParams &params, bool bidirectional, EncoderCa
             nn::rows(c.carry, 0, B) += nn::rows(std::as_const(c.d_states_bwd), t * B, B);
             c.carry_next.setZero(B, He);
             nn::gru_step_backward(params.bwd, nn::rows(std::as_const(c.states_bwd), (t + 1) * B, B), c.steps_bwd[t],
-                              nn::whole(std::as_const(c.carry)), nn::rows(c.d_proj_bwd, t * B, B), nn::whole(c.carry_next),
-                              grads.bwd, c.d_hidden_proj, mask_at(c, t));
+                                  nn::whole(std::as_const(c.carry)), nn::rows(c.d_proj_bwd, t * B, B),
+                                  nn::whole(c.carry_next), grads.bwd, c.d_hidden_proj, mask_at(c, t));
             std::swap(c.carry, c.carry_next);
         }
-        nn::gru_input_projection_backward(params.bwd, nn::whole(std::as_const(c.inputs)), nn::whole(std::as_const(c.d_proj_bwd)),
-                                      grads.bwd, &d_inputs, true);
+        nn::gru_input_projection_backward(params.bwd, nn::whole(std::as_const(c.inputs)),
+                                          nn::whole(std::as_const(c.d_proj_bwd)), grads.bwd, &d_inputs, true);
     }
     for (int r = 0; r < N * B; ++r) grads.embedding.row(c.ids[r]) += c.d_inputs.row(r);
 }

@@ -4,6 +4,7 @@
 // Time-major storage: row t·B + b holds position t of sequence b.
 #pragma once
 
+#include "models/config.hpp"
 #include "nn/gru.hpp"
 
 #include <vector>
@@ -11,9 +12,12 @@
 namespace apg::models {
 
 struct EncoderParams {
-    Mat embedding; // Vs × E
+    Mat embedding;     // Vs × E
     nn::GruParams fwd; // input E, hidden He
     nn::GruParams bwd; // bidirectional only (empty otherwise)
+
+    // The tensors, once: embedding, fwd.*, bwd.* (bidirectional only), shapes from the config.
+    void list(core::ParamList out, const ModelConfig &config);
 };
 
 // Everything one batched forward pass keeps for its backward pass.

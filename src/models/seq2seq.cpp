@@ -7,6 +7,36 @@
 
 namespace apg::models {
 
+Seq2Seq::Seq2Seq(const ModelConfig &config, std::uint64_t seed)
+    : config_(config), params_(init_parameters(config, seed)) {}
+
+Seq2Seq::Seq2Seq(const ModelConfig &config, Parameters params) : config_(config), params_(std::move(params)) {
+    config_.validate();
+    models::tensors(params_, config_);
+}
+
+EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
+    if (ids.empty()) throw std::invalid_argument("encode: the source is empty");
+    if (static_cast<int>(ids.size()) > config_.max_source_len)
+        throw std::invalid_argument("encode: the source has " + std::to_string(ids.size()) +
+                                    " tokens, this model accepts at most " + std::to_string(config_.max_source_len));
+    EncoderOutput out;
+    out.ids.assign(ids.begin(), ids.end());
+    if (config_.encoder == EncoderKind::gru) {
+        EncoderCache cache;
+        encoder_forward(params_.encoder, config_.bidirectional, out.ids, {static_cast<int>(ids.size())}, cache);
+        out.states = std::move(cache.outputs[0]);
+    } else {
+        auto cache = std::make_shared<TransformerEncoderCache>();
+        transformer_encoder_forward(params_.transformer, ids, {}, *cache);
+        out.states = cache->output;
+        out.self_attention = std::move(cache);
+    }
+    out.keys = attention::prepare_keys(params_.decoder.attn, out.states);
+    decoder_initial_state(params_.decoder, out.states, out.mean_state, out.initial_state);
+    return out;
+}
+
 Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector<std::vector<int>> &targets, int pad_id,
                  int start_id, int end_id) {
     if (sources.empty() || sources.size() != targets.size())

@@ -1,5 +1,11 @@
 // The encoder–decoder model: its parameters by module path, the inference API (encode once,
 // then step by step) and the teacher-forced training pass with backpropagation through time.
+// Shapes (the letters of every models/ header):
+//   Vs, Vt = source and target vocabularies     E  = embedding size (d, the transformer's model size)
+//   He = GRU encoder state per direction        dh = encoder state size: 2·He, He, or E (transformer)
+//   h  = heads, L = layers, f = feed-forward    Hd = decoder state size, da = additive attention size
+//   n  = source length, B = batch rows, N = longest source, T = longest target + 1 (the end token)
+//   H  = the encoder states of one source, n × dh (row j = h_j)
 #pragma once
 
 #include "models/config.hpp"
@@ -19,23 +25,24 @@ struct Parameters {
     EncoderParams encoder;                // gru encoder (empty for the transformer)
     TransformerEncoderParams transformer; // transformer encoder (empty for the gru)
     DecoderParams decoder;
+
+    // The tensors, once: "encoder." (the config's kind) then "decoder.".
+    void list(core::ParamList out, const ModelConfig &config);
 };
 
 // The transformer encoder's own config from a model config (embedding = model size d).
 TransformerEncoderConfig transformer_config(const ModelConfig &config);
 
-// One named tensor of a model, viewing its storage (valid while the Parameters live unresized).
-struct TensorRef {
-    std::string name;                // module path, e.g. "encoder.fwd.w_ih"
-    std::vector<std::int64_t> shape; // row-major
-    std::span<float> data;
-};
+using core::TensorRef;
 
-// Every tensor a model of this config has, in a fixed order, with its shape. The checkpoint
-// loader checks a file against exactly this list.
+// Every tensor a model of this config has, in a fixed order, with its shape (Parameters::list).
+// The checkpoint loader checks a file against exactly this list. Throws std::logic_error naming
+// a tensor whose shape is not the config's.
 std::vector<TensorRef> tensors(Parameters &params, const ModelConfig &config);
 // Random initialisation from the seed (validates the config first).
 Parameters init_parameters(const ModelConfig &config, std::uint64_t seed);
+// Every tensor of the config's shape, all zero (validates the config first).
+Parameters zeros(const ModelConfig &config);
 // Same shapes, all zero (gradient and optimiser-moment accumulators).
 Parameters zeros_like(const Parameters &params, const ModelConfig &config);
 

@@ -1,9 +1,9 @@
 // A Transformer encoder (Vaswani et al. 2017) for one sequence, in the role of the BiGRU encoder:
 // it turns source ids into H (n × d), whose rows the decoder cross-attends to.
 //
-// Shapes: V = source vocabulary, n = sequence length, d = model size, h = heads (d % h == 0),
+// Shapes: Vs = source vocabulary, n = sequence length, d = model size, h = heads (d % h == 0),
 // f = feed-forward inner size, L = layers.
-//   x_0 = E[ids] + PE                              n × d   (E: V × d, PE sinusoidal, fixed)
+//   x_0 = emb(ids) + PE                            n × d   (emb: Vs × d, PE sinusoidal, fixed)
 //   per layer l (post-norm, as in the original paper):
 //     a   = SelfAttention(x_{l-1}, padding mask)   n × d   (attention/self_attention.hpp)
 //     u   = LayerNorm1(x_{l-1} + a)                n × d
@@ -31,7 +31,7 @@
 namespace apg::models {
 
 struct TransformerEncoderConfig {
-    int vocab = 0;    // V
+    int vocab = 0;    // Vs
     int d_model = 32; // d
     int heads = 4;    // h, d % h == 0
     int d_ff = 64;    // f
@@ -52,9 +52,13 @@ struct TransformerLayerParams {
     nn::FeedForwardParams ffn;
     nn::LayerNormParams ln2;
 
+    // The tensors, once: attn.*, ln1.*, ffn.*, ln2.* (heads, eps and the activation as settings).
+    void list(core::ParamList out, const TransformerEncoderConfig &config);
     static TransformerLayerParams init(const TransformerEncoderConfig &config, core::Rng &rng);
+    // The config these parameters have the shapes of (vocab and layers left 0).
+    TransformerEncoderConfig config() const;
     // Same heads and shapes, all zeros: the accumulator for gradients.
-    TransformerLayerParams zeros_like() const;
+    TransformerLayerParams zeros_like() const { return core::zeros<TransformerLayerParams>(config()); }
     Eigen::Index dim() const { return attn.dim(); }
 };
 
@@ -85,25 +89,29 @@ void transformer_layer_backward(const TransformerLayerParams &params, const Mat 
 // ---- the encoder ----------------------------------------------------------------------------
 
 struct TransformerEncoderParams {
-    Mat embedding; // V × d, token embeddings (learned)
+    Mat embedding; // Vs × d, token embeddings (learned)
     std::vector<TransformerLayerParams> layers;
 
     // Embedding ~ N(0, 1) (the size of a positional code: PE entries lie in [−1, 1]); layers as
     // TransformerLayerParams::init. Validates the config first.
     static TransformerEncoderParams init(const TransformerEncoderConfig &config, core::Rng &rng);
-    TransformerEncoderParams zeros_like() const;
+    // The tensors, once: embedding, then layers.0 … layers.L−1 (each as TransformerLayerParams::list).
+    void list(core::ParamList out, const TransformerEncoderConfig &config);
+    // The config these parameters have the shapes of (the layers' sizes read off layer 0).
+    TransformerEncoderConfig config() const;
+    TransformerEncoderParams zeros_like() const { return core::zeros<TransformerEncoderParams>(config()); }
     Eigen::Index dim() const { return embedding.cols(); }
 };
 
 struct TransformerEncoderCache {
     std::vector<int> ids;                      // n
     std::vector<std::uint8_t> mask;            // n (all 1 when no mask was given)
-    Mat inputs;                                // n × d   x_0 = E[ids] + PE (padded rows: PE only)
+    Mat inputs;                                // n × d   x_0 = emb(ids) + PE (padded rows: PE only)
     std::vector<TransformerLayerCache> layers; // L
     Mat output;                                // n × d   H (padded rows 0)
 };
 
-// ids: n ≥ 1 token ids in [0, V) (ids at padded positions are not read); padding_mask: n bytes
+// ids: n ≥ 1 token ids in [0, Vs) (ids at padded positions are not read); padding_mask: n bytes
 // (1 = real token) or empty for none. Throws std::invalid_argument for an empty sequence, an id
 // outside the vocabulary, a mask of the wrong size or with no real token, or inconsistent params.
 void transformer_encoder_forward(const TransformerEncoderParams &params, std::span<const int> ids,
@@ -117,7 +125,7 @@ void transformer_encoder_backward(const TransformerEncoderParams &params, const 
 
 // ---- a padded batch, one sequence at a time ----------------------------------------------------
 
-// The batch contract of the BiGRU encoder (models/encoder.hpp), so Seq2Seq can use either:
+// The batch contract of the BiGRU encoder (models/rnn_encoder.hpp), so Seq2Seq can use either:
 // ids are time-major N·B (row t·B + b holds position t of sequence b), lengths B values in [1, N].
 // Each sequence is encoded on its own over its n_b real tokens, so no padding reaches the layers.
 struct TransformerBatchCache {
@@ -135,15 +143,12 @@ void transformer_encoder_backward_batch(const TransformerEncoderParams &params, 
 
 // ---- parameters by name ---------------------------------------------------------------------
 
-// One parameter tensor viewed by module path (valid while the params live unresized).
-struct NamedTensorView {
-    std::string name;                // e.g. "encoder.layers.0.attn.w_q"
-    std::vector<std::int64_t> shape; // row-major
-    std::span<float> data;
-};
-
 // Every tensor in a fixed order: <prefix>.embedding, then for each layer l
-// <prefix>.layers.l.attn.{w_q,b_q,w_k,b_k,w_v,b_v,w_o,b_o}, .ln1.{gain,bias}, .ffn.{w1,b1,w2,b2}, .ln2.{gain,bias}.
-std::vector<NamedTensorView> named_tensors(TransformerEncoderParams &params, std::string_view prefix = "encoder");
+// <prefix>.layers.l.attn.{w_q,b_q,w_k,b_k,w_v,b_v,w_o,b_o}, .ln1.{gain,bias}, .ffn.{w1,b1,w2,b2}, .ln2.{gain,bias};
+// throws std::logic_error naming a tensor whose shape is not the config's.
+inline std::vector<core::TensorRef> tensors(TransformerEncoderParams &params, const TransformerEncoderConfig &config,
+                                            std::string_view prefix = "encoder") {
+    return core::views(params, prefix, config);
+}
 
 } // namespace apg::models

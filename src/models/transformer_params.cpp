@@ -1,6 +1,6 @@
-// The Transformer encoder's parameters: config checks, initialisation, zeroed copies and the
-// tensors by name. Run once per model (or per training run), so this file is compiled for size in
-// the wasm build; the forward and backward passes stay in transformer_encoder.cpp.
+// The Transformer encoder's parameters: config checks, the list of tensors, initialisation. Run once per model (or per
+// training run), so this file is compiled for size in the wasm build; the forward and backward passes stay in
+// transformer_encoder.cpp.
 #include "models/transformer_encoder.hpp"
 
 #include <stdexcept>
@@ -26,6 +26,26 @@ void TransformerEncoderConfig::validate() const {
         throw std::invalid_argument("transformer config: ln_eps must be > 0, got " + std::to_string(ln_eps));
 }
 
+void TransformerLayerParams::list(core::ParamList out, const TransformerEncoderConfig &config) {
+    out.setting("heads", heads, config.heads);
+    attn.list(out.sub("attn"), config.d_model);
+    ln1.list(out.sub("ln1"), config.d_model, config.ln_eps);
+    ffn.list(out.sub("ffn"), config.d_model, config.d_ff, config.activation);
+    ln2.list(out.sub("ln2"), config.d_model, config.ln_eps);
+}
+
+TransformerEncoderConfig TransformerLayerParams::config() const {
+    TransformerEncoderConfig c;
+    c.vocab = 0;
+    c.layers = 0;
+    c.d_model = static_cast<int>(dim());
+    c.heads = heads;
+    c.d_ff = static_cast<int>(ffn.inner());
+    c.activation = ffn.activation;
+    c.ln_eps = ln1.eps;
+    return c;
+}
+
 TransformerLayerParams TransformerLayerParams::init(const TransformerEncoderConfig &config, core::Rng &rng) {
     config.validate();
     TransformerLayerParams p;
@@ -34,16 +54,6 @@ TransformerLayerParams TransformerLayerParams::init(const TransformerEncoderConf
     p.ln1 = nn::LayerNormParams::init(config.d_model, config.ln_eps);
     p.ffn = nn::FeedForwardParams::init(config.d_model, config.d_ff, config.activation, rng);
     p.ln2 = nn::LayerNormParams::init(config.d_model, config.ln_eps);
-    return p;
-}
-
-TransformerLayerParams TransformerLayerParams::zeros_like() const {
-    TransformerLayerParams p;
-    p.heads = heads;
-    p.attn = attn.zeros_like();
-    p.ln1 = ln1.zeros_like();
-    p.ffn = ffn.zeros_like();
-    p.ln2 = ln2.zeros_like();
     return p;
 }
 
@@ -56,44 +66,18 @@ TransformerEncoderParams TransformerEncoderParams::init(const TransformerEncoder
     return p;
 }
 
-TransformerEncoderParams TransformerEncoderParams::zeros_like() const {
-    TransformerEncoderParams p;
-    p.embedding = Mat::Zero(embedding.rows(), embedding.cols());
-    for (const TransformerLayerParams &layer : layers) p.layers.push_back(layer.zeros_like());
-    return p;
+void TransformerEncoderParams::list(core::ParamList out, const TransformerEncoderConfig &config) {
+    out.add("embedding", embedding, config.vocab, config.d_model);
+    out.count("layers", layers, static_cast<std::size_t>(config.layers));
+    for (std::size_t l = 0; l < layers.size(); ++l) layers[l].list(out.sub("layers." + std::to_string(l)), config);
 }
 
-// ---- parameters by name ---------------------------------------------------------------------
-
-std::vector<NamedTensorView> named_tensors(TransformerEncoderParams &params, std::string_view prefix) {
-    std::vector<NamedTensorView> out;
-    auto add_mat = [&out](std::string name, Mat &m) {
-        out.push_back({std::move(name), {m.rows(), m.cols()}, view(m)});
-    };
-    auto add_vec = [&out](std::string name, Vec &v) { out.push_back({std::move(name), {v.size()}, view(v)}); };
-    const std::string root(prefix);
-    add_mat(root + ".embedding", params.embedding);
-    for (std::size_t l = 0; l < params.layers.size(); ++l) {
-        TransformerLayerParams &layer = params.layers[l];
-        const std::string at = root + ".layers." + std::to_string(l) + ".";
-        add_mat(at + "attn.w_q", layer.attn.w_q);
-        add_vec(at + "attn.b_q", layer.attn.b_q);
-        add_mat(at + "attn.w_k", layer.attn.w_k);
-        add_vec(at + "attn.b_k", layer.attn.b_k);
-        add_mat(at + "attn.w_v", layer.attn.w_v);
-        add_vec(at + "attn.b_v", layer.attn.b_v);
-        add_mat(at + "attn.w_o", layer.attn.w_o);
-        add_vec(at + "attn.b_o", layer.attn.b_o);
-        add_vec(at + "ln1.gain", layer.ln1.gain);
-        add_vec(at + "ln1.bias", layer.ln1.bias);
-        add_mat(at + "ffn.w1", layer.ffn.w1);
-        add_vec(at + "ffn.b1", layer.ffn.b1);
-        add_mat(at + "ffn.w2", layer.ffn.w2);
-        add_vec(at + "ffn.b2", layer.ffn.b2);
-        add_vec(at + "ln2.gain", layer.ln2.gain);
-        add_vec(at + "ln2.bias", layer.ln2.bias);
-    }
-    return out;
+TransformerEncoderConfig TransformerEncoderParams::config() const {
+    TransformerEncoderConfig c = layers.empty() ? TransformerEncoderConfig{} : layers[0].config();
+    c.vocab = static_cast<int>(embedding.rows());
+    c.d_model = static_cast<int>(embedding.cols());
+    c.layers = static_cast<int>(layers.size());
+    return c;
 }
 
 } // namespace apg::models

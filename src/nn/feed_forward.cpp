@@ -67,12 +67,7 @@ FeedForwardParams FeedForwardParams::init(Eigen::Index d, Eigen::Index f, Activa
         const float bound = 1.0f / std::sqrt(static_cast<float>(fan_in));
         for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-bound, bound);
     };
-    FeedForwardParams p;
-    p.activation = activation;
-    p.w1.resize(f, d);
-    p.b1.resize(f);
-    p.w2.resize(d, f);
-    p.b2.resize(d);
+    FeedForwardParams p = core::zeros<FeedForwardParams>(d, f, activation);
     fill(p.w1, d);
     fill(p.b1, d);
     fill(p.w2, f);
@@ -80,14 +75,12 @@ FeedForwardParams FeedForwardParams::init(Eigen::Index d, Eigen::Index f, Activa
     return p;
 }
 
-FeedForwardParams FeedForwardParams::zeros_like() const {
-    FeedForwardParams p;
-    p.activation = activation;
-    p.w1 = Mat::Zero(w1.rows(), w1.cols());
-    p.b1 = Vec::Zero(b1.size());
-    p.w2 = Mat::Zero(w2.rows(), w2.cols());
-    p.b2 = Vec::Zero(b2.size());
-    return p;
+void FeedForwardParams::list(core::ParamList out, Eigen::Index d, Eigen::Index f, Activation wanted) {
+    out.add("w1", w1, f, d);
+    out.add("b1", b1, f);
+    out.add("w2", w2, d, f);
+    out.add("b2", b2, d);
+    out.setting("activation", activation, wanted);
 }
 
 void feed_forward_forward(const FeedForwardParams &params, const Mat &x, Mat &y, FeedForwardCache &cache) {

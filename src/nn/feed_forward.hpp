@@ -5,6 +5,7 @@
 //   y      = hidden W2ᵀ + b2  n × d
 #pragma once
 
+#include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
 
@@ -26,10 +27,12 @@ struct FeedForwardParams {
     Mat w2; // d × f
     Vec b2; // d
 
+    // The tensors, once: w1 f × d, b1 f, w2 d × f, b2 d (the activation as a setting).
+    void list(core::ParamList out, Eigen::Index d, Eigen::Index f, Activation wanted);
     // Uniform ±1/√fan_in for weights and biases (as PyTorch's nn.Linear), from a deterministic generator.
     static FeedForwardParams init(Eigen::Index d, Eigen::Index f, Activation activation, core::Rng &rng);
     // Same activation and shapes, all zeros: the accumulator for gradients.
-    FeedForwardParams zeros_like() const;
+    FeedForwardParams zeros_like() const { return core::zeros<FeedForwardParams>(dim(), inner(), activation); }
     Eigen::Index dim() const { return w1.cols(); }   // d
     Eigen::Index inner() const { return w1.rows(); } // f
 };

@@ -28,19 +28,15 @@ void check_rows(const char *op, const char *what, const Mat &m, Eigen::Index row
 } // namespace
 
 LayerNormParams LayerNormParams::init(Eigen::Index d, float eps) {
-    LayerNormParams p;
-    p.gain = Vec::Ones(d);
-    p.bias = Vec::Zero(d);
-    p.eps = eps;
+    LayerNormParams p = core::zeros<LayerNormParams>(d, eps);
+    p.gain.setOnes();
     return p;
 }
 
-LayerNormParams LayerNormParams::zeros_like() const {
-    LayerNormParams p;
-    p.gain = Vec::Zero(gain.size());
-    p.bias = Vec::Zero(bias.size());
-    p.eps = eps;
-    return p;
+void LayerNormParams::list(core::ParamList out, Eigen::Index d, float eps_wanted) {
+    out.add("gain", gain, d);
+    out.add("bias", bias, d);
+    out.setting("eps", eps, eps_wanted);
 }
 
 void layer_norm_forward(const LayerNormParams &params, const Mat &x, Mat &y, LayerNormCache &cache) {

@@ -4,6 +4,7 @@
 //   y_ij = gain_j · x̂_ij + bias_j
 #pragma once
 
+#include "core/params.hpp"
 #include "core/tensor.hpp"
 
 namespace apg::nn {
@@ -13,10 +14,12 @@ struct LayerNormParams {
     Vec bias;          // d
     float eps = 1e-5f; // a hyperparameter, not learned (not in the checkpoint's tensors)
 
+    // The tensors, once: gain d, bias d (eps as a setting).
+    void list(core::ParamList out, Eigen::Index d, float eps_wanted);
     // gain = 1, bias = 0: the identity on already-normalised rows.
     static LayerNormParams init(Eigen::Index d, float eps = 1e-5f);
     // Same shapes and eps, all zeros: the accumulator for gradients.
-    LayerNormParams zeros_like() const;
+    LayerNormParams zeros_like() const { return core::zeros<LayerNormParams>(dim(), eps); }
     Eigen::Index dim() const { return gain.size(); }
 };
 

@@ -22,7 +22,7 @@ models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind
     c.style = style;
     c.source_vocab = task.source_vocab.size();
     c.target_vocab = task.target_vocab.size();
-    // The benchmark model of issue 3: BiGRU 2 × 64, decoder GRU 128 (= 2 · 64, so every score
+    // The benchmark model (tests/bench/bench_train.cpp): BiGRU 2 × 64, decoder GRU 128 (= 2 · 64, so every score
     // function fits), additive attention 64, embeddings 32.
     c.embedding = 32;
     c.encoder_hidden = 64;
@@ -30,7 +30,7 @@ models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind
     c.decoder_hidden = 128;
     c.attention_dim = 64;
     if (encoder == models::EncoderKind::transformer) {
-        // Issue 6's self-attention model: 2 layers × 4 heads of 16 dimensions; the model size 64
+        // The shipped Transformer-encoder model: 2 layers × 4 heads of 16 dimensions; the model size 64
         // is both embeddings and the encoder state (half the BiGRU's 128).
         c.encoder = encoder;
         c.embedding = 64;

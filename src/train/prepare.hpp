@@ -2,8 +2,8 @@
 // per-task recipes (model sizes and training options) the CLI and the shipped models use.
 #pragma once
 
-#include "models/config.hpp"
 #include "io/vocab.hpp"
+#include "models/config.hpp"
 #include "train/tasks/encode.hpp"
 #include "train/tasks/task.hpp"
 #include "train/trainer.hpp"

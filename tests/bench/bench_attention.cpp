@@ -1,12 +1,13 @@
 // Attention forward, score → softmax → context, at the sizes of the benchmark table:
-//   "sdpa"      core::sdpa_forward at (n_q, n_k, d), d = dv, scale 1/√d, flops counted as 4·n_q·n_k·d
-//               (2·n_q·n_k·d for Q Kᵀ and as many for P V; softmax is not counted)
+//   "sdpa"      one head of self-attention (attention::head_forward, the Transformer encoder's hot
+//               path) at (n_q, n_k, d): Q Kᵀ, the scaling by 1/√d, the row softmax, P V; flops
+//               counted as 4·n_q·n_k·d (2·n_q·n_k·d for Q Kᵀ and as many for P V; softmax is not counted)
 //   "additive"  one decoder step through attention::attend with cached keys (Bahdanau), flops
 //               counted as 2·da·dq (W_q q) + 4·n·da (add, tanh, dot with v) + 2·n·dv (context)
+#include "attention/self_attention.hpp"
 #include "attention/step.hpp"
 #include "bench.hpp"
 #include "core/rng.hpp"
-#include "core/sdpa.hpp"
 
 #include <cmath>
 #include <string>
@@ -16,23 +17,25 @@ using namespace apg;
 
 namespace {
 
-std::vector<float> random_vector(std::size_t n, core::Rng &rng) {
-    std::vector<float> v(n);
-    for (float &x : v) x = rng.uniform(-1.0f, 1.0f);
-    return v;
-}
-
 std::string triple(std::size_t a, std::size_t b, std::size_t c) {
     return "(" + std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + ")";
 }
 
+Mat random_mat(std::size_t rows, std::size_t cols, core::Rng &rng) {
+    Mat m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-1.0f, 1.0f);
+    return m;
+}
+
 void bench_sdpa(const std::string &impl, std::size_t nq, std::size_t nk, std::size_t d) {
     core::Rng rng(42);
-    auto q = random_vector(nq * d, rng), k = random_vector(nk * d, rng), v = random_vector(nk * d, rng);
-    std::vector<float> scores(nq * nk), weights(nq * nk), context(nq * d);
-    const core::SdpaShape shape{nq, nk, d, d};
-    const core::SdpaOptions options{1.0f / std::sqrt(static_cast<float>(d))};
-    double ns = bench::time_ns([&] { core::sdpa_forward(shape, q, k, v, options, scores, weights, context); });
+    attention::SelfAttentionHead head;
+    head.query = random_mat(nq, d, rng);
+    head.key = random_mat(nk, d, rng);
+    head.value = random_mat(nk, d, rng);
+    const std::vector<std::uint8_t> allowed(nq * nk, 1);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+    double ns = bench::time_ns([&] { attention::head_forward(head, allowed, scale); });
     bench::emit("sdpa", triple(nq, nk, d), impl, ns, 4.0 * nq * nk * d);
 }
 

@@ -2,8 +2,8 @@
 // the whole greedy decode of a 20-character date. bench_decode.mjs measures the same through
 // the JS API, so the two tables show what the bindings add.
 #include "bench.hpp"
-#include "io/model.hpp"
 #include "decode/session.hpp"
+#include "io/model.hpp"
 
 #include <fstream>
 #include <iterator>

@@ -1,4 +1,4 @@
-// Training throughput on the issue-3 benchmark model: dates, BiGRU encoder hidden 64, decoder
+// Training throughput on the benchmark model of train/prepare.cpp: dates, BiGRU encoder hidden 64, decoder
 // GRU 128, additive attention 64, embeddings 32, batch 32, Adam 3e-3 (PyTorch 1.13, CPU, one
 // thread: about 315 sequences/s on this machine), and the same for the shipped transformer-encoder
 // model (2 layers x 4 heads, d 64, feed-forward 128). Prints JSON lines in the format of bench.hpp:

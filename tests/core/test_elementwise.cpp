@@ -1,7 +1,6 @@
 // exp, tanh, sigmoid: the SIMD polynomial approximations and the scalar reference (std::) against
 // double precision, over whole ranges and on inputs that overflow a naive exp.
 #include "core/kernels.hpp"
-#include "core/kernels_simd_math.hpp"
 #include "reference.hpp"
 
 #include <doctest/doctest.h>
@@ -123,38 +122,3 @@ TEST_CASE("elementwise kernels work in place and reject mismatched lengths") {
     test::check_throws_mentioning([&] { core::simd::tanh(x, shorter); }, {"tanh", "4", "5"});
     test::check_throws_mentioning([&] { core::scalar::sigmoid(x, shorter); }, {"sigmoid", "4", "5"});
 }
-
-#if APG_SIMD_WIDTH
-// exp_softmax4 (the fused attention's softmax exp, core/kernels_simd_math.hpp) trades accuracy
-// for speed: its error grows with |x| through the rounding of x·log2 e. Measured: 1.98u·(1 + |x|),
-// the form of the softmax budget per term (test_softmax.cpp: 2u·|x| + 2u); held here to 2.5u·(1 + |x|).
-TEST_CASE("the softmax exp is within 2.5u(1 + |x|) of the double-precision value for x <= 0") {
-    constexpr double u = 0x1p-24;
-    const std::size_t points = 400000; // a multiple of 4: the sweep runs through the vector function only
-    for (const auto &range : {std::pair{-87.3, 0.0}, std::pair{-2.0, 0.0}, std::pair{-1e-3, 0.0}}) {
-        CAPTURE(range.first);
-        std::vector<float> x(points), y(points);
-        for (std::size_t i = 0; i < points; ++i)
-            x[i] = static_cast<float>(range.first + (range.second - range.first) * i / (points - 1));
-        for (std::size_t i = 0; i < points; i += 4)
-            core::vec::store(y.data() + i, core::vec::exp_softmax4(core::vec::load(x.data() + i)));
-        double worst = 0; // error relative to the bound
-        for (std::size_t i = 0; i < points; ++i) {
-            const double want = std::exp(static_cast<double>(x[i]));
-            worst = std::max(worst, std::fabs(y[i] - want) / (want * 2.5 * u * (1 + std::fabs(x[i]))));
-        }
-        CHECK(worst <= 1.0);
-    }
-    // Below ln FLT_MIN, and at −inf, the result is at most FLT_MIN (callers zero masked terms), and
-    // exp(0) is exactly 1.
-    const float x[4] = {-std::numeric_limits<float>::infinity(), -1e4f, -88.0f, 0.0f};
-    float y[4];
-    core::vec::store(y, core::vec::exp_softmax4(core::vec::load(x)));
-    for (int i = 0; i < 3; ++i) {
-        CAPTURE(x[i]);
-        CHECK(y[i] >= 0.0f);
-        CHECK(y[i] <= FLT_MIN);
-    }
-    CHECK(y[3] == 1.0f);
-}
-#endif

@@ -12,15 +12,6 @@ using namespace apg::nn;
 
 namespace {
 
-GruParams gru_zeros_like(const GruParams &p) {
-    GruParams g;
-    g.w_ih.setZero(p.w_ih.rows(), p.w_ih.cols());
-    g.w_hh.setZero(p.w_hh.rows(), p.w_hh.cols());
-    g.b_ih.setZero(p.b_ih.size());
-    g.b_hh.setZero(p.b_hh.size());
-    return g;
-}
-
 EncoderParams tiny_encoder(core::Rng &rng, int V, int E, int He) {
     EncoderParams p;
     p.embedding.resize(V, E);
@@ -91,8 +82,8 @@ TEST_CASE("BiGRU encoder gradients match finite differences on a padded batch") 
         encoder_forward(p, bidirectional, ids, lengths, c);
         EncoderParams g;
         g.embedding.setZero(V, E);
-        g.fwd = gru_zeros_like(p.fwd);
-        g.bwd = gru_zeros_like(p.bwd);
+        g.fwd = p.fwd.zeros_like();
+        g.bwd = p.bwd.zeros_like();
         encoder_backward(p, bidirectional, c, weights, g);
 
         test::check_gradient("embedding", view(p.embedding), view(std::as_const(g.embedding)), loss);

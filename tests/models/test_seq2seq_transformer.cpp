@@ -125,3 +125,39 @@ TEST_CASE("a transformer checkpoint round trip gives identical outputs and self-
     CHECK_THROWS_WITH_AS(Model::load(save_safetensors(edited)), doctest::Contains("encoder.layers.2.attn.w_q"),
                          std::runtime_error);
 }
+
+TEST_CASE("a GELU transformer keeps its activation through a checkpoint, and a config without one is ReLU") {
+    const Vocabulary letters({"<pad>", "<s>", "</s>", "<unk>", "a", "b", "c"}, Tokenizer::characters);
+    ModelConfig c = tiny_transformer(attention::ScoreKind::additive, AttentionStyle::bahdanau);
+    c.source_vocab = 7;
+    c.max_target_len = 6;
+    c.activation = Activation::gelu;
+    const Model model(Seq2Seq(c, 5), letters, letters, {{"seed", 5}});
+    for (const auto &layer : model.network().parameters().transformer.layers)
+        CHECK(layer.ffn.activation == Activation::gelu);
+    CHECK(c.to_json()["activation"] == "gelu");
+    const Model loaded = Model::load(model.save());
+    CHECK(loaded.config().activation == Activation::gelu);
+    for (const auto &layer : loaded.network().parameters().transformer.layers)
+        CHECK(layer.ffn.activation == Activation::gelu);
+    const auto ids = model.encode_source("abca");
+    CHECK(model.network().encode(ids).states == loaded.network().encode(ids).states);
+
+    // The same weights run through ReLU give other encoder states: the activation is really used.
+    ModelConfig relu = c;
+    relu.activation = Activation::relu;
+    Parameters params = model.network().parameters();
+    for (auto &layer : params.transformer.layers) layer.ffn.activation = Activation::relu;
+    const Seq2Seq as_relu(relu, params);
+    CHECK(as_relu.encode(ids).states != model.network().encode(ids).states);
+
+    // Checkpoints written before the field existed name no activation: ReLU, and saved without it.
+    nlohmann::json j = relu.to_json();
+    CHECK_FALSE(j.contains("activation"));
+    CHECK(ModelConfig::from_json(j).activation == Activation::relu);
+    j["activation"] = "swish";
+    CHECK_THROWS_WITH_AS(ModelConfig::from_json(j), doctest::Contains("unknown activation \"swish\""),
+                         std::invalid_argument);
+    // Parameters whose activation differs from the config are refused.
+    CHECK_THROWS_WITH_AS(Seq2Seq(c, params), doctest::Contains("encoder.layers.0.ffn.activation"), std::logic_error);
+}

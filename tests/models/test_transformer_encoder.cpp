@@ -1,5 +1,5 @@
-#include "nn/positional_encoding.hpp"
 #include "models/transformer_encoder.hpp"
+#include "nn/positional_encoding.hpp"
 
 #include "support/transformer_support.hpp"
 
@@ -105,7 +105,7 @@ TEST_CASE("a 2-layer encoder's gradients match finite differences for the embedd
         transformer_encoder_forward(p, ids, mask, c);
         return tt::weighted_sum(c.output, r);
     };
-    std::vector<NamedTensorView> values = named_tensors(p), gradients = named_tensors(grads);
+    std::vector<core::TensorRef> values = tensors(p, config), gradients = tensors(grads, config);
     REQUIRE(values.size() == gradients.size());
     for (std::size_t i = 0; i < values.size(); ++i)
         tt::check_gradient(values[i].name, values[i].data, gradients[i].data, loss,
@@ -151,7 +151,7 @@ TEST_CASE("each layer keeps every head's scores and weights for the trace") {
         for (const auto &head : layer.attn.heads) {
             CHECK(head.raw_scores.rows() == 4);
             CHECK(head.raw_scores.cols() == 4);
-            CHECK(head.output.cols() == 4); // dh = d / h
+            CHECK(head.output.cols() == 4); // dk = d / h
             for (Eigen::Index row = 0; row < 4; ++row) {
                 CHECK(head.weights.row(row).sum() == doctest::Approx(1.0f));
                 CHECK(head.weights(row, 3) == 0.0f);
@@ -171,7 +171,7 @@ TEST_CASE("the encoder's tensors are listed by module path with their shapes") {
     core::Rng rng(1);
     TransformerEncoderConfig config = small_config(2);
     TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
-    const std::vector<NamedTensorView> tensors = named_tensors(p, "encoder");
+    const std::vector<core::TensorRef> tensors = models::tensors(p, config, "encoder");
     REQUIRE(tensors.size() == 1 + 16 * 2);
     CHECK(tensors[0].name == "encoder.embedding");
     CHECK(tensors[0].shape == std::vector<std::int64_t>{7, 8});
@@ -187,7 +187,7 @@ TEST_CASE("the encoder's tensors are listed by module path with their shapes") {
     tensors[9].data[3] = 2.5f;
     CHECK(p.layers[0].ln1.gain(3) == 2.5f);
     std::size_t total = 0;
-    for (const NamedTensorView &t : tensors) total += t.data.size();
+    for (const core::TensorRef &t : tensors) total += t.data.size();
     CHECK(total == 7 * 8 + 2 * (4 * (8 * 8 + 8) + 2 * 8 + (12 * 8 + 12 + 8 * 12 + 8) + 2 * 8));
 }
 
@@ -234,7 +234,8 @@ TEST_CASE("the encoder rejects bad configs, ids, masks and shapes with messages 
 
 TEST_CASE("a padded time-major batch encodes each sequence as if it were alone") {
     core::Rng rng(8);
-    TransformerEncoderParams p = TransformerEncoderParams::init(small_config(2), rng);
+    const TransformerEncoderConfig config = small_config(2);
+    TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
     // B = 2, N = 3: sequence 0 = (3, 1, 4), sequence 1 = (2, 6) then a pad id.
     const std::vector<int> ids{3, 2, 1, 6, 4, 0};
     const std::vector<int> lengths{3, 2};
@@ -253,7 +254,7 @@ TEST_CASE("a padded time-major batch encodes each sequence as if it were alone")
     transformer_encoder_backward_batch(p, batch, d_outputs, batch_grads);
     transformer_encoder_backward(p, first, d_outputs[0], single_grads);
     transformer_encoder_backward(p, second, d_outputs[1], single_grads);
-    const auto a = named_tensors(batch_grads), b = named_tensors(single_grads);
+    const auto a = tensors(batch_grads, config), b = tensors(single_grads, config);
     for (std::size_t i = 0; i < a.size(); ++i) {
         CAPTURE(a[i].name);
         CHECK(std::equal(a[i].data.begin(), a[i].data.end(), b[i].data.begin()));

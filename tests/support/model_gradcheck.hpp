@@ -2,8 +2,8 @@
 // teacher-forced loss on one batch, checked by test::check_gradient (tolerances explained there).
 #pragma once
 
-#include "support/finite_difference.hpp"
 #include "models/seq2seq.hpp"
+#include "support/finite_difference.hpp"
 
 #include <doctest/doctest.h>
 
