@@ -3,14 +3,22 @@
 #include "decode/ranking.hpp"
 #include "decode/session.hpp"
 
+#include "core/error.hpp"
+#include "core/limits.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
 namespace apg::decode {
 
-BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width, const SessionOptions &options) {
-    if (width < 1) throw std::invalid_argument("beam: width must be at least 1, got " + std::to_string(width));
-    const int max_steps = options.max_steps > 0 ? options.max_steps : model.config().max_target_len + 1;
+BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
+                       const SessionOptions &options) {
+    if (width < 1 || width > limits::max_beam_width)
+        throw InputError(ErrorCode::bad_argument,
+                         "beam: width must be from 1 to " + std::to_string(limits::max_beam_width) + ", got " +
+                             std::to_string(width),
+                         {{"name", std::string("width")}, {"limit", std::int64_t{limits::max_beam_width}}});
+    const int max_steps = checked_max_steps(model, options, "beam");
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).
     std::vector<int> live{-1};
