@@ -193,27 +193,26 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     c.task = string_field(j, "task");
     // The parsers' own messages quote the name as it is; these quote it escaped (a NUL in a name
     // would cut a message short).
+    const std::string score = string_field(j, "score"), style = string_field(j, "style");
     try {
-        c.score = attention::parse_score_kind(string_field(j, "score"));
+        c.score = attention::parse_score_kind(score);
     } catch (const std::invalid_argument &) {
         std::string valid;
         for (attention::ScoreKind kind : attention::all_score_kinds)
             valid += (valid.empty() ? "" : ", ") + std::string(attention::name(kind));
-        bad_field("score",
-                  "unknown score function " + quote(j.at("score").get<std::string>()) + " (valid: " + valid + ")");
+        bad_field("score", "unknown score function " + quote(score) + " (valid: " + valid + ")");
     }
     try {
-        c.style = parse_attention_style(string_field(j, "style"));
+        c.style = parse_attention_style(style);
     } catch (const std::invalid_argument &) {
-        bad_field("style",
-                  "unknown attention style " + quote(j.at("style").get<std::string>()) + " (valid: bahdanau, luong)");
+        bad_field("style", "unknown attention style " + quote(style) + " (valid: bahdanau, luong)");
     }
     if (j.contains("encoder")) {
+        const std::string encoder = string_field(j, "encoder");
         try {
-            c.encoder = parse_encoder_kind(string_field(j, "encoder"));
+            c.encoder = parse_encoder_kind(encoder);
         } catch (const std::invalid_argument &) {
-            bad_field("encoder",
-                      "unknown encoder " + quote(j.at("encoder").get<std::string>()) + " (valid: gru, transformer)");
+            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer)");
         }
     }
     c.source_vocab = int_field(j, "source_vocab");

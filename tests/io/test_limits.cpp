@@ -242,3 +242,19 @@ TEST_CASE("a NUL byte in a name reaches the message escaped, and the message rea
     CHECK(r.message == "checkpoint: format \"apg\\u0000x\" is not apg-seq2seq-1");
     CHECK(std::string(r.message.c_str()) == r.message);
 }
+
+TEST_CASE("a config without a score or with a non-string name is a coded error naming the field") {
+    // Found by fuzz_metadata: a missing "score" escaped as nlohmann's out_of_range.
+    for (const char *field : {"score", "style"}) {
+        CAPTURE(field);
+        nlohmann::json config = tiny_model().config().to_json();
+        config.erase(field);
+        CHECK_THROWS_WITH_AS(ModelConfig::from_json(config), doctest::Contains(field), InputError);
+        config[field] = 7;
+        CHECK_THROWS_WITH_AS(ModelConfig::from_json(config), doctest::Contains("must be a string"), InputError);
+    }
+    nlohmann::json config = tiny_model().config().to_json();
+    config["encoder"] = std::string("rnn\0x", 5);
+    CHECK_THROWS_WITH_AS(ModelConfig::from_json(config),
+                         "model config: unknown encoder \"rnn\\u0000x\" (valid: gru, transformer)", InputError);
+}
