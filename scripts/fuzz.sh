@@ -4,7 +4,7 @@
 #   bash scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 60), its corpus kept in
 #                                    build/fuzz/corpus/<target> and grown run after run
 #   bash scripts/fuzz.sh smoke       each target for a fixed, small number of inputs (the seeds
-#                                    and FUZZ_SMOKE_RUNS inputs, default 1000): a quick check
+#                                    and FUZZ_SMOKE_RUNS inputs, default 2000): a quick check
 # Exits non-zero when a target finds a crash; the input is saved under build/fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ for target in checkpoint tokenizer metadata; do
   [ "$target" = checkpoint ] && args+=(-max_len=1048576)
   if [ "$mode" = smoke ]; then
     # The seeds alone (regenerated above, so every smoke run checks the same inputs).
-    args+=(-runs="${FUZZ_SMOKE_RUNS:-1000}" -seed=1 build/fuzz/seeds/$target)
+    args+=(-runs="${FUZZ_SMOKE_RUNS:-2000}" -seed=1 build/fuzz/seeds/$target)
   else
     mkdir -p "build/fuzz/corpus/$target"
     args+=(-max_total_time="$mode" -print_final_stats=1 "build/fuzz/corpus/$target" "build/fuzz/seeds/$target")

@@ -7,17 +7,52 @@
 #include "core/limits.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace apg::decode {
 
+// The checks every decoding shares live here, with beam search, because this file is compiled for
+// size: they run once per session.
+void bad_option(const std::string &name, const std::string &message, std::int64_t limit) {
+    Details details{{"name", name}};
+    if (limit >= 0) details.emplace_back("limit", limit);
+    throw InputError(ErrorCode::bad_argument, message, std::move(details));
+}
+
+int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who) {
+    const std::string where = std::string(who) + ": ";
+    if (options.max_steps < 0 || options.max_steps > limits::max_decode_steps)
+        bad_option("max_steps",
+                   where + "max_steps must be from 0 (the model's limit) to " +
+                       std::to_string(limits::max_decode_steps) + ", got " + std::to_string(options.max_steps),
+                   limits::max_decode_steps);
+    const int vocab = model.config().target_vocab;
+    for (const auto &[name, id] : {std::pair{"start_id", options.start_id}, std::pair{"end_id", options.end_id}})
+        if (id < 0 || id >= vocab)
+            bad_option(name, where + name + " " + std::to_string(id) + " is outside the target vocabulary (0.." +
+                                 std::to_string(vocab - 1) + ")");
+    const float t = options.attention.temperature;
+    if (!(t >= limits::min_temperature && t <= limits::max_temperature)) {
+        char message[160];
+        std::snprintf(message, sizeof message, "%stemperature must be from %g to %g, got %g", where.c_str(),
+                      static_cast<double>(limits::min_temperature), static_cast<double>(limits::max_temperature),
+                      static_cast<double>(t));
+        bad_option("temperature", message);
+    }
+    if (options.max_steps > 0) return options.max_steps;
+    // In 64 bits, and bounded: a config that skipped validate() still cannot overflow the sum.
+    const std::int64_t steps = std::int64_t{model.config().max_target_len} + 1;
+    return static_cast<int>(std::clamp<std::int64_t>(steps, 1, limits::max_decode_steps));
+}
+
 BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
                        const SessionOptions &options) {
     if (width < 1 || width > limits::max_beam_width)
-        throw InputError(ErrorCode::bad_argument,
-                         "beam: width must be from 1 to " + std::to_string(limits::max_beam_width) + ", got " +
-                             std::to_string(width),
-                         {{"name", std::string("width")}, {"limit", std::int64_t{limits::max_beam_width}}});
+        bad_option("width",
+                   "beam: width must be from 1 to " + std::to_string(limits::max_beam_width) + ", got " +
+                       std::to_string(width),
+                   limits::max_beam_width);
     const int max_steps = checked_max_steps(model, options, "beam");
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).

@@ -12,40 +12,6 @@
 
 namespace apg::decode {
 
-namespace {
-
-[[noreturn]] void bad_option(const std::string &name, const std::string &message, Details extra = {}) {
-    Details details{{"name", name}};
-    details.insert(details.end(), extra.begin(), extra.end());
-    throw InputError(ErrorCode::bad_argument, message, std::move(details));
-}
-
-} // namespace
-
-int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who) {
-    const std::string where = std::string(who) + ": ";
-    if (options.max_steps < 0 || options.max_steps > limits::max_decode_steps)
-        bad_option("max_steps",
-                   where + "max_steps must be from 0 (the model's limit) to " +
-                       std::to_string(limits::max_decode_steps) + ", got " + std::to_string(options.max_steps),
-                   {{"limit", std::int64_t{limits::max_decode_steps}}});
-    const int vocab = model.config().target_vocab;
-    for (const auto &[name, id] : {std::pair{"start_id", options.start_id}, std::pair{"end_id", options.end_id}})
-        if (id < 0 || id >= vocab)
-            bad_option(name, where + name + " " + std::to_string(id) + " is outside the target vocabulary (0.." +
-                                 std::to_string(vocab - 1) + ")");
-    const float t = options.attention.temperature;
-    if (!(t >= limits::min_temperature && t <= limits::max_temperature))
-        bad_option("temperature",
-                   where + "temperature must be from " + std::to_string(limits::min_temperature) + " to " +
-                       std::to_string(limits::max_temperature) + ", got " + std::to_string(t),
-                   {{"limit", static_cast<double>(limits::max_temperature)}});
-    if (options.max_steps > 0) return options.max_steps;
-    // In 64 bits, and bounded: a config that skipped validate() still cannot overflow the sum.
-    const std::int64_t steps = std::int64_t{model.config().max_target_len} + 1;
-    return static_cast<int>(std::clamp<std::int64_t>(steps, 1, limits::max_decode_steps));
-}
-
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
       encoded_(model.encode(source_ids)) {
@@ -90,7 +56,7 @@ const SessionStep &DecodeSession::force(int token) {
         bad_option("token",
                    "session: token id " + std::to_string(token) + " is outside the target vocabulary (0.." +
                        std::to_string(vocab - 1) + ")",
-                   {{"limit", std::int64_t{vocab - 1}}});
+                   vocab - 1);
     if (done())
         throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
     const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;

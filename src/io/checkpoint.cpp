@@ -20,8 +20,10 @@ using json = nlohmann::json;
 
 constexpr const char *metadata_key = "__metadata__";
 
-[[noreturn]] void fail(const std::string &message, const std::string &field = "header", Details details = {}) {
-    details.insert(details.begin(), {"field", field});
+// Out of line with plain arguments: each call site stays small (the wasm build has a size budget).
+[[noreturn]] void fail(const std::string &message, const std::string &field = "header", std::int64_t limit = -1) {
+    Details details{{"field", field}};
+    if (limit >= 0) details.emplace_back("limit", limit);
     throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + message, std::move(details));
 }
 
@@ -157,7 +159,7 @@ json parse_json(std::string_view text, const std::string &field) {
     if (text.size() > limits::max_json_bytes)
         fail(what + " is " + std::to_string(text.size()) + " bytes, more than the limit of " +
                  std::to_string(limits::max_json_bytes),
-             field, {{"limit", static_cast<std::int64_t>(limits::max_json_bytes)}});
+             field, static_cast<std::int64_t>(limits::max_json_bytes));
     struct DuplicateKey {
         std::string key;
     };
@@ -195,7 +197,7 @@ json parse_json(std::string_view text, const std::string &field) {
         fail(what + " has the key " + quote(duplicate.key) + " twice", field);
     } catch (const TooDeep &) {
         fail(what + " nests deeper than " + std::to_string(limits::max_json_depth) + " levels", field,
-             {{"limit", static_cast<std::int64_t>(limits::max_json_depth)}});
+             static_cast<std::int64_t>(limits::max_json_depth));
     } catch (const json::exception &error) {
         fail(what + " is not valid JSON (" + error.what() + ")", field);
     }
@@ -205,7 +207,7 @@ Checkpoint load_safetensors(std::span<const std::uint8_t> bytes) {
     if (bytes.size() > limits::max_file_bytes)
         fail("file is " + std::to_string(bytes.size()) + " bytes, more than the limit of " +
                  std::to_string(limits::max_file_bytes),
-             "file", {{"limit", static_cast<std::int64_t>(limits::max_file_bytes)}});
+             "file", static_cast<std::int64_t>(limits::max_file_bytes));
     if (bytes.size() < 8)
         fail("file is " + std::to_string(bytes.size()) + " bytes, too short for the 8-byte header length",
              "header_length");
@@ -214,7 +216,7 @@ Checkpoint load_safetensors(std::span<const std::uint8_t> bytes) {
     if (header_length > max_header_bytes)
         fail("header length " + std::to_string(header_length) + " is larger than the limit of " +
                  std::to_string(max_header_bytes) + " bytes",
-             "header_length", {{"limit", static_cast<std::int64_t>(max_header_bytes)}});
+             "header_length", static_cast<std::int64_t>(max_header_bytes));
     if (header_length > bytes.size() - 8)
         fail("header length " + std::to_string(header_length) + " runs past the end of the file (" +
                  std::to_string(bytes.size()) + " bytes)",

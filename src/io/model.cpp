@@ -23,24 +23,31 @@ std::string shape_text(const std::vector<std::int64_t> &shape) {
     return s + "]";
 }
 
-[[noreturn]] void reject(const std::string &what, const std::string &field, Details details = {}) {
+// The throws are out of line with plain arguments, so each call site stays small (the wasm build
+// has a size budget).
+[[noreturn]] void reject(const std::string &what, const std::string &field) {
+    throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + what, {{"field", field}});
+}
+
+// `e` (from reading the metadata string `field`) as a checkpoint error: its message after
+// `prefix`, its details, with "field" first: its own (the config's "embedding") or `field`.
+[[noreturn]] void reject(const std::exception &e, const std::string &prefix, const std::string &field) {
+    Details details;
+    if (const auto *coded = dynamic_cast<const Error *>(&e)) details = coded->details();
     if (details.empty() || details.front().first != "field") details.insert(details.begin(), {"field", field});
-    throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + what, std::move(details));
+    throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + prefix + e.what(), std::move(details));
+}
+
+[[noreturn]] void too_long(std::size_t length, int limit, const std::string &message, const char *unit) {
+    throw InputError(
+        ErrorCode::too_long, message,
+        {{"length", static_cast<std::int64_t>(length)}, {"limit", std::int64_t{limit}}, {"unit", std::string(unit)}});
 }
 
 const std::string &metadata(const Checkpoint &c, const char *key) {
     auto it = c.metadata.find(key);
     if (it == c.metadata.end()) reject(std::string("missing metadata field \"") + key + "\"", key);
     return it->second;
-}
-
-// A coded error's details with "field" set to `field` (the metadata string it came from) unless
-// the error named a field of its own (the config's "embedding"), which then goes first.
-Details with_field(const std::exception &e, const std::string &field) {
-    Details details;
-    if (const auto *coded = dynamic_cast<const Error *>(&e)) details = coded->details();
-    if (details.empty() || details.front().first != "field") details.insert(details.begin(), {"field", field});
-    return details;
 }
 
 } // namespace
@@ -57,22 +64,17 @@ Model::Model(models::Seq2Seq network, Vocabulary source, Vocabulary target, nloh
 
 std::vector<int> Model::encode_source(std::string_view text) const {
     const std::size_t length = count_code_points(text);
-    if (length > static_cast<std::size_t>(limits::max_input_chars)) {
-        throw InputError(ErrorCode::too_long,
-                         "input has " + std::to_string(length) + " characters, at most " +
-                             std::to_string(limits::max_input_chars) + " are accepted",
-                         {{"length", static_cast<std::int64_t>(length)},
-                          {"limit", std::int64_t{limits::max_input_chars}},
-                          {"unit", std::string("characters")}});
-    }
+    if (length > static_cast<std::size_t>(limits::max_input_chars))
+        too_long(length, limits::max_input_chars,
+                 "input has " + std::to_string(length) + " characters, at most " +
+                     std::to_string(limits::max_input_chars) + " are accepted",
+                 "characters");
     std::vector<int> ids = source_.encode(text); // throws for empty text and unknown tokens
     if (static_cast<int>(ids.size()) > config().max_source_len)
-        throw InputError(ErrorCode::too_long,
-                         "input has " + std::to_string(ids.size()) + " tokens, this model accepts at most " +
-                             std::to_string(config().max_source_len),
-                         {{"length", static_cast<std::int64_t>(ids.size())},
-                          {"limit", std::int64_t{config().max_source_len}},
-                          {"unit", std::string("tokens")}});
+        too_long(ids.size(), config().max_source_len,
+                 "input has " + std::to_string(ids.size()) + " tokens, this model accepts at most " +
+                     std::to_string(config().max_source_len),
+                 "tokens");
     return ids;
 }
 
@@ -116,25 +118,27 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
     const Checkpoint c = load_safetensors(bytes); // checks the container itself
     if (metadata(c, "format") != format_name)
         reject("format " + quote(metadata(c, "format")) + " is not " + format_name, "format");
+    // parse_json and metadata() name the field in their own errors; what the readers throw is
+    // given the field here.
     models::ModelConfig config;
+    const nlohmann::json config_json = parse_json(metadata(c, "config"), "config");
     try {
-        config = models::ModelConfig::from_json(parse_json(metadata(c, "config"), "config"));
-    } catch (const FileError &) {
-        throw;
+        config = models::ModelConfig::from_json(config_json);
     } catch (const std::exception &e) {
-        reject(e.what(), "config", with_field(e, "config"));
+        reject(e, "", "config");
     }
-    Vocabulary source, target;
-    for (const char *key : {"source_vocab", "target_vocab"}) {
+    Vocabulary vocabularies[2];
+    const char *vocabulary_keys[2] = {"source_vocab", "target_vocab"};
+    for (int side = 0; side < 2; ++side) {
+        const char *key = vocabulary_keys[side];
+        const nlohmann::json j = parse_json(metadata(c, key), key);
         try {
-            (key[0] == 's' ? source : target) = Vocabulary::from_json(parse_json(metadata(c, key), key));
+            vocabularies[side] = Vocabulary::from_json(j);
         } catch (const std::exception &e) {
-            const std::string message = e.what();
-            // parse_json's and metadata()'s errors already name the field.
-            if (message.rfind("checkpoint: ", 0) == 0) throw;
-            reject("metadata field \"" + std::string(key) + "\": " + message, key, with_field(e, key));
+            reject(e, "metadata field \"" + std::string(key) + "\": ", key);
         }
     }
+    Vocabulary &source = vocabularies[0], &target = vocabularies[1];
     if (source.size() != config.source_vocab || target.size() != config.target_vocab)
         reject("the vocabularies have " + std::to_string(source.size()) + " and " + std::to_string(target.size()) +
                    " tokens, the config says " + std::to_string(config.source_vocab) + " and " +

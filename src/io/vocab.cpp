@@ -327,8 +327,13 @@ nlohmann::json Vocabulary::to_json() const {
     return nlohmann::json{{"tokenizer", tokenizer_name(tokenizer_)}, {"tokens", tokens_}};
 }
 
+namespace {
+[[noreturn]] void bad(const std::string &message) {
+    throw FileError(ErrorCode::bad_checkpoint, "vocabulary: " + message);
+}
+} // namespace
+
 Vocabulary Vocabulary::from_json(const nlohmann::json &j) {
-    auto bad = [](const std::string &message) { throw FileError(ErrorCode::bad_checkpoint, "vocabulary: " + message); };
     if (!j.is_object()) bad("expected a JSON object");
     for (const auto &[key, value] : j.items())
         if (key != "tokenizer" && key != "tokens") bad("unexpected field " + quote(key));

@@ -27,8 +27,10 @@ EncoderKind parse_encoder_kind(std::string_view text) {
 
 namespace {
 
-[[noreturn]] void bad_field(const std::string &field, const std::string &message, Details details = {}) {
-    details.insert(details.begin(), {"field", field});
+// Out of line with plain arguments: each call site stays small (the wasm build has a size budget).
+[[noreturn]] void bad_field(const std::string &field, const std::string &message, std::int64_t limit = -1) {
+    Details details{{"field", field}};
+    if (limit >= 0) details.emplace_back("limit", limit);
     throw InputError(ErrorCode::bad_argument, "model config: " + message, std::move(details));
 }
 
@@ -38,7 +40,7 @@ void require_range(const char *field, std::int64_t value, std::int64_t lo, std::
                   std::string(field) + " must be " +
                       (value < lo && lo == 1 ? "positive" : "from " + std::to_string(lo)) +
                       (value < lo && lo == 1 ? "" : " to " + std::to_string(hi)) + ", got " + std::to_string(value),
-                  {{"limit", hi}});
+                  hi);
 }
 
 } // namespace
@@ -180,9 +182,7 @@ int int_field(const nlohmann::json &j, const char *key) {
     const bool fits = value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
                                                  : value.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
                                                        value.get<std::int64_t>() <= hi;
-    if (!fits)
-        bad_field(key, std::string("field \"") + key + "\" is out of range, got " + value.dump(),
-                  {{"limit", std::int64_t{hi}}});
+    if (!fits) bad_field(key, std::string("field \"") + key + "\" is out of range, got " + value.dump(), hi);
     return static_cast<int>(value.get<std::int64_t>());
 }
 

@@ -14,6 +14,10 @@ for name in dates-additive-bahdanau zh-general-luong reverse-dot-bahdanau zh-add
   cp "web/models/$name.safetensors" "$out/checkpoint/$name"
 done
 head -c 4096 web/models/dates-dot-luong.safetensors >"$out/checkpoint/cut-header"
+# And small ones of every kind (built with the fuzz targets), on which the fuzzer runs fast.
+if [ -x build/fuzz/make_tiny_checkpoints ]; then
+  build/fuzz/make_tiny_checkpoints "$out/checkpoint" >/dev/null
+fi
 head -c 1000 web/models/reverse-general-bahdanau.safetensors >"$out/checkpoint/cut-1000"
 
 # Metadata: each JSON string of each checkpoint's __metadata__, one file per distinct string.

@@ -119,13 +119,13 @@ describe('hostile checkpoints', () => {
       ap.Model.load(withMetadata('config', config.replace('{', '{"embedding":64,'))),
     );
     assertCoded(twice, { message: /has the key "embedding" twice/, code: 'bad_checkpoint' });
-    for (const value of [32.5, 1e10]) {
+    // 32.5 was read as 32, and 1e10 (JSON.stringify writes 10000000000) wrapped to 1,410,065,408.
+    for (const [value, message] of [
+      [32.5, /field "embedding" must be an integer, got 32\.5$/],
+      [1e10, /field "embedding" is out of range, got 10000000000$/],
+    ]) {
       const error = errorOf(() => ap.Model.load(withConfig((c) => (c.embedding = value))));
-      assertCoded(error, {
-        message: /field "embedding" must be an integer/,
-        code: 'bad_checkpoint',
-        details: { field: 'embedding' },
-      });
+      assertCoded(error, { message, code: 'bad_checkpoint', details: { field: 'embedding' } });
     }
     const huge = errorOf(() => ap.Model.load(withConfig((c) => (c.max_target_len = 2 ** 31 - 1))));
     assertCoded(huge, {
