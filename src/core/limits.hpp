@@ -38,6 +38,10 @@ inline constexpr int max_input_tokens = 512; // tokens in one source: the bound 
 // on a session's or a beam search's max_steps.
 inline constexpr int max_decode_steps = 1024;
 inline constexpr int max_beam_width = 64;
+// Every step a decoding keeps holds its logits and probabilities over the target vocabulary, so
+// steps × beams × target tokens is what a decoding (and its exports) can grow to: bounded here
+// (64 MB of probabilities), for a config's max_target_len and for each session and beam search.
+inline constexpr std::int64_t max_decode_floats = std::int64_t{1} << 24;
 
 // ---- softmax temperature ----
 // τ within [min, max] keeps every exp((e_j − m)/τ) and 1/τ finite for finite scores of either sign

@@ -20,7 +20,7 @@ void bad_option(const std::string &name, const std::string &message, std::int64_
     throw InputError(ErrorCode::bad_argument, message, std::move(details));
 }
 
-int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who) {
+int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who, int beams) {
     const std::string where = std::string(who) + ": ";
     if (options.max_steps < 0 || options.max_steps > limits::max_decode_steps)
         bad_option("max_steps",
@@ -40,10 +40,19 @@ int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &option
                       static_cast<double>(t));
         bad_option("temperature", message);
     }
-    if (options.max_steps > 0) return options.max_steps;
     // In 64 bits, and bounded: a config that skipped validate() still cannot overflow the sum.
-    const std::int64_t steps = std::int64_t{model.config().max_target_len} + 1;
-    return static_cast<int>(std::clamp<std::int64_t>(steps, 1, limits::max_decode_steps));
+    const int steps = options.max_steps > 0
+                          ? options.max_steps
+                          : static_cast<int>(std::clamp<std::int64_t>(std::int64_t{model.config().max_target_len} + 1,
+                                                                      1, limits::max_decode_steps));
+    const std::int64_t floats = std::int64_t{steps} * beams * vocab;
+    if (floats > limits::max_decode_floats)
+        throw InputError(ErrorCode::limit_exceeded,
+                         where + std::to_string(steps) + " steps × " + std::to_string(beams) + " beams × " +
+                             std::to_string(vocab) + " target tokens would keep " + std::to_string(floats) +
+                             " probabilities, more than the limit of " + std::to_string(limits::max_decode_floats),
+                         {{"limit", limits::max_decode_floats}});
+    return steps;
 }
 
 BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
@@ -53,7 +62,7 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
                    "beam: width must be from 1 to " + std::to_string(limits::max_beam_width) + ", got " +
                        std::to_string(width),
                    limits::max_beam_width);
-    const int max_steps = checked_max_steps(model, options, "beam");
+    const int max_steps = checked_max_steps(model, options, "beam", width);
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).
     std::vector<int> live{-1};

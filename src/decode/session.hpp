@@ -36,8 +36,10 @@ struct SessionOptions {
 
 // The number of steps a decoding of `model` with `options` may take, after checking the options
 // every decoding shares: max_steps, start and end ids, and a temperature where the softmax stays
-// finite. Throws InputError(bad_argument) with details "name" (and "limit"); `who` starts the message.
-int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who);
+// finite. Throws InputError(bad_argument) with details "name" (and "limit"), or
+// InputError(limit_exceeded) when steps × beams × target tokens passes limits::max_decode_floats;
+// `who` starts the message.
+int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who, int beams = 1);
 
 class DecodeSession {
   public:

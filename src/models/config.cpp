@@ -64,6 +64,14 @@ void ModelConfig::validate() const {
     require_range("max_source_len", max_source_len, 1, limits::max_input_tokens);
     // The decoding takes max_target_len + 1 steps (room for the end token).
     require_range("max_target_len", max_target_len, 1, limits::max_decode_steps - 1);
+    const std::int64_t decode_floats = (std::int64_t{max_target_len} + 1) * target_vocab;
+    if (decode_floats > limits::max_decode_floats)
+        bad_field("max_target_len",
+                  "max_target_len + 1 steps over " + std::to_string(target_vocab) + " target tokens keep " +
+                      std::to_string(decode_floats) + " probabilities, more than the limit of " +
+                      std::to_string(limits::max_decode_floats) + "; max_target_len can be at most " +
+                      std::to_string(limits::max_decode_floats / target_vocab - 1),
+                  limits::max_decode_floats / target_vocab - 1);
     using attention::ScoreKind;
     if ((score == ScoreKind::dot || score == ScoreKind::scaled_dot || score == ScoreKind::cosine) &&
         decoder_hidden != encoder_state()) {

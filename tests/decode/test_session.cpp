@@ -206,3 +206,28 @@ TEST_CASE("start and end ids outside the vocabulary are refused by name") {
                          "session: start_id 6 is outside the target vocabulary (0..5)", InputError);
     CHECK_THROWS_AS(DecodeSession(model, source, {.end_id = -1, .attention = {}}), InputError);
 }
+
+TEST_CASE("what a decoding keeps is bounded: steps × beams × target tokens, at load and per request") {
+    // Every kept step holds probabilities over the target vocabulary: a vocabulary of 32768 and
+    // 1024 steps in 64 beams would keep 2^31 floats (8 GB), far past a wasm heap.
+    ModelConfig wide = tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau);
+    wide.target_vocab = limits::max_vocab_tokens;
+    wide.max_target_len = limits::max_decode_steps - 1;
+    CHECK_THROWS_WITH_AS(wide.validate(), doctest::Contains("max_target_len can be at most 511"), InputError);
+    wide.max_target_len = static_cast<int>(limits::max_decode_floats / limits::max_vocab_tokens) - 1; // 511
+    Seq2Seq model(wide, 4);
+    DecodeSession session(model, source); // 512 steps × 32768 tokens: at the limit
+    CHECK(session.max_steps() == 512);
+    try {
+        beam_search(model, session.encoded(), 2);
+        FAIL("accepted");
+    } catch (const InputError &e) {
+        CHECK(e.code() == ErrorCode::limit_exceeded);
+        CHECK(std::string(e.what()) == "beam: 512 steps × 2 beams × 32768 target tokens would keep 33554432 "
+                                       "probabilities, more than the limit of 16777216");
+    }
+    // With fewer steps asked for, the same beam fits.
+    const BeamResult fits = beam_search(model, session.encoded(), 2, {.max_steps = 3, .attention = {}});
+    CHECK(!fits.beams.empty());
+    for (const auto &path : fits.beams) CHECK(path.size() <= 3);
+}

@@ -180,7 +180,7 @@ TEST_CASE("a config at its bounds in a tiny file is refused by its tensors befor
     c.source_vocab = c.target_vocab = limits::max_vocab_tokens;
     c.embedding = c.encoder_hidden = c.decoder_hidden = c.attention_dim = limits::max_model_dim;
     c.max_source_len = limits::max_input_tokens;
-    c.max_target_len = limits::max_decode_steps - 1;
+    c.max_target_len = static_cast<int>(limits::max_decode_floats / limits::max_vocab_tokens) - 1;
     REQUIRE_NOTHROW(c.validate());
     std::int64_t floats = 0;
     for (const TensorShape &t : c.tensor_shapes()) {
