@@ -60,8 +60,8 @@ namespace {
 }
 
 // Bytes in the UTF-8 code point starting at text[i], and the code point, for well-formed UTF-8
-// only (RFC 3629): no overlong forms, no surrogates (U+D800..U+DFFF), nothing above U+10FFFF.
-// Throws InputError(bad_argument) naming the byte otherwise.
+// only (as Unicode defines it): no overlong forms, no surrogates (U+D800..U+DFFF), nothing above
+// U+10FFFF. Throws InputError(bad_argument) naming the byte otherwise.
 std::size_t decode_code_point(std::string_view text, std::size_t i, char32_t &point) {
     const auto lead = static_cast<unsigned char>(text[i]);
     std::size_t length = 0;

@@ -82,9 +82,9 @@ std::vector<std::string> closest_tokens(const Vocabulary &vocab, std::string_vie
 // swaps of two neighbours ("tmo" -> "tom" is 1), each costing 1 (optimal string alignment).
 int edit_distance(std::string_view a, std::string_view b);
 
-// Splits UTF-8 text into code points (each as its bytes). Anything but well-formed UTF-8 (RFC 3629:
-// overlong forms, surrogates, code points past U+10FFFF, stray or missing continuation bytes)
-// throws InputError(bad_argument) naming the byte.
+// Splits UTF-8 text into code points (each as its bytes). Anything but well-formed UTF-8 as
+// Unicode defines it (overlong forms, surrogates, code points past U+10FFFF, stray or missing
+// continuation bytes) throws InputError(bad_argument) naming the byte.
 std::vector<std::string> utf8_code_points(std::string_view text);
 
 // The code points in text, counting every byte that is not a continuation byte (no validation:
