@@ -3,14 +3,66 @@
 #include "decode/ranking.hpp"
 #include "decode/session.hpp"
 
+#include "core/error.hpp"
+#include "core/limits.hpp"
+
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace apg::decode {
 
-BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width, const SessionOptions &options) {
-    if (width < 1) throw std::invalid_argument("beam: width must be at least 1, got " + std::to_string(width));
-    const int max_steps = options.max_steps > 0 ? options.max_steps : model.config().max_target_len + 1;
+// The checks every decoding shares live here, with beam search, because this file is compiled for
+// size: they run once per session.
+void bad_option(const std::string &name, const std::string &message, std::int64_t limit) {
+    Details details{{"name", name}};
+    if (limit >= 0) details.emplace_back("limit", limit);
+    throw InputError(ErrorCode::bad_argument, message, std::move(details));
+}
+
+int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who, int beams) {
+    const std::string where = std::string(who) + ": ";
+    if (options.max_steps < 0 || options.max_steps > limits::max_decode_steps)
+        bad_option("max_steps",
+                   where + "max_steps must be from 0 (the model's limit) to " +
+                       std::to_string(limits::max_decode_steps) + ", got " + std::to_string(options.max_steps),
+                   limits::max_decode_steps);
+    const int vocab = model.config().target_vocab;
+    for (const auto &[name, id] : {std::pair{"start_id", options.start_id}, std::pair{"end_id", options.end_id}})
+        if (id < 0 || id >= vocab)
+            bad_option(name, where + name + " " + std::to_string(id) + " is outside the target vocabulary (0.." +
+                                 std::to_string(vocab - 1) + ")");
+    const float t = options.attention.temperature;
+    if (!(t >= limits::min_temperature && t <= limits::max_temperature)) {
+        char message[160];
+        std::snprintf(message, sizeof message, "%stemperature must be from %g to %g, got %g", where.c_str(),
+                      static_cast<double>(limits::min_temperature), static_cast<double>(limits::max_temperature),
+                      static_cast<double>(t));
+        bad_option("temperature", message);
+    }
+    // In 64 bits, and bounded: a config that skipped validate() still cannot overflow the sum.
+    const int steps = options.max_steps > 0
+                          ? options.max_steps
+                          : static_cast<int>(std::clamp<std::int64_t>(std::int64_t{model.config().max_target_len} + 1,
+                                                                      1, limits::max_decode_steps));
+    const std::int64_t floats = std::int64_t{steps} * beams * vocab;
+    if (floats > limits::max_decode_floats)
+        throw InputError(ErrorCode::limit_exceeded,
+                         where + std::to_string(steps) + " steps × " + std::to_string(beams) + " beams × " +
+                             std::to_string(vocab) + " target tokens would keep " + std::to_string(floats) +
+                             " probabilities, more than the limit of " + std::to_string(limits::max_decode_floats),
+                         {{"limit", limits::max_decode_floats}});
+    return steps;
+}
+
+BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
+                       const SessionOptions &options) {
+    if (width < 1 || width > limits::max_beam_width)
+        bad_option("width",
+                   "beam: width must be from 1 to " + std::to_string(limits::max_beam_width) + ", got " +
+                       std::to_string(width),
+                   limits::max_beam_width);
+    const int max_steps = checked_max_steps(model, options, "beam", width);
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).
     std::vector<int> live{-1};

@@ -1,14 +1,21 @@
-// Choosing tokens from a distribution, shared by the decoding session and beam search.
+// Choosing tokens from a distribution, shared by the decoding session and beam search, and the
+// error both throw for an option out of range.
 #pragma once
 
 #include "core/tensor.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace apg::decode {
+
+// Throws InputError(bad_argument, message) with details "name" and, when limit >= 0, "limit".
+// Out of line (beam_search.cpp, compiled for size) so the call sites stay small.
+[[noreturn]] void bad_option(const std::string &name, const std::string &message, std::int64_t limit = -1);
 
 // Indices of the k largest probabilities, most probable first (ties: lower id first).
 inline std::vector<int> top_indices(const Vec &probs, int k) {

@@ -2,6 +2,9 @@
 
 #include "decode/ranking.hpp"
 
+#include "core/error.hpp"
+#include "core/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -10,10 +13,11 @@
 namespace apg::decode {
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
-    : model_(&model), options_(options),
-      max_steps_(options.max_steps > 0 ? options.max_steps : model.config().max_target_len + 1),
+    : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
       encoded_(model.encode(source_ids)) {
-    if (options_.top_k < 1) throw std::invalid_argument("session: top_k must be at least 1");
+    // More than the vocabulary is all of it (top_indices stops there).
+    if (options_.top_k < 1)
+        bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
     steps_.reserve(static_cast<std::size_t>(max_steps_));
 }
 
@@ -36,7 +40,8 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
 }
 
 const SessionStep &DecodeSession::step() {
-    if (done()) throw std::logic_error("session: decoding is finished (end token or length limit reached)");
+    if (done())
+        throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
     const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
     int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
     models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
@@ -48,9 +53,12 @@ const SessionStep &DecodeSession::step() {
 const SessionStep &DecodeSession::force(int token) {
     const int vocab = model_->config().target_vocab;
     if (token < 0 || token >= vocab)
-        throw std::invalid_argument("session: token id " + std::to_string(token) +
-                                    " is outside the target vocabulary (0.." + std::to_string(vocab - 1) + ")");
-    if (done()) throw std::logic_error("session: decoding is finished (end token or length limit reached)");
+        bad_option("token",
+                   "session: token id " + std::to_string(token) + " is outside the target vocabulary (0.." +
+                       std::to_string(vocab - 1) + ")",
+                   vocab - 1);
+    if (done())
+        throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
     const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
     int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
     models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);

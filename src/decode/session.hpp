@@ -29,18 +29,26 @@ struct SessionStep {
 
 struct SessionOptions {
     int start_id = 1, end_id = 2;
-    int top_k = 5;
-    int max_steps = 0; // 0: the model's max_target_len + 1 (room for the end token)
-    attention::StepOptions attention;
+    int top_k = 5;     // at least 1 (more than the vocabulary gives all of it)
+    int max_steps = 0; // 0: the model's max_target_len + 1 (room for the end token); at most limits::max_decode_steps
+    attention::StepOptions attention; // temperature within [limits::min_temperature, limits::max_temperature]
 };
+
+// The number of steps a decoding of `model` with `options` may take, after checking the options
+// every decoding shares: max_steps, start and end ids, and a temperature where the softmax stays
+// finite. Throws InputError(bad_argument) with details "name" (and "limit"), or
+// InputError(limit_exceeded) when steps × beams × target tokens passes limits::max_decode_floats;
+// `who` starts the message.
+int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who, int beams = 1);
 
 class DecodeSession {
   public:
     // Encodes the source once. Throws std::invalid_argument for an empty or over-long source or
-    // an id outside the vocabulary (see Seq2Seq::encode). The model must outlive the session.
+    // an id outside the vocabulary (see Seq2Seq::encode), InputError(bad_argument) for options
+    // out of range (checked_max_steps; top_k). The model must outlive the session.
     DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options = {});
 
-    // Throws std::logic_error once the session is done (end token taken or max_steps reached).
+    // Throws StateError(bad_state) once the session is done (end token taken or max_steps reached).
     const SessionStep &step();
     // Throws std::invalid_argument naming the id and the vocabulary size when token is out of range.
     const SessionStep &force(int token);
@@ -83,7 +91,8 @@ struct BeamResult {
     std::vector<std::vector<int>> beams; // final hypotheses (node id paths from the root), best first
     std::vector<double> scores;          // their scores (length-normalised total log prob)
 };
-// Throws std::invalid_argument for width < 1.
+// Throws InputError(bad_argument) for a width outside 1..limits::max_beam_width and for options
+// checked_max_steps refuses.
 BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
                        const SessionOptions &options = {});
 

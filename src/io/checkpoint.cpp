@@ -1,5 +1,8 @@
 #include "io/checkpoint.hpp"
 
+#include "core/error.hpp"
+#include "core/quote.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,11 +19,13 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char *metadata_key = "__metadata__";
-// Our header nests at most 3 deep (root object > entry object > shape array); a hostile file
-// nesting thousands deep is refused before it costs memory.
-constexpr std::size_t max_json_depth = 8;
 
-[[noreturn]] void fail(const std::string &message) { throw std::runtime_error("checkpoint: " + message); }
+// Out of line with plain arguments: each call site stays small (the wasm build has a size budget).
+[[noreturn]] void fail(const std::string &message, const std::string &field = "header", std::int64_t limit = -1) {
+    Details details{{"field", field}};
+    if (limit >= 0) details.emplace_back("limit", limit);
+    throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + message, std::move(details));
+}
 
 std::uint32_t float_bits(float value) {
     std::uint32_t bits;
@@ -49,55 +54,10 @@ std::string shape_text(const std::vector<std::int64_t> &shape) {
     return text + "]";
 }
 
-// Parses the header, refusing duplicate keys at any level (nlohmann would keep the last one
-// silently) and absurd nesting.
-json parse_header(std::string_view text) {
-    struct DuplicateKey {
-        std::string key;
-    };
-    struct TooDeep {};
-    std::vector<std::set<std::string>> open_objects;
-    std::size_t depth = 0;
-    auto check = [&](int, json::parse_event_t event, json &parsed) {
-        switch (event) {
-        case json::parse_event_t::object_start:
-            open_objects.emplace_back();
-            if (++depth > max_json_depth) throw TooDeep{};
-            break;
-        case json::parse_event_t::array_start:
-            if (++depth > max_json_depth) throw TooDeep{};
-            break;
-        case json::parse_event_t::object_end:
-            open_objects.pop_back();
-            --depth;
-            break;
-        case json::parse_event_t::array_end:
-            --depth;
-            break;
-        case json::parse_event_t::key:
-            if (!open_objects.back().insert(parsed.get<std::string>()).second)
-                throw DuplicateKey{parsed.get<std::string>()};
-            break;
-        case json::parse_event_t::value:
-            break;
-        }
-        return true;
-    };
-    try {
-        return json::parse(text.begin(), text.end(), check);
-    } catch (const DuplicateKey &duplicate) {
-        fail("header has the key \"" + duplicate.key + "\" twice");
-    } catch (const TooDeep &) {
-        fail("header nests deeper than " + std::to_string(max_json_depth) + " levels");
-    } catch (const json::exception &error) {
-        fail(std::string("header is not valid JSON (") + error.what() + ")");
-    }
-}
-
-std::uint64_t read_nonnegative(const json &value, const std::string &what) {
+std::uint64_t read_nonnegative(const json &value, const std::string &what, const std::string &field) {
     if (value.is_number_unsigned()) return value.get<std::uint64_t>();
-    if (value.is_number_integer()) fail(what + " is negative (" + value.dump() + ")");
-    fail(what + " must be a non-negative integer, got " + value.dump());
+    if (value.is_number_integer()) fail(what + " is negative (" + value.dump() + ")", field);
+    fail(what + " must be a non-negative integer, got " + value.dump(), field);
 }
 
 struct Entry {
@@ -107,42 +67,43 @@ struct Entry {
 };
 
 Entry read_entry(const std::string &name, const json &spec) {
-    const std::string where = "tensor \"" + name + "\"";
+    const std::string where = "tensor " + quote(name);
     if (name.empty()) fail("a tensor has an empty name");
-    if (!spec.is_object()) fail(where + " must be an object with dtype, shape and data_offsets");
+    if (!spec.is_object()) fail(where + " must be an object with dtype, shape and data_offsets", name);
     for (const auto &[key, value] : spec.items())
         if (key != "dtype" && key != "shape" && key != "data_offsets")
-            fail(where + " has an unexpected field \"" + key + "\"");
+            fail(where + " has an unexpected field " + quote(key), name);
     for (const char *field : {"dtype", "shape", "data_offsets"})
-        if (!spec.contains(field)) fail(where + " has no field \"" + field + "\"");
+        if (!spec.contains(field)) fail(where + " has no field \"" + field + "\"", name);
 
     const json &dtype = spec.at("dtype");
-    if (!dtype.is_string()) fail(where + " dtype must be a string, got " + dtype.dump());
+    if (!dtype.is_string()) fail(where + " dtype must be a string, got " + dtype.dump(), name);
     if (dtype.get<std::string>() != "F32")
-        fail(where + " has dtype " + dtype.dump() + "; only \"F32\" (float32) is supported");
+        fail(where + " has dtype " + dtype.dump() + "; only \"F32\" (float32) is supported", name);
 
     Entry entry{name, {}, 1, 0, 0};
     const json &shape = spec.at("shape");
-    if (!shape.is_array()) fail(where + " shape must be an array of integers, got " + shape.dump());
+    if (!shape.is_array()) fail(where + " shape must be an array of integers, got " + shape.dump(), name);
     // Every count stays below 2^62, so elements * 4 bytes cannot overflow 64 bits.
     constexpr std::uint64_t max_elements = std::uint64_t{1} << 60;
     for (std::size_t i = 0; i < shape.size(); ++i) {
-        const std::uint64_t dim = read_nonnegative(shape[i], where + " shape[" + std::to_string(i) + "]");
+        const std::uint64_t dim = read_nonnegative(shape[i], where + " shape[" + std::to_string(i) + "]", name);
         if (dim > max_elements || (dim != 0 && entry.elements > max_elements / dim))
-            fail(where + " shape " + shape.dump() + " has too many elements");
+            fail(where + " shape " + shape.dump() + " has too many elements", name);
         entry.elements *= dim;
         entry.shape.push_back(static_cast<std::int64_t>(dim));
     }
 
     const json &offsets = spec.at("data_offsets");
     if (!offsets.is_array() || offsets.size() != 2)
-        fail(where + " data_offsets must be [begin, end], got " + offsets.dump());
-    entry.begin = read_nonnegative(offsets[0], where + " data_offsets[0]");
-    entry.end = read_nonnegative(offsets[1], where + " data_offsets[1]");
-    if (entry.end < entry.begin) fail(where + " data_offsets " + offsets.dump() + " end before they begin");
+        fail(where + " data_offsets must be [begin, end], got " + offsets.dump(), name);
+    entry.begin = read_nonnegative(offsets[0], where + " data_offsets[0]", name);
+    entry.end = read_nonnegative(offsets[1], where + " data_offsets[1]", name);
+    if (entry.end < entry.begin) fail(where + " data_offsets " + offsets.dump() + " end before they begin", name);
     if (entry.end - entry.begin != 4 * entry.elements)
         fail(where + " data_offsets " + offsets.dump() + " span " + std::to_string(entry.end - entry.begin) +
-             " bytes but shape " + shape.dump() + " of float32 needs " + std::to_string(4 * entry.elements));
+                 " bytes but shape " + shape.dump() + " of float32 needs " + std::to_string(4 * entry.elements),
+             name);
     return entry;
 }
 
@@ -193,29 +154,85 @@ std::vector<std::uint8_t> save_safetensors(const Checkpoint &checkpoint) {
     return bytes;
 }
 
+json parse_json(std::string_view text, const std::string &field) {
+    const std::string what = field == "header" ? "header" : "metadata field " + quote(field);
+    if (text.size() > limits::max_json_bytes)
+        fail(what + " is " + std::to_string(text.size()) + " bytes, more than the limit of " +
+                 std::to_string(limits::max_json_bytes),
+             field, static_cast<std::int64_t>(limits::max_json_bytes));
+    struct DuplicateKey {
+        std::string key;
+    };
+    struct TooDeep {};
+    std::vector<std::set<std::string>> open_objects;
+    std::size_t depth = 0;
+    auto check = [&](int, json::parse_event_t event, json &parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+            open_objects.emplace_back();
+            if (++depth > limits::max_json_depth) throw TooDeep{};
+            break;
+        case json::parse_event_t::array_start:
+            if (++depth > limits::max_json_depth) throw TooDeep{};
+            break;
+        case json::parse_event_t::object_end:
+            open_objects.pop_back();
+            --depth;
+            break;
+        case json::parse_event_t::array_end:
+            --depth;
+            break;
+        case json::parse_event_t::key:
+            if (!open_objects.back().insert(parsed.get<std::string>()).second)
+                throw DuplicateKey{parsed.get<std::string>()};
+            break;
+        case json::parse_event_t::value:
+            break;
+        }
+        return true;
+    };
+    try {
+        return json::parse(text.begin(), text.end(), check);
+    } catch (const DuplicateKey &duplicate) {
+        fail(what + " has the key " + quote(duplicate.key) + " twice", field);
+    } catch (const TooDeep &) {
+        fail(what + " nests deeper than " + std::to_string(limits::max_json_depth) + " levels", field,
+             static_cast<std::int64_t>(limits::max_json_depth));
+    } catch (const json::exception &error) {
+        fail(what + " is not valid JSON (" + error.what() + ")", field);
+    }
+}
+
 Checkpoint load_safetensors(std::span<const std::uint8_t> bytes) {
+    if (bytes.size() > limits::max_file_bytes)
+        fail("file is " + std::to_string(bytes.size()) + " bytes, more than the limit of " +
+                 std::to_string(limits::max_file_bytes),
+             "file", static_cast<std::int64_t>(limits::max_file_bytes));
     if (bytes.size() < 8)
-        fail("file is " + std::to_string(bytes.size()) + " bytes, too short for the 8-byte header length");
+        fail("file is " + std::to_string(bytes.size()) + " bytes, too short for the 8-byte header length",
+             "header_length");
     std::uint64_t header_length = 0;
     for (int byte = 0; byte < 8; ++byte) header_length |= static_cast<std::uint64_t>(bytes[byte]) << (8 * byte);
     if (header_length > max_header_bytes)
         fail("header length " + std::to_string(header_length) + " is larger than the limit of " +
-             std::to_string(max_header_bytes) + " bytes");
+                 std::to_string(max_header_bytes) + " bytes",
+             "header_length", static_cast<std::int64_t>(max_header_bytes));
     if (header_length > bytes.size() - 8)
         fail("header length " + std::to_string(header_length) + " runs past the end of the file (" +
-             std::to_string(bytes.size()) + " bytes)");
+                 std::to_string(bytes.size()) + " bytes)",
+             "header_length");
 
     const std::string_view text(reinterpret_cast<const char *>(bytes.data() + 8), header_length);
-    const json header = parse_header(text);
+    const json header = parse_json(text, "header");
     if (!header.is_object()) fail("header is not a JSON object");
 
     Checkpoint checkpoint;
     std::vector<Entry> entries;
     for (const auto &[name, spec] : header.items()) {
         if (name == metadata_key) {
-            if (!spec.is_object()) fail("__metadata__ must be an object of strings");
+            if (!spec.is_object()) fail("__metadata__ must be an object of strings", metadata_key);
             for (const auto &[key, value] : spec.items()) {
-                if (!value.is_string()) fail("__metadata__ value \"" + key + "\" is not a string");
+                if (!value.is_string()) fail("__metadata__ value " + quote(key) + " is not a string", key);
                 checkpoint.metadata[key] = value.get<std::string>();
             }
             continue;
@@ -228,8 +245,10 @@ Checkpoint load_safetensors(std::span<const std::uint8_t> bytes) {
     const std::uint8_t *data = bytes.data() + 8 + header_length;
     for (const auto &entry : entries)
         if (entry.end > data_size)
-            fail("tensor \"" + entry.name + "\" data_offsets [" + std::to_string(entry.begin) + ", " +
-                 std::to_string(entry.end) + "] run past the data section (" + std::to_string(data_size) + " bytes)");
+            fail("tensor " + quote(entry.name) + " data_offsets [" + std::to_string(entry.begin) + ", " +
+                     std::to_string(entry.end) + "] run past the data section (" + std::to_string(data_size) +
+                     " bytes)",
+                 entry.name);
     std::vector<const Entry *> by_offset;
     for (const auto &entry : entries) by_offset.push_back(&entry);
     std::sort(by_offset.begin(), by_offset.end(), [](const Entry *a, const Entry *b) {
@@ -238,24 +257,28 @@ Checkpoint load_safetensors(std::span<const std::uint8_t> bytes) {
     std::uint64_t covered = 0;
     std::string previous = "the start of the data section";
     for (const Entry *entry : by_offset) {
-        if (entry->begin < covered) fail("tensor \"" + entry->name + "\" data_offsets overlap " + previous);
+        if (entry->begin < covered)
+            fail("tensor " + quote(entry->name) + " data_offsets overlap " + previous, entry->name);
         if (entry->begin > covered)
-            fail("gap of " + std::to_string(entry->begin - covered) + " bytes in the data section before tensor \"" +
-                 entry->name + "\"");
+            fail("gap of " + std::to_string(entry->begin - covered) + " bytes in the data section before tensor " +
+                     quote(entry->name),
+                 entry->name);
         covered = entry->end;
-        previous = "tensor \"" + entry->name + "\"";
+        previous = "tensor " + quote(entry->name);
     }
     if (covered != data_size)
         fail("data section has " + std::to_string(data_size - covered) +
-             " bytes that belong to no tensor (the file is longer than its header says)");
+                 " bytes that belong to no tensor (the file is longer than its header says)",
+             "data");
 
     for (const auto &entry : entries) {
         NamedTensor tensor{entry.shape, std::vector<float>(entry.elements)};
         for (std::uint64_t i = 0; i < entry.elements; ++i) {
             const float value = bits_float(read_u32_le(data + entry.begin + 4 * i));
             if (!std::isfinite(value))
-                fail("tensor \"" + entry.name + "\" value " + std::to_string(i) + " is " +
-                     (std::isnan(value) ? "NaN" : "infinite"));
+                fail("tensor " + quote(entry.name) + " value " + std::to_string(i) + " is " +
+                         (std::isnan(value) ? "NaN" : "infinite"),
+                     entry.name);
             tensor.data[i] = value;
         }
         checkpoint.tensors.emplace(entry.name, std::move(tensor));

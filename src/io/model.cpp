@@ -2,9 +2,12 @@
 
 #include "io/checkpoint.hpp"
 
-#include <cmath>
+#include "core/error.hpp"
+#include "core/limits.hpp"
+#include "core/quote.hpp"
+
+#include <algorithm>
 #include <cstring>
-#include <set>
 #include <stdexcept>
 
 namespace apg::io {
@@ -19,23 +22,31 @@ std::string shape_text(const std::vector<std::int64_t> &shape) {
     return s + "]";
 }
 
-[[noreturn]] void reject(const std::string &what) { throw std::runtime_error("checkpoint: " + what); }
+// The throws are out of line with plain arguments, so each call site stays small (the wasm build
+// has a size budget).
+[[noreturn]] void reject(const std::string &what, const std::string &field) {
+    throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + what, {{"field", field}});
+}
+
+// `e` (from reading the metadata string `field`) as a checkpoint error: its message after
+// `prefix`, its details, with "field" first: its own (the config's "embedding") or `field`.
+[[noreturn]] void reject(const std::exception &e, const std::string &prefix, const std::string &field) {
+    Details details;
+    if (const auto *coded = dynamic_cast<const Error *>(&e)) details = coded->details();
+    if (details.empty() || details.front().first != "field") details.insert(details.begin(), {"field", field});
+    throw FileError(ErrorCode::bad_checkpoint, "checkpoint: " + prefix + e.what(), std::move(details));
+}
+
+[[noreturn]] void too_long(std::size_t length, int limit, const std::string &message, const char *unit) {
+    throw InputError(
+        ErrorCode::too_long, message,
+        {{"length", static_cast<std::int64_t>(length)}, {"limit", std::int64_t{limit}}, {"unit", std::string(unit)}});
+}
 
 const std::string &metadata(const Checkpoint &c, const char *key) {
     auto it = c.metadata.find(key);
-    if (it == c.metadata.end()) reject(std::string("missing metadata field \"") + key + "\"");
+    if (it == c.metadata.end()) reject(std::string("missing metadata field \"") + key + "\"", key);
     return it->second;
-}
-
-nlohmann::json parse_json(const Checkpoint &c, const char *key) {
-    try {
-        // Parsed from a char range like the header (checkpoint.cpp), so the wasm build carries one
-        // instantiation of nlohmann's parser instead of two (~8 KB).
-        const std::string &text = metadata(c, key);
-        return nlohmann::json::parse(text.data(), text.data() + text.size());
-    } catch (const nlohmann::json::exception &) {
-        reject(std::string("metadata field \"") + key + "\" is not valid JSON");
-    }
 }
 
 } // namespace
@@ -51,10 +62,18 @@ Model::Model(models::Seq2Seq network, Vocabulary source, Vocabulary target, nloh
 }
 
 std::vector<int> Model::encode_source(std::string_view text) const {
+    const std::size_t length = count_code_points(text);
+    if (length > static_cast<std::size_t>(limits::max_input_chars))
+        too_long(length, limits::max_input_chars,
+                 "input has " + std::to_string(length) + " characters, at most " +
+                     std::to_string(limits::max_input_chars) + " are accepted",
+                 "characters");
     std::vector<int> ids = source_.encode(text); // throws for empty text and unknown tokens
     if (static_cast<int>(ids.size()) > config().max_source_len)
-        throw std::invalid_argument("input has " + std::to_string(ids.size()) + " tokens, this model accepts at most " +
-                                    std::to_string(config().max_source_len));
+        too_long(ids.size(), config().max_source_len,
+                 "input has " + std::to_string(ids.size()) + " tokens, this model accepts at most " +
+                     std::to_string(config().max_source_len),
+                 "tokens");
     return ids;
 }
 
@@ -96,46 +115,66 @@ std::vector<std::uint8_t> Model::save() const {
 
 Model Model::load(std::span<const std::uint8_t> bytes) {
     const Checkpoint c = load_safetensors(bytes); // checks the container itself
-    if (metadata(c, "format") != format_name) reject("format \"" + metadata(c, "format") + "\" is not " + format_name);
+    if (metadata(c, "format") != format_name)
+        reject("format " + quote(metadata(c, "format")) + " is not " + format_name, "format");
+    // parse_json and metadata() name the field in their own errors; what the readers throw is
+    // given the field here.
     models::ModelConfig config;
-    Vocabulary source, target;
+    const nlohmann::json config_json = parse_json(metadata(c, "config"), "config");
     try {
-        config = models::ModelConfig::from_json(parse_json(c, "config"));
-    } catch (const std::invalid_argument &e) {
-        reject(e.what());
-    }
-    try {
-        source = Vocabulary::from_json(parse_json(c, "source_vocab"));
-        target = Vocabulary::from_json(parse_json(c, "target_vocab"));
-    } catch (const std::runtime_error &) {
-        throw;
+        config = models::ModelConfig::from_json(config_json);
     } catch (const std::exception &e) {
-        reject(std::string("bad vocabulary: ") + e.what());
+        reject(e, "", "config");
     }
+    Vocabulary vocabularies[2];
+    const char *vocabulary_keys[2] = {"source_vocab", "target_vocab"};
+    for (int side = 0; side < 2; ++side) {
+        const char *key = vocabulary_keys[side];
+        const nlohmann::json j = parse_json(metadata(c, key), key);
+        try {
+            vocabularies[side] = Vocabulary::from_json(j);
+        } catch (const std::exception &e) {
+            reject(e, "metadata field \"" + std::string(key) + "\": ", key);
+        }
+    }
+    Vocabulary &source = vocabularies[0], &target = vocabularies[1];
     if (source.size() != config.source_vocab || target.size() != config.target_vocab)
         reject("the vocabularies have " + std::to_string(source.size()) + " and " + std::to_string(target.size()) +
-               " tokens, the config says " + std::to_string(config.source_vocab) + " and " +
-               std::to_string(config.target_vocab));
-    nlohmann::json training = c.metadata.count("training") ? parse_json(c, "training") : nlohmann::json::object();
+                   " tokens, the config says " + std::to_string(config.source_vocab) + " and " +
+                   std::to_string(config.target_vocab),
+               "config");
+    nlohmann::json training =
+        c.metadata.count("training") ? parse_json(metadata(c, "training"), "training") : nlohmann::json::object();
+    if (!training.is_object()) reject("metadata field \"training\" must be a JSON object", "training");
 
-    // Fill a zero model of the config's shapes, tensor by tensor; any mismatch rejects the file.
-    models::Parameters params = models::zeros_like(models::init_parameters(config, 0), config);
-    std::set<std::string> expected;
-    for (models::TensorRef &t : models::tensors(params, config)) {
-        expected.insert(t.name);
+    // The file's tensors against the config's, before anything of the config's size is allocated:
+    // a config that asks for more than the file holds is refused here, at no cost.
+    const std::vector<models::TensorShape> shapes = config.tensor_shapes();
+    for (const models::TensorShape &t : shapes) {
         auto it = c.tensors.find(t.name);
-        if (it == c.tensors.end()) reject("missing tensor \"" + t.name + "\" " + shape_text(t.shape));
+        if (it == c.tensors.end()) reject("missing tensor " + quote(t.name) + " " + shape_text(t.shape), t.name);
         if (it->second.shape != t.shape)
-            reject("tensor \"" + t.name + "\" has shape " + shape_text(it->second.shape) + ", the config needs " +
-                   shape_text(t.shape));
-        if (it->second.data.size() != t.data.size())
-            reject("tensor \"" + t.name + "\" holds " + std::to_string(it->second.data.size()) + " values");
-        for (float x : it->second.data)
-            if (!std::isfinite(x)) reject("tensor \"" + t.name + "\" holds a non-finite value");
-        std::memcpy(t.data.data(), it->second.data.data(), t.data.size() * sizeof(float));
+            reject("tensor " + quote(t.name) + " has shape " + shape_text(it->second.shape) + ", the config needs " +
+                       shape_text(t.shape),
+                   t.name);
     }
-    for (const auto &[name, tensor] : c.tensors)
-        if (!expected.count(name)) reject("unexpected tensor \"" + name + "\" for this config");
+    // Every expected name was found and names are distinct on both sides, so more tensors in the
+    // file means some are not the config's.
+    if (c.tensors.size() != shapes.size())
+        for (const auto &entry : c.tensors) {
+            const std::string &name = entry.first;
+            if (std::none_of(shapes.begin(), shapes.end(), [&](const auto &t) { return t.name == name; }))
+                reject("unexpected tensor " + quote(name) + " for this config", name);
+        }
+
+    // Fill a zero model of the config's shapes, tensor by tensor (load_safetensors has checked that
+    // every value is finite).
+    models::Parameters params = models::zeros_like(models::init_parameters(config, 0), config);
+    for (models::TensorRef &t : models::tensors(params, config)) {
+        const NamedTensor &file = c.tensors.at(t.name);
+        if (file.data.size() != t.data.size()) throw std::logic_error("model: tensor_shapes differs from tensors()");
+        std::memcpy(t.data.data(), file.data.data(), t.data.size() * sizeof(float));
+    }
     return Model(models::Seq2Seq(config, std::move(params)), std::move(source), std::move(target), std::move(training));
 }
 

@@ -1,5 +1,10 @@
 #include "models/config.hpp"
 
+#include "core/error.hpp"
+#include "core/limits.hpp"
+#include "core/quote.hpp"
+
+#include <limits>
 #include <stdexcept>
 
 namespace apg::models {
@@ -22,43 +27,113 @@ EncoderKind parse_encoder_kind(std::string_view text) {
 
 namespace {
 
-void require_positive(const char *field, int value) {
-    if (value <= 0)
-        throw std::invalid_argument(std::string("model config: ") + field + " must be positive, got " +
-                                    std::to_string(value));
+// Out of line with plain arguments: each call site stays small (the wasm build has a size budget).
+[[noreturn]] void bad_field(const std::string &field, const std::string &message, std::int64_t limit = -1) {
+    Details details{{"field", field}};
+    if (limit >= 0) details.emplace_back("limit", limit);
+    throw InputError(ErrorCode::bad_argument, "model config: " + message, std::move(details));
+}
+
+void require_range(const char *field, std::int64_t value, std::int64_t lo, std::int64_t hi) {
+    if (value < lo || value > hi)
+        bad_field(field,
+                  std::string(field) + " must be " +
+                      (value < lo && lo == 1 ? "positive" : "from " + std::to_string(lo)) +
+                      (value < lo && lo == 1 ? "" : " to " + std::to_string(hi)) + ", got " + std::to_string(value),
+                  hi);
 }
 
 } // namespace
 
 void ModelConfig::validate() const {
-    require_positive("source_vocab", source_vocab);
-    require_positive("target_vocab", target_vocab);
-    require_positive("embedding", embedding);
+    require_range("source_vocab", source_vocab, 1, limits::max_vocab_tokens);
+    require_range("target_vocab", target_vocab, 1, limits::max_vocab_tokens);
+    require_range("embedding", embedding, 1, limits::max_model_dim);
     if (encoder == EncoderKind::gru) {
-        require_positive("encoder_hidden", encoder_hidden);
+        require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
     } else {
-        require_positive("heads", heads);
-        require_positive("layers", layers);
-        require_positive("ff_hidden", ff_hidden);
+        require_range("heads", heads, 1, limits::max_heads);
+        require_range("layers", layers, 1, limits::max_layers);
+        require_range("ff_hidden", ff_hidden, 1, limits::max_model_dim);
         if (embedding % heads != 0)
-            throw std::invalid_argument("model config: a transformer's embedding (" + std::to_string(embedding) +
-                                        ") must be a multiple of heads (" + std::to_string(heads) + ")");
+            bad_field("heads", "a transformer's embedding (" + std::to_string(embedding) +
+                                   ") must be a multiple of heads (" + std::to_string(heads) + ")");
     }
-    require_positive("decoder_hidden", decoder_hidden);
-    require_positive("attention_dim", attention_dim);
-    require_positive("max_source_len", max_source_len);
-    require_positive("max_target_len", max_target_len);
+    require_range("decoder_hidden", decoder_hidden, 1, limits::max_model_dim);
+    require_range("attention_dim", attention_dim, 1, limits::max_model_dim);
+    require_range("max_source_len", max_source_len, 1, limits::max_input_tokens);
+    // The decoding takes max_target_len + 1 steps (room for the end token).
+    require_range("max_target_len", max_target_len, 1, limits::max_decode_steps - 1);
+    const std::int64_t decode_floats = (std::int64_t{max_target_len} + 1) * target_vocab;
+    if (decode_floats > limits::max_decode_floats)
+        bad_field("max_target_len",
+                  "max_target_len + 1 steps over " + std::to_string(target_vocab) + " target tokens keep " +
+                      std::to_string(decode_floats) + " probabilities, more than the limit of " +
+                      std::to_string(limits::max_decode_floats) + "; max_target_len can be at most " +
+                      std::to_string(limits::max_decode_floats / target_vocab - 1),
+                  limits::max_decode_floats / target_vocab - 1);
     using attention::ScoreKind;
     if ((score == ScoreKind::dot || score == ScoreKind::scaled_dot || score == ScoreKind::cosine) &&
         decoder_hidden != encoder_state()) {
         const char *why = encoder == EncoderKind::transformer ? " = embedding)"
                           : bidirectional                     ? " = 2 x encoder_hidden)"
                                                               : ")";
-        throw std::invalid_argument("model config: score \"" + std::string(attention::name(score)) +
-                                    "\" compares the query with the keys, so decoder_hidden (" +
-                                    std::to_string(decoder_hidden) + ") must equal the encoder state size (" +
-                                    std::to_string(encoder_state()) + why);
+        bad_field("decoder_hidden", "score \"" + std::string(attention::name(score)) +
+                                        "\" compares the query with the keys, so decoder_hidden (" +
+                                        std::to_string(decoder_hidden) + ") must equal the encoder state size (" +
+                                        std::to_string(encoder_state()) + why);
     }
+}
+
+std::vector<TensorShape> ModelConfig::tensor_shapes() const {
+    const std::int64_t E = embedding, He = encoder_hidden, Hd = decoder_hidden, dh = encoder_state(),
+                       da = attention_dim, Vs = source_vocab, Vt = target_vocab;
+    std::vector<TensorShape> out;
+    auto add = [&out](std::string name, std::vector<std::int64_t> shape) {
+        out.push_back({std::move(name), std::move(shape)});
+    };
+    auto add_gru = [&add](const std::string &prefix, std::int64_t input, std::int64_t hidden) {
+        add(prefix + ".w_ih", {3 * hidden, input});
+        add(prefix + ".w_hh", {3 * hidden, hidden});
+        add(prefix + ".b_ih", {3 * hidden});
+        add(prefix + ".b_hh", {3 * hidden});
+    };
+    add("encoder.embedding", {Vs, E});
+    if (encoder == EncoderKind::gru) {
+        add_gru("encoder.fwd", E, He);
+        if (bidirectional) add_gru("encoder.bwd", E, He);
+    } else {
+        const std::int64_t f = ff_hidden;
+        for (int l = 0; l < layers; ++l) {
+            const std::string at = "encoder.layers." + std::to_string(l) + ".";
+            for (const char *p : {"q", "k", "v", "o"}) {
+                add(at + "attn.w_" + p, {E, E});
+                add(at + "attn.b_" + p, {E});
+            }
+            add(at + "ln1.gain", {E});
+            add(at + "ln1.bias", {E});
+            add(at + "ffn.w1", {f, E});
+            add(at + "ffn.b1", {f});
+            add(at + "ffn.w2", {E, f});
+            add(at + "ffn.b2", {E});
+            add(at + "ln2.gain", {E});
+            add(at + "ln2.bias", {E});
+        }
+    }
+    add("decoder.init.w", {Hd, dh});
+    add("decoder.init.b", {Hd});
+    add("decoder.embedding", {Vt, E});
+    add_gru("decoder.gru", style == AttentionStyle::bahdanau ? E + dh : E, Hd);
+    if (score == attention::ScoreKind::general) add("decoder.attn.w", {Hd, dh});
+    if (score == attention::ScoreKind::additive) {
+        add("decoder.attn.w_q", {da, Hd});
+        add("decoder.attn.w_k", {da, dh});
+        add("decoder.attn.v", {da});
+    }
+    if (style == AttentionStyle::luong) add("decoder.combine.w", {Hd, dh + Hd});
+    add("decoder.out.w", {Vt, style == AttentionStyle::bahdanau ? Hd + dh + E : Hd});
+    add("decoder.out.b", {Vt});
+    return out;
 }
 
 nlohmann::json ModelConfig::to_json() const {
@@ -87,40 +162,91 @@ nlohmann::json ModelConfig::to_json() const {
 
 namespace {
 
-template <typename T> T field(const nlohmann::json &j, const char *key) {
-    if (!j.is_object() || !j.contains(key))
-        throw std::invalid_argument(std::string("model config: missing field \"") + key + "\"");
-    try {
-        return j.at(key).get<T>();
-    } catch (const nlohmann::json::exception &) {
-        throw std::invalid_argument(std::string("model config: field \"") + key + "\" has the wrong type");
-    }
+const nlohmann::json &member(const nlohmann::json &j, const char *key) {
+    if (!j.is_object()) bad_field(key, "expected a JSON object");
+    const auto found = j.find(key);
+    if (found == j.end()) bad_field(key, std::string("missing field \"") + key + "\"");
+    return *found;
+}
+
+std::string string_field(const nlohmann::json &j, const char *key) {
+    const nlohmann::json &value = member(j, key);
+    if (!value.is_string()) bad_field(key, std::string("field \"") + key + "\" must be a string");
+    return value.get<std::string>();
+}
+
+bool bool_field(const nlohmann::json &j, const char *key) {
+    const nlohmann::json &value = member(j, key);
+    if (!value.is_boolean()) bad_field(key, std::string("field \"") + key + "\" must be true or false");
+    return value.get<bool>();
+}
+
+// A JSON integer that fits an int; validate() then holds it to its field's bounds. A float (even
+// 32.0) is refused: the writer only ever writes integers, so anything else was not made by it.
+int int_field(const nlohmann::json &j, const char *key) {
+    const nlohmann::json &value = member(j, key);
+    if (!value.is_number_integer())
+        bad_field(key, std::string("field \"") + key + "\" must be an integer, got " + value.dump());
+    constexpr auto hi = std::numeric_limits<int>::max();
+    const bool fits = value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
+                                                 : value.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                                       value.get<std::int64_t>() <= hi;
+    if (!fits) bad_field(key, std::string("field \"") + key + "\" is out of range, got " + value.dump(), hi);
+    return static_cast<int>(value.get<std::int64_t>());
 }
 
 } // namespace
 
 ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     ModelConfig c;
-    c.task = field<std::string>(j, "task");
-    c.score = attention::parse_score_kind(field<std::string>(j, "score"));
-    c.style = parse_attention_style(field<std::string>(j, "style"));
-    c.source_vocab = field<int>(j, "source_vocab");
-    c.target_vocab = field<int>(j, "target_vocab");
-    c.embedding = field<int>(j, "embedding");
-    if (j.is_object() && j.contains("encoder")) c.encoder = parse_encoder_kind(field<std::string>(j, "encoder"));
-    if (c.encoder == EncoderKind::transformer) {
-        c.heads = field<int>(j, "heads");
-        c.layers = field<int>(j, "layers");
-        c.ff_hidden = field<int>(j, "ff_hidden");
-        // Absent in checkpoints written before the activation was a choice: they are ReLU.
-        if (j.contains("activation")) c.activation = nn::parse_activation(field<std::string>(j, "activation"));
+    c.task = string_field(j, "task");
+    // The parsers' own messages quote the name as it is; these quote it escaped (a NUL in a name
+    // would cut a message short).
+    const std::string score = string_field(j, "score"), style = string_field(j, "style");
+    try {
+        c.score = attention::parse_score_kind(score);
+    } catch (const std::invalid_argument &) {
+        std::string valid;
+        for (attention::ScoreKind kind : attention::all_score_kinds)
+            valid += (valid.empty() ? "" : ", ") + std::string(attention::name(kind));
+        bad_field("score", "unknown score function " + quote(score) + " (valid: " + valid + ")");
     }
-    c.encoder_hidden = field<int>(j, "encoder_hidden");
-    c.bidirectional = field<bool>(j, "bidirectional");
-    c.decoder_hidden = field<int>(j, "decoder_hidden");
-    c.attention_dim = field<int>(j, "attention_dim");
-    c.max_source_len = field<int>(j, "max_source_len");
-    c.max_target_len = field<int>(j, "max_target_len");
+    try {
+        c.style = parse_attention_style(style);
+    } catch (const std::invalid_argument &) {
+        bad_field("style", "unknown attention style " + quote(style) + " (valid: bahdanau, luong)");
+    }
+    if (j.contains("encoder")) {
+        const std::string encoder = string_field(j, "encoder");
+        try {
+            c.encoder = parse_encoder_kind(encoder);
+        } catch (const std::invalid_argument &) {
+            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer)");
+        }
+    }
+    c.source_vocab = int_field(j, "source_vocab");
+    c.target_vocab = int_field(j, "target_vocab");
+    c.embedding = int_field(j, "embedding");
+    if (c.encoder == EncoderKind::transformer) {
+        c.heads = int_field(j, "heads");
+        c.layers = int_field(j, "layers");
+        c.ff_hidden = int_field(j, "ff_hidden");
+        // Absent in checkpoints written before the activation was a choice: they are ReLU.
+        if (j.contains("activation")) {
+            const std::string activation = string_field(j, "activation");
+            try {
+                c.activation = nn::parse_activation(activation);
+            } catch (const std::invalid_argument &) {
+                bad_field("activation", "unknown activation " + quote(activation) + " (valid: relu, gelu)");
+            }
+        }
+    }
+    c.encoder_hidden = int_field(j, "encoder_hidden");
+    c.bidirectional = bool_field(j, "bidirectional");
+    c.decoder_hidden = int_field(j, "decoder_hidden");
+    c.attention_dim = int_field(j, "attention_dim");
+    c.max_source_len = int_field(j, "max_source_len");
+    c.max_target_len = int_field(j, "max_target_len");
     c.validate();
     return c;
 }

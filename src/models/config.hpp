@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace apg::models {
 
@@ -27,6 +29,13 @@ enum class EncoderKind { gru, transformer };
 std::string_view name(EncoderKind kind);
 // Inverse of name(); throws std::invalid_argument listing the valid names.
 EncoderKind parse_encoder_kind(std::string_view text);
+
+// A parameter tensor a config implies: its name in a checkpoint and its shape.
+struct TensorShape {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    friend bool operator==(const TensorShape &, const TensorShape &) = default;
+};
 
 struct ModelConfig {
     std::string task; // "dates" | "zh" | "reverse" | anything for hand-made models
@@ -53,14 +62,27 @@ struct ModelConfig {
         if (encoder == EncoderKind::transformer) return embedding;
         return bidirectional ? 2 * encoder_hidden : encoder_hidden;
     }
-    // Throws std::invalid_argument naming the field: non-positive sizes, or dot / scaled_dot /
+    // Every check of a config, done here once. Throws InputError(bad_argument) with details
+    // "field" and "limit" for a size outside its bounds (the vocabularies up to
+    // limits::max_vocab_tokens, every width up to limits::max_model_dim, heads and layers up to
+    // limits::max_heads / max_layers, max_source_len up to limits::max_input_tokens and
+    // max_target_len + 1 up to limits::max_decode_steps, and (max_target_len + 1) × target_vocab up
+    // to limits::max_decode_floats; all at least 1), for dot / scaled_dot /
     // cosine with decoder_hidden != encoder_state() (the query and the keys must have one size),
-    // a transformer whose embedding is not a multiple of heads.
+    // and for a transformer whose embedding is not a multiple of heads. Within these bounds every
+    // tensor has fewer than 2^31 elements and no size arithmetic overflows an int.
     void validate() const;
 
+    // The parameter tensors this config implies, in checkpoint order (the same names and shapes as
+    // models::tensors() gives for a model of this config), computed without allocating any of
+    // them, so a loader can hold a file against them first. Call on a validated config.
+    std::vector<TensorShape> tensor_shapes() const;
+
     nlohmann::json to_json() const;
-    // Reads and validates; throws std::invalid_argument naming a missing or bad field. A config
-    // without "encoder" (checkpoints written before the transformer existed) is a GRU encoder.
+    // Reads and validates; throws InputError(bad_argument) naming a missing or bad field (details
+    // "field", and "limit" for one out of bounds). Sizes must be JSON integers: 32.5, 1e10 or
+    // "32" are refused, never rounded or wrapped. A config without "encoder" (checkpoints written
+    // before the transformer existed) is a GRU encoder.
     static ModelConfig from_json(const nlohmann::json &j);
 };
 

@@ -1,8 +1,15 @@
 #include "decode/session.hpp"
 
+#include "core/error.hpp"
+#include "core/limits.hpp"
+
 #include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
+
+#include <climits>
+#include <limits>
+#include <variant>
 
 using namespace apg;
 using namespace apg::models;
@@ -144,4 +151,83 @@ TEST_CASE("a step's trace record carries every named buffer of its stages") {
     auto r2 = to_record(plain.step(), 0);
     CHECK_FALSE(r2.has("hidden"));
     CHECK_FALSE(r2.has("attentional"));
+}
+
+TEST_CASE("a temperature where the softmax would not stay finite is refused; at the bounds the weights are finite") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::general, AttentionStyle::bahdanau), 4);
+    // 1e-45 passed the old check (> 0 and finite), and 1/τ = ∞ made 0·∞ = NaN weights.
+    for (float t : {1e-45f, 1e-38f, 0.0f, -1.0f, 1e4f, std::numeric_limits<float>::infinity(),
+                    std::numeric_limits<float>::quiet_NaN()}) {
+        CAPTURE(t);
+        try {
+            DecodeSession session(model, source, {.attention = {.mask = {}, .temperature = t}});
+            FAIL("accepted");
+        } catch (const InputError &e) {
+            CHECK(e.code() == ErrorCode::bad_argument);
+            CHECK(std::string(e.what()).find("temperature must be from") != std::string::npos);
+            CHECK(std::get<std::string>(e.details().front().second) == "temperature");
+        }
+        CHECK_THROWS_AS(beam_search(model, DecodeSession(model, source).encoded(), 2,
+                                    {.attention = {.mask = {}, .temperature = t}}),
+                        InputError);
+    }
+    for (float t : {limits::min_temperature, limits::max_temperature}) {
+        CAPTURE(t);
+        DecodeSession session(model, source, {.attention = {.mask = {}, .temperature = t}});
+        session.run();
+        for (const SessionStep &s : session.steps()) {
+            CHECK(s.step.attention.weights.allFinite());
+            CHECK(s.step.attention.weights.sum() == doctest::Approx(1.0f));
+            CHECK(s.softmax.exps.allFinite());
+        }
+    }
+}
+
+TEST_CASE("the number of steps is bounded: max_steps past the limit is refused, the default cannot overflow") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 4);
+    CHECK_THROWS_WITH_AS(DecodeSession(model, source, {.max_steps = limits::max_decode_steps + 1, .attention = {}}),
+                         doctest::Contains("max_steps must be from 0"), InputError);
+    CHECK_THROWS_AS(DecodeSession(model, source, {.max_steps = -1, .attention = {}}), InputError);
+    CHECK(DecodeSession(model, source, {.max_steps = limits::max_decode_steps, .attention = {}}).max_steps() ==
+          limits::max_decode_steps);
+    CHECK_THROWS_AS(beam_search(model, DecodeSession(model, source).encoded(), limits::max_beam_width + 1), InputError);
+    // A config at its bound decodes at most max_decode_steps steps (max_target_len + 1).
+    ModelConfig longest = tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau);
+    longest.max_target_len = limits::max_decode_steps - 1;
+    Seq2Seq long_model(longest, 4);
+    CHECK(DecodeSession(long_model, source).max_steps() == limits::max_decode_steps);
+    longest.max_target_len = INT_MAX; // the sum max_target_len + 1 overflowed an int
+    CHECK_THROWS_WITH_AS(longest.validate(), doctest::Contains("max_target_len must be from 1 to 1023"), InputError);
+}
+
+TEST_CASE("start and end ids outside the vocabulary are refused by name") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::dot, AttentionStyle::luong), 4);
+    CHECK_THROWS_WITH_AS(DecodeSession(model, source, {.start_id = 6, .attention = {}}),
+                         "session: start_id 6 is outside the target vocabulary (0..5)", InputError);
+    CHECK_THROWS_AS(DecodeSession(model, source, {.end_id = -1, .attention = {}}), InputError);
+}
+
+TEST_CASE("what a decoding keeps is bounded: steps × beams × target tokens, at load and per request") {
+    // Every kept step holds probabilities over the target vocabulary: a vocabulary of 32768 and
+    // 1024 steps in 64 beams would keep 2^31 floats (8 GB), far past a wasm heap.
+    ModelConfig wide = tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau);
+    wide.target_vocab = limits::max_vocab_tokens;
+    wide.max_target_len = limits::max_decode_steps - 1;
+    CHECK_THROWS_WITH_AS(wide.validate(), doctest::Contains("max_target_len can be at most 511"), InputError);
+    wide.max_target_len = static_cast<int>(limits::max_decode_floats / limits::max_vocab_tokens) - 1; // 511
+    Seq2Seq model(wide, 4);
+    DecodeSession session(model, source); // 512 steps × 32768 tokens: at the limit
+    CHECK(session.max_steps() == 512);
+    try {
+        beam_search(model, session.encoded(), 2);
+        FAIL("accepted");
+    } catch (const InputError &e) {
+        CHECK(e.code() == ErrorCode::limit_exceeded);
+        CHECK(std::string(e.what()) == "beam: 512 steps × 2 beams × 32768 target tokens would keep 33554432 "
+                                       "probabilities, more than the limit of 16777216");
+    }
+    // With fewer steps asked for, the same beam fits.
+    const BeamResult fits = beam_search(model, session.encoded(), 2, {.max_steps = 3, .attention = {}});
+    CHECK(!fits.beams.empty());
+    for (const auto &path : fits.beams) CHECK(path.size() <= 3);
 }

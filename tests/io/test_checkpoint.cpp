@@ -137,7 +137,8 @@ TEST_CASE("hostile files are rejected with a message naming the problem") {
     }
     SUBCASE("header length beyond the limit") {
         CHECK(rejection(file_with("{}", {}, std::uint64_t{1} << 62)) ==
-              "checkpoint: header length 4611686018427387904 is larger than the limit of 104857600 bytes");
+              "checkpoint: header length 4611686018427387904 is larger than the limit of " +
+                  std::to_string(apg::limits::max_json_bytes) + " bytes");
         CHECK(rejection(file_with("{}", {}, ~std::uint64_t{0})).find("is larger than the limit") != std::string::npos);
     }
     SUBCASE("header length past the end of the file") {
@@ -152,7 +153,8 @@ TEST_CASE("hostile files are rejected with a message naming the problem") {
     SUBCASE("header that is not JSON") {
         CHECK(rejection(file_with("{\"a\":", {})).rfind("checkpoint: header is not valid JSON (", 0) == 0);
         CHECK(rejection(file_with("\xff\xfe", {})).rfind("checkpoint: header is not valid JSON (", 0) == 0);
-        CHECK(rejection(file_with(std::string(1000, '['), {})) == "checkpoint: header nests deeper than 8 levels");
+        CHECK(rejection(file_with(std::string(1000, '['), {})) ==
+              "checkpoint: header nests deeper than " + std::to_string(apg::limits::max_json_depth) + " levels");
     }
     SUBCASE("header that is not an object") {
         CHECK(rejection(file_with("[1,2]", {})) == "checkpoint: header is not a JSON object");

@@ -1,3 +1,5 @@
+#include "core/error.hpp"
+#include "core/limits.hpp"
 #include "io/checkpoint.hpp"
 #include "io/model.hpp"
 
@@ -7,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 using namespace apg;
 using namespace apg::models;
@@ -115,4 +118,31 @@ TEST_CASE("bad input gives a clear error: unknown tokens, empty input, input lon
     CHECK_THROWS_WITH_AS(model.translate("abcabc"),
                          doctest::Contains("input has 6 tokens, this model accepts at most 5"), std::invalid_argument);
     CHECK_NOTHROW(model.translate("abcab"));
+}
+
+TEST_CASE("over-long input is a coded too_long error with the length and the limit") {
+    const Model model = tiny_model(attention::ScoreKind::general, AttentionStyle::bahdanau);
+    auto details_of = [&](const std::string &text) {
+        try {
+            model.encode_source(text);
+        } catch (const apg::InputError &e) {
+            CHECK(e.code() == apg::ErrorCode::too_long);
+            std::map<std::string, apg::DetailValue> out(e.details().begin(), e.details().end());
+            return out;
+        }
+        FAIL("accepted");
+        return std::map<std::string, apg::DetailValue>{};
+    };
+    auto tokens = details_of("abcabc");
+    CHECK(std::get<std::int64_t>(tokens["length"]) == 6);
+    CHECK(std::get<std::int64_t>(tokens["limit"]) == 5);
+    CHECK(std::get<std::string>(tokens["unit"]) == "tokens");
+    // Past the engine's character limit the text is refused before it is tokenized: a megabyte
+    // of unknown characters is one short error, not a search.
+    auto chars = details_of(std::string(1000000, 'z'));
+    CHECK(std::get<std::int64_t>(chars["length"]) == 1000000);
+    CHECK(std::get<std::int64_t>(chars["limit"]) == apg::limits::max_input_chars);
+    CHECK(std::get<std::string>(chars["unit"]) == "characters");
+    CHECK_THROWS_WITH_AS(model.encode_source(std::string(apg::limits::max_input_chars, 'a')),
+                         doctest::Contains("tokens"), apg::InputError); // at the limit: tokenized
 }

@@ -79,8 +79,8 @@ TEST_CASE("every shipped checkpoint decodes a fixed held-out sample about as wel
         std::vector<train::Example> first(data.heldout.begin(),
                                           data.heldout.begin() + static_cast<std::ptrdiff_t>(sample));
         const auto pairs = train::encode_examples(first, model.source_vocab(), model.target_vocab());
-        const double measured = train::exact_match(
-            model.network(), pairs, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos});
+        const double measured =
+            train::exact_match(model.network(), pairs, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos});
         const double p = percent / 100.0;
         const double tolerance = 3 * std::sqrt(p * (1 - p) / sample) + 1.0 / sample;
         INFO("README " << percent << "%, sample " << 100 * measured << "%");
@@ -95,8 +95,7 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
     // running this test natively with APG_WRITE_GOLDEN=1). Both builds compare against it: the
     // tokens must be equal and every weight within 1e-5 (the builds' tanh / exp kernels differ
     // in the last bits, which moves a weight by ~1e-7; a real divergence moves it by far more).
-    const std::filesystem::path golden_path =
-        std::filesystem::path(APG_SOURCE_DIR) / "tests/io/shipped_golden.json";
+    const std::filesystem::path golden_path = std::filesystem::path(APG_SOURCE_DIR) / "tests/io/shipped_golden.json";
     const bool write = std::getenv("APG_WRITE_GOLDEN") != nullptr;
     nlohmann::json golden = nlohmann::json::object();
     if (!write) {

@@ -1,9 +1,13 @@
 #include "io/vocab.hpp"
 
+#include "core/error.hpp"
+#include "core/limits.hpp"
+
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 using apg::io::closest_tokens;
@@ -178,4 +182,147 @@ TEST_CASE("bad vocabulary JSON is rejected with a message naming the field") {
           "vocabulary: token \"a\" appears twice");
     CHECK(message({{"tokenizer", "words"}, {"tokens", specials}, {"extra", 1}}) ==
           "vocabulary: unexpected field \"extra\"");
+}
+
+namespace {
+
+struct Coded {
+    apg::ErrorCode code;
+    std::string message;
+    apg::Details details;
+    std::vector<std::string> list(const std::string &name) const {
+        for (const auto &[key, value] : details)
+            if (key == name && std::holds_alternative<std::vector<std::string>>(value))
+                return std::get<std::vector<std::string>>(value);
+        return {"(none)"};
+    }
+    std::int64_t number(const std::string &name) const {
+        for (const auto &[key, value] : details)
+            if (key == name && std::holds_alternative<std::int64_t>(value)) return std::get<std::int64_t>(value);
+        return -1;
+    }
+};
+
+Coded encode_error(const Vocabulary &vocab, const std::string &text) {
+    try {
+        vocab.encode(text);
+    } catch (const apg::InputError &e) {
+        return {e.code(), e.what(), e.details()};
+    }
+    FAIL("no InputError for \"" << text << "\"");
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("unknown words give one coded error with the tokens and suggestions as details") {
+    const Vocabulary vocab = tom_and_jerry();
+    const Coded e = encode_error(vocab, "tmo chsed jery");
+    CHECK(e.code == apg::ErrorCode::unknown_token);
+    CHECK(e.list("tokens") == std::vector<std::string>{"tmo", "chsed", "jery"});
+    CHECK(e.list("suggestions") == std::vector<std::string>{"tom", "chased", "jerry"});
+    CHECK(e.number("count") == 3);
+    CHECK(encode_error(vocab, " ,. ").code == apg::ErrorCode::empty_input);
+}
+
+TEST_CASE("100,000 distinct unknown words give one error naming the first few and counting the rest") {
+    // Each unknown word was searched for in a list of those seen before and compared with every
+    // vocabulary token: quadratic, minutes for this input.
+    const Vocabulary vocab = tom_and_jerry();
+    std::string text = "tom";
+    for (int i = 0; i < 100000; ++i) text += " w" + std::to_string(i);
+    text += " tmo w5 w7"; // repeats are counted once
+    const Coded e = encode_error(vocab, text);
+    CHECK(e.code == apg::ErrorCode::unknown_token);
+    const auto named = apg::limits::max_named_unknown;
+    REQUIRE(e.list("tokens").size() == static_cast<std::size_t>(named));
+    CHECK(e.list("tokens").front() == "w0");
+    CHECK(e.list("tokens").back() == "w" + std::to_string(named - 1));
+    CHECK(e.number("count") == 100001);
+    CHECK(e.message.rfind("unknown word \"w0\"; unknown word \"w1\"; ", 0) == 0);
+    CHECK(e.message.find("; and " + std::to_string(100001 - named) + " more unknown words") != std::string::npos);
+    CHECK(e.message.size() < 400);
+}
+
+TEST_CASE("a word of a million characters is named cut short and gets no edit-distance search") {
+    const Vocabulary vocab = tom_and_jerry();
+    const Coded e = encode_error(vocab, "tom " + std::string(1000000, 'x'));
+    CHECK(e.code == apg::ErrorCode::unknown_token);
+    const std::string shown = std::string(apg::limits::max_token_bytes, 'x') + "…";
+    CHECK(e.list("tokens") == std::vector<std::string>{shown});
+    CHECK(e.list("suggestions").empty());
+    CHECK(e.message == "unknown word \"" + shown + "\"");
+    // A word just past the longest token ("chased", 6) by the margin gets no suggestion, one
+    // within it still does.
+    CHECK(closest_tokens(vocab, std::string(6 + apg::limits::suggestion_length_margin + 1, 'a')).empty());
+    CHECK(closest_tokens(vocab, "chasedd") == std::vector<std::string>{"chased"});
+}
+
+TEST_CASE("a NUL or a control character in an unknown word is escaped, and the message reaches its end") {
+    const Vocabulary vocab = tom_and_jerry();
+    const Coded e = encode_error(vocab, std::string("tom a\0b \x01\"", 10));
+    CHECK(e.message == "unknown word \"a\\u0000b\"; unknown word \"\\u0001\\\"\"");
+    CHECK(std::string(e.message.c_str()) == e.message); // no NUL inside: a C string carries it all
+    CHECK(e.list("tokens") == std::vector<std::string>{std::string("a\0b", 3), "\x01\""});
+}
+
+TEST_CASE("the UTF-8 reader is strict: no surrogates, overlong forms or code points past U+10FFFF") {
+    const Vocabulary words = tom_and_jerry();
+    const Vocabulary characters = Vocabulary::build({{"a"}}, Tokenizer::characters);
+    for (const char *bad : {
+             "\xed\xa0\x80",     // U+D800, a surrogate
+             "\xed\xbf\xbf",     // U+DFFF
+             "\xc0\xaf",         // '/' in two bytes
+             "\xc1\xbf",         // overlong U+007F
+             "\xe0\x80\xaf",     // '/' in three bytes
+             "\xe0\x9f\xbf",     // overlong U+07FF
+             "\xf0\x80\x80\xaf", // '/' in four bytes
+             "\xf0\x8f\xbf\xbf", // overlong U+FFFF
+             "\xf4\x90\x80\x80", // U+110000
+             "\xf5\x80\x80\x80", // past U+10FFFF by the lead byte
+             "\x80",             // a continuation byte alone
+             "\xe6\xb1",         // cut short
+         }) {
+        CAPTURE(bad);
+        for (const Vocabulary *vocab : {&words, &characters}) {
+            try {
+                vocab->tokenize(std::string("a ") + bad);
+                FAIL("accepted");
+            } catch (const apg::InputError &e) {
+                CHECK(e.code() == apg::ErrorCode::bad_argument);
+                CHECK(std::string(e.what()).find("not valid UTF-8") != std::string::npos);
+            }
+        }
+        CHECK_THROWS_AS(apg::io::utf8_code_points(bad), apg::InputError);
+    }
+    // The edges of what is allowed.
+    for (const char *good : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+                             "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
+        CAPTURE(good);
+        CHECK(apg::io::utf8_code_points(good).size() == 1);
+        CHECK(characters.tokenize(good) == std::vector<std::string>{good});
+    }
+}
+
+TEST_CASE("a vocabulary is refused past its limits: too many tokens, a token too long or not UTF-8") {
+    std::vector<std::string> tokens{"<pad>", "<s>", "</s>", "<unk>"};
+    for (int i = 0; tokens.size() < static_cast<std::size_t>(apg::limits::max_vocab_tokens); ++i)
+        tokens.push_back("t" + std::to_string(i));
+    CHECK(Vocabulary(tokens, Tokenizer::words).size() == apg::limits::max_vocab_tokens);
+    tokens.push_back("one more");
+    const std::string too_many = "more than the limit of " + std::to_string(apg::limits::max_vocab_tokens);
+    CHECK_THROWS_WITH_AS(Vocabulary(tokens, Tokenizer::words), doctest::Contains(too_many.c_str()), apg::InputError);
+    const std::vector<std::string> specials{"<pad>", "<s>", "</s>", "<unk>"};
+    auto with = [&](std::string token) {
+        auto t = specials;
+        t.push_back(std::move(token));
+        return t;
+    };
+    CHECK_NOTHROW(Vocabulary(with(std::string(apg::limits::max_token_bytes, 'a')), Tokenizer::words));
+    CHECK_THROWS_AS(Vocabulary(with(std::string(apg::limits::max_token_bytes + 1, 'a')), Tokenizer::words),
+                    apg::InputError);
+    CHECK_THROWS_WITH_AS(Vocabulary(with("\xed\xa0\x80"), Tokenizer::words), doctest::Contains("not valid UTF-8"),
+                         apg::InputError);
+    // Read from a file, the same refusals are file errors.
+    CHECK_THROWS_AS(Vocabulary::from_json({{"tokenizer", "words"}, {"tokens", with("\xc0\xaf")}}), apg::FileError);
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# npm run fuzz: builds the libFuzzer targets (the fuzz preset, clang + ASan/UBSan), makes their
+# seed corpora from the shipped models and examples, and runs each target.
+#   bash scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 60), its corpus kept in
+#                                    build/fuzz/corpus/<target> and grown run after run
+#   bash scripts/fuzz.sh smoke       each target for a fixed, small number of inputs (the seeds
+#                                    and FUZZ_SMOKE_RUNS inputs, default 2000): a quick check
+# Exits non-zero when a target finds a crash; the input is saved under build/fuzz/artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-60}
+bash scripts/build.sh fuzz
+bash tests/fuzz/make_seeds.sh build/fuzz/seeds >/dev/null
+mkdir -p build/fuzz/artifacts
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+for target in checkpoint tokenizer metadata; do
+  args=(-artifact_prefix="build/fuzz/artifacts/$target-" -rss_limit_mb=2048 -timeout=20)
+  [ "$target" = metadata ] && args+=(-dict=tests/fuzz/json.dict)
+  [ "$target" = checkpoint ] && args+=(-max_len=1048576)
+  if [ "$mode" = smoke ]; then
+    # The seeds alone (regenerated above, so every smoke run checks the same inputs).
+    args+=(-runs="${FUZZ_SMOKE_RUNS:-2000}" -seed=1 build/fuzz/seeds/$target)
+  else
+    mkdir -p "build/fuzz/corpus/$target"
+    args+=(-max_total_time="$mode" -print_final_stats=1 "build/fuzz/corpus/$target" "build/fuzz/seeds/$target")
+  fi
+  echo "== fuzz_$target ($mode)"
+  log="build/fuzz/$target.log"
+  if build/fuzz/fuzz_$target "${args[@]}" >"$log" 2>&1; then
+    grep -E '^(Done|#[0-9]+\s+DONE)|stat::number_of_executed_units' "$log" | tail -2 || true
+  else
+    status=1
+    echo "fuzz_$target FAILED (log: $log)"
+    grep -E 'ERROR|SUMMARY|fuzz_[a-z]+: |Test unit written' "$log" | head -20 || tail -20 "$log"
+  fi
+done
+exit "$status"

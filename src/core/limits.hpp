@@ -1,0 +1,60 @@
+// The engine's limits, in one place: every check of a file, a text or a decoding request against a
+// size uses these numbers, and the bindings hand them to the page (the text box's limit). They are
+// far above what the shipped models need (the largest file is under 1 MB, the longest input 33
+// tokens) and low enough that nothing a hostile file or text can ask for exhausts a wasm heap or
+// runs for more than a moment.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace apg::limits {
+
+// ---- files ----
+// A whole .safetensors checkpoint.
+inline constexpr std::uint64_t max_file_bytes = 64ull * 1024 * 1024;
+// Every JSON text the loader parses (the header, and the config, vocabularies and training record
+// inside its metadata strings) is at most this long and nests at most this deep. The header nests
+// 3 deep, a vocabulary 2; the depth bound is what keeps recursive walkers (a JS JSON.parse of the
+// training record, a recursive destructor) from running out of stack.
+inline constexpr std::size_t max_json_bytes = 16ull * 1024 * 1024;
+inline constexpr std::size_t max_json_depth = 16;
+
+// ---- vocabularies ----
+inline constexpr int max_vocab_tokens = 32768; // tokens in one vocabulary, the specials included
+inline constexpr int max_token_bytes = 64;     // UTF-8 bytes in one vocabulary token
+
+// ---- model sizes (a config's fields; checked before anything is allocated) ----
+inline constexpr int max_model_dim = 4096; // embedding, hidden sizes, attention_dim, ff_hidden
+inline constexpr int max_heads = 64;
+inline constexpr int max_layers = 16;
+
+// ---- inputs ----
+inline constexpr int max_input_chars = 2000; // code points in one text to decode (the text box's limit)
+inline constexpr int max_input_tokens = 512; // tokens in one source: the bound on a config's max_source_len
+
+// ---- decoding ----
+// Steps of one decoding (its end token included): the bound on a config's max_target_len + 1 and
+// on a session's or a beam search's max_steps.
+inline constexpr int max_decode_steps = 1024;
+inline constexpr int max_beam_width = 64;
+// Every step a decoding keeps holds its logits and probabilities over the target vocabulary, so
+// steps × beams × target tokens is what a decoding (and its exports) can grow to: bounded here
+// (64 MB of probabilities), for a config's max_target_len and for each session and beam search.
+inline constexpr std::int64_t max_decode_floats = std::int64_t{1} << 24;
+
+// ---- softmax temperature ----
+// τ within [min, max] keeps every exp((e_j − m)/τ) and 1/τ finite for finite scores of either sign
+// (below ~3e-39, 1/τ is infinite and (e_j − m)·(1/τ) is 0·∞ = NaN at the maximum).
+inline constexpr float min_temperature = 1e-3f;
+inline constexpr float max_temperature = 1e3f;
+
+// ---- messages ----
+// Unknown words named one by one in a message (the rest are counted), and how many of them get
+// suggestions; a word more than this many code points longer than the longest vocabulary token
+// is too far from every token to be a near miss, so it gets no edit-distance search.
+inline constexpr int max_named_unknown = 8;
+inline constexpr int max_suggested_unknown = 3;
+inline constexpr int suggestion_length_margin = 4;
+
+} // namespace apg::limits
