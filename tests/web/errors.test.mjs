@@ -1,11 +1,10 @@
 // Engine errors reach the page with their code and details, and the page decides by the code:
-// through Comlink (as between the engine Worker and the page), the reading of a failure, and the
-// one place that gives a code to the plain Errors of an engine built before errors had codes.
+// through Comlink (as between the engine Worker and the page), and the reading of a failure.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import * as Comlink from 'comlink';
 
-import { carryErrorCodes, legacyCode } from '../../web/engine/errors.js';
+import { carryErrorCodes } from '../../web/engine/errors.js';
 import { isInputError, readError, unknownTokens } from '../../web/lib/errors.js';
 
 /** An Error as the engine throws it (wasm bindings): message, code and details. */
@@ -36,9 +35,6 @@ const api = {
       length: 200,
       limit: 33,
     });
-  },
-  plain: () => {
-    throw new Error('unknown word "tmo" (did you mean "tom"?)');
   },
   other: () => {
     throw new Error('the model zh is not loaded');
@@ -76,20 +72,14 @@ describe('through Comlink', () => {
     assert.equal(long.code, 'too_long');
     assert.deepEqual(long.details, { length: 200, limit: 33 });
   });
-  test('a plain Error of an older engine gets its code once, in the Worker', async () => {
+  test('an error that is not the engine’s keeps no code', async () => {
     const remote = across(api);
-    const error = await remote.plain().then(
-      () => null,
-      (e) => e,
-    );
-    assert.equal(error.code, 'unknown_token');
-    assert.deepEqual(error.details, { tokens: ['tmo'], suggestions: ['tom'] });
     const other = await remote.other().then(
       () => null,
       (e) => e,
     );
     assert.equal(other.message, 'the model zh is not loaded');
-    assert.equal(other.code, undefined, 'an error that is not the engine’s keeps no code');
+    assert.equal(other.code, undefined);
   });
 });
 
@@ -116,32 +106,5 @@ describe('readError, isInputError, unknownTokens', () => {
       assert.ok(isInputError(readError(engineError('x', code, {}))), code);
     for (const code of ['bad_checkpoint', 'bad_argument', 'bad_state', 'limit_exceeded', undefined])
       assert.ok(!isInputError(readError(engineError('x', code, {}))), String(code));
-  });
-});
-
-describe('legacyCode (engines without coded errors)', () => {
-  test('unknown words: every word, and the first one’s suggestions', () => {
-    assert.deepEqual(
-      legacyCode('unknown word "chse" (did you mean "chase" or "chased"?); unknown word "jery"'),
-      {
-        code: 'unknown_token',
-        details: { tokens: ['chse', 'jery'], suggestions: ['chase', 'chased'] },
-      },
-    );
-  });
-  test('several unknown characters, no suggestion', () => {
-    assert.deepEqual(legacyCode('unknown character "t"; unknown character " "'), {
-      code: 'unknown_token',
-      details: { tokens: ['t', ' '], suggestions: [] },
-    });
-  });
-  test('too long, empty, a bad checkpoint, and a message about something else', () => {
-    assert.deepEqual(legacyCode('input has 200 tokens, this model accepts at most 33'), {
-      code: 'too_long',
-      details: { length: 200, limit: 33 },
-    });
-    assert.equal(legacyCode('empty input: type a sentence').code, 'empty_input');
-    assert.equal(legacyCode('checkpoint: header is not valid JSON').code, 'bad_checkpoint');
-    assert.deepEqual(legacyCode('keys[1][2] is not a finite number'), { code: '', details: {} });
   });
 });
