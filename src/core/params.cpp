@@ -17,6 +17,10 @@ void ParamList::add(std::string_view name, Mat &m, Eigen::Index rows, Eigen::Ind
         m.setZero(rows, cols);
         return;
     }
+    if (mode_ == Mode::shape) {
+        out_->push_back({path(name), {rows, cols}, {}});
+        return;
+    }
     if (m.rows() != rows || m.cols() != cols)
         mismatch(name, std::to_string(m.rows()) + "x" + std::to_string(m.cols()),
                  std::to_string(rows) + "x" + std::to_string(cols));
@@ -28,19 +32,23 @@ void ParamList::add(std::string_view name, Vec &v, Eigen::Index size) {
         v.setZero(size);
         return;
     }
+    if (mode_ == Mode::shape) {
+        out_->push_back({path(name), {size}, {}});
+        return;
+    }
     if (v.size() != size) mismatch(name, std::to_string(v.size()) + " long", std::to_string(size));
     out_->push_back({path(name), {size}, view(v)});
 }
 
 void ParamList::setting(std::string_view name, int &value, int want) {
-    if (zeroing())
+    if (mode_ != Mode::view)
         value = want;
     else if (value != want)
         mismatch(name, std::to_string(value), std::to_string(want));
 }
 
 void ParamList::setting(std::string_view name, float &value, float want) {
-    if (zeroing())
+    if (mode_ != Mode::view)
         value = want;
     else if (value != want)
         mismatch(name, std::to_string(value), std::to_string(want));

@@ -5,7 +5,9 @@
 //   views(): every tensor by module path with its shape (checkpoint save and load, the optimiser,
 //            gradient checks), each checked against the shape its config wants;
 //   zeros(): every tensor resized to its shape and set to 0 (gradient and moment accumulators,
-//            the model a checkpoint is loaded into).
+//            the model a checkpoint is loaded into);
+//   shapes(): every tensor's name and shape without allocating any (what the checkpoint loader
+//            holds a file against before it allocates a model of the file's config).
 // Hyperparameters a module keeps beside its tensors (heads, eps, the activation) go through
 // setting(): set from the config by zeros(), checked against it by views().
 #pragma once
@@ -29,9 +31,10 @@ struct TensorRef {
 
 class ParamList {
   public:
-    enum class Mode { view, zero };
+    enum class Mode { view, zero, shape };
 
-    // Views are appended to *out (view mode; unused in zero mode). Names start with prefix.
+    // Views (view mode) or name and shape with no data (shape mode) are appended to *out; unused in
+    // zero mode. Names start with prefix.
     ParamList(Mode mode, std::vector<TensorRef> *out, std::string prefix = {})
         : mode_(mode), out_(out), prefix_(std::move(prefix)) {}
 
@@ -52,7 +55,7 @@ class ParamList {
     }
     // A list of modules: zero mode resizes it to n, view mode checks it has n.
     template <class T> void count(std::string_view name, std::vector<T> &items, std::size_t n) {
-        if (zeroing())
+        if (mode_ != Mode::view)
             items.resize(n);
         else if (items.size() != n)
             mismatch(name, std::to_string(items.size()) + " entries", std::to_string(n));
@@ -80,6 +83,15 @@ template <class Params, class... Sizes> Params zeros(const Sizes &...sizes) {
     Params params;
     params.list(ParamList(ParamList::Mode::zero, nullptr), sizes...);
     return params;
+}
+
+// Every tensor's name and shape for the sizes, in the same order as views(); nothing of those
+// sizes is allocated.
+template <class Params, class... Sizes> std::vector<TensorRef> shapes(const Sizes &...sizes) {
+    Params params;
+    std::vector<TensorRef> out;
+    params.list(ParamList(ParamList::Mode::shape, &out), sizes...);
+    return out;
 }
 
 } // namespace apg::core

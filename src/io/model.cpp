@@ -149,7 +149,7 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
 
     // The file's tensors against the config's, before anything of the config's size is allocated:
     // a config that asks for more than the file holds is refused here, at no cost.
-    const std::vector<models::TensorShape> shapes = config.tensor_shapes();
+    const std::vector<models::TensorShape> shapes = models::tensor_shapes(config);
     for (const models::TensorShape &t : shapes) {
         auto it = c.tensors.find(t.name);
         if (it == c.tensors.end()) reject("missing tensor " + quote(t.name) + " " + shape_text(t.shape), t.name);

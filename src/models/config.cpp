@@ -85,57 +85,6 @@ void ModelConfig::validate() const {
     }
 }
 
-std::vector<TensorShape> ModelConfig::tensor_shapes() const {
-    const std::int64_t E = embedding, He = encoder_hidden, Hd = decoder_hidden, dh = encoder_state(),
-                       da = attention_dim, Vs = source_vocab, Vt = target_vocab;
-    std::vector<TensorShape> out;
-    auto add = [&out](std::string name, std::vector<std::int64_t> shape) {
-        out.push_back({std::move(name), std::move(shape)});
-    };
-    auto add_gru = [&add](const std::string &prefix, std::int64_t input, std::int64_t hidden) {
-        add(prefix + ".w_ih", {3 * hidden, input});
-        add(prefix + ".w_hh", {3 * hidden, hidden});
-        add(prefix + ".b_ih", {3 * hidden});
-        add(prefix + ".b_hh", {3 * hidden});
-    };
-    add("encoder.embedding", {Vs, E});
-    if (encoder == EncoderKind::gru) {
-        add_gru("encoder.fwd", E, He);
-        if (bidirectional) add_gru("encoder.bwd", E, He);
-    } else {
-        const std::int64_t f = ff_hidden;
-        for (int l = 0; l < layers; ++l) {
-            const std::string at = "encoder.layers." + std::to_string(l) + ".";
-            for (const char *p : {"q", "k", "v", "o"}) {
-                add(at + "attn.w_" + p, {E, E});
-                add(at + "attn.b_" + p, {E});
-            }
-            add(at + "ln1.gain", {E});
-            add(at + "ln1.bias", {E});
-            add(at + "ffn.w1", {f, E});
-            add(at + "ffn.b1", {f});
-            add(at + "ffn.w2", {E, f});
-            add(at + "ffn.b2", {E});
-            add(at + "ln2.gain", {E});
-            add(at + "ln2.bias", {E});
-        }
-    }
-    add("decoder.init.w", {Hd, dh});
-    add("decoder.init.b", {Hd});
-    add("decoder.embedding", {Vt, E});
-    add_gru("decoder.gru", style == AttentionStyle::bahdanau ? E + dh : E, Hd);
-    if (score == attention::ScoreKind::general) add("decoder.attn.w", {Hd, dh});
-    if (score == attention::ScoreKind::additive) {
-        add("decoder.attn.w_q", {da, Hd});
-        add("decoder.attn.w_k", {da, dh});
-        add("decoder.attn.v", {da});
-    }
-    if (style == AttentionStyle::luong) add("decoder.combine.w", {Hd, dh + Hd});
-    add("decoder.out.w", {Vt, style == AttentionStyle::bahdanau ? Hd + dh + E : Hd});
-    add("decoder.out.b", {Vt});
-    return out;
-}
-
 nlohmann::json ModelConfig::to_json() const {
     nlohmann::json j = {{"task", task},
                         {"score", std::string(attention::name(score))},

@@ -73,11 +73,6 @@ struct ModelConfig {
     // tensor has fewer than 2^31 elements and no size arithmetic overflows an int.
     void validate() const;
 
-    // The parameter tensors this config implies, in checkpoint order (the same names and shapes as
-    // models::tensors() gives for a model of this config), computed without allocating any of
-    // them, so a loader can hold a file against them first. Call on a validated config.
-    std::vector<TensorShape> tensor_shapes() const;
-
     nlohmann::json to_json() const;
     // Reads and validates; throws InputError(bad_argument) naming a missing or bad field (details
     // "field", and "limit" for one out of bounds). Sizes must be JSON integers: 32.5, 1e10 or

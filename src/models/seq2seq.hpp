@@ -39,6 +39,9 @@ using core::TensorRef;
 // The checkpoint loader checks a file against exactly this list. Throws std::logic_error naming
 // a tensor whose shape is not the config's.
 std::vector<TensorRef> tensors(Parameters &params, const ModelConfig &config);
+// The same list's names and shapes, with nothing of the config's sizes allocated: what the
+// checkpoint loader holds a file against before it allocates the model (Parameters::list again).
+std::vector<TensorShape> tensor_shapes(const ModelConfig &config);
 // Random initialisation from the seed (validates the config first).
 Parameters init_parameters(const ModelConfig &config, std::uint64_t seed);
 // Every tensor of the config's shape, all zero (validates the config first).

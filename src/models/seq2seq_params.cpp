@@ -61,6 +61,12 @@ void Parameters::list(core::ParamList out, const ModelConfig &c) {
 
 std::vector<TensorRef> tensors(Parameters &p, const ModelConfig &c) { return core::views(p, "", c); }
 
+std::vector<TensorShape> tensor_shapes(const ModelConfig &c) {
+    std::vector<TensorShape> out;
+    for (core::TensorRef &t : core::shapes<Parameters>(c)) out.push_back({std::move(t.name), std::move(t.shape)});
+    return out;
+}
+
 Parameters zeros(const ModelConfig &c) {
     c.validate();
     return core::zeros<Parameters>(c);

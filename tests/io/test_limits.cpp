@@ -183,7 +183,7 @@ TEST_CASE("a config at its bounds in a tiny file is refused by its tensors befor
     c.max_target_len = static_cast<int>(limits::max_decode_floats / limits::max_vocab_tokens) - 1;
     REQUIRE_NOTHROW(c.validate());
     std::int64_t floats = 0;
-    for (const TensorShape &t : c.tensor_shapes()) {
+    for (const TensorShape &t : tensor_shapes(c)) {
         std::int64_t n = 1;
         for (auto d : t.shape) n *= d;
         CHECK(n < (std::int64_t{1} << 31));
@@ -224,7 +224,7 @@ TEST_CASE("tensor_shapes gives the names and shapes of the model's tensors for e
                 Parameters p = init_parameters(c, 1);
                 std::vector<TensorShape> made;
                 for (const TensorRef &t : tensors(p, c)) made.push_back({t.name, t.shape});
-                CHECK(c.tensor_shapes() == made);
+                CHECK(tensor_shapes(c) == made);
             }
         }
     }
