@@ -1,0 +1,80 @@
+// The page as a first-time learner meets it: the keyboard inside controls, reset and the what-if,
+// the worked softmax, numbers as written, hand-edited links, where input errors show, labels and
+// exports, contrast, and self-attention's task. Each test checks what the page shows against the
+// engine's trace or against a rule a reader can check (a colour ratio, a box inside another).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+const DATES = 'dates-additive-bahdanau';
+const DATE = '29 november 2026';
+
+let server, browser, page;
+const consoleErrors = [];
+
+const hash = (fields) => `#${new URLSearchParams({ view: 'decode', ...fields })}`;
+async function open(p, hashPart) {
+  await p.goto('about:blank');
+  await p.goto(server.url + hashPart);
+}
+const stepShown = (p) => p.locator('[data-testid=decode]').getAttribute('data-step');
+
+describe('the page as a learner meets it', () => {
+  before(async () => {
+    [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('keys in a radio group move its choice, not the decode step; space does not play', async () => {
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '3' }));
+    await waitForStep(page, DATES, 3);
+    // one tab stop per group: the checked option
+    await page.focus('[data-testid=score-additive]');
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 'dates-cosine-bahdanau', 3);
+    assert.equal(await stepShown(page), '3', 'the arrow did not move the step');
+    assert.ok(await page.locator('[data-testid=score-cosine]').isChecked(), 'the arrow moved the choice');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+      'score-cosine',
+      'the focus follows the choice',
+    );
+    await page.keyboard.press('ArrowLeft');
+    await waitForStep(page, DATES, 3);
+    for (const key of ['Home', 'End', ' ', '1']) {
+      await page.keyboard.press(key === ' ' ? 'Space' : key);
+      await page.waitForTimeout(150);
+      assert.equal(await stepShown(page), '3', `${key} in the group leaves the step`);
+      assert.equal(
+        await page.locator('[data-testid=play]').getAttribute('aria-pressed'),
+        'false',
+        `${key}: no play`,
+      );
+    }
+    assert.ok(
+      await page.evaluate(() => document.activeElement?.closest('fieldset') !== null),
+      'the focus stays in the group',
+    );
+    // one tab stop: Tab from the score group leaves it for the next group
+    await page.focus('[data-testid=score-additive]');
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => document.activeElement?.getAttribute('name'));
+    assert.notEqual(next, 'model-score', 'Tab leaves the group');
+    // the slider keeps its keys too, and the page's keys still act from the page itself
+    await page.focus('[data-testid=jump]');
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(150);
+    assert.equal(await page.locator('[data-testid=play]').getAttribute('aria-pressed'), 'false');
+    await page.locator('h1').click();
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, DATES, 4);
+  });
+});
