@@ -77,4 +77,36 @@ describe('the page as a learner meets it', () => {
     await page.keyboard.press('ArrowRight');
     await waitForStep(page, DATES, 4);
   });
+
+  test('reset goes back to greedy and drops force= from the link; start keeps the what-if', async () => {
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '0' }));
+    await waitForStep(page, DATES, 0);
+    const greedy = await page.locator('[data-testid=output-tokens]').textContent();
+    await page.click('[data-testid=top-1]'); // a what-if at step 1
+    await page.waitForSelector('[data-testid=clear-forces]');
+    await waitForStep(page, DATES, 0);
+    await page.click('[data-testid=step]');
+    await page.click('[data-testid=step]');
+    await waitForStep(page, DATES, 2);
+    await urlSettled(page);
+    assert.match(page.url(), /force=0%3A\d+/);
+    const forced = await page.locator('[data-testid=output-tokens]').textContent();
+    assert.notEqual(forced, greedy, 'the forced token changed the output');
+
+    await page.click('[data-testid=start]');
+    await waitForStep(page, DATES, 0);
+    await urlSettled(page);
+    assert.match(page.url(), /force=0%3A\d+/, 'start keeps the forced token');
+    assert.equal(await page.locator('[data-testid=output-tokens]').textContent(), forced);
+
+    await page.click('[data-testid=step]');
+    await waitForStep(page, DATES, 1);
+    await page.click('[data-testid=reset]');
+    await waitForStep(page, DATES, 0);
+    await page.waitForSelector('[data-testid=clear-forces]', { state: 'detached' });
+    await urlSettled(page);
+    assert.doesNotMatch(page.url(), /force=/, 'reset drops force= from the link');
+    assert.equal(await page.locator('[data-testid=output-tokens]').textContent(), greedy, 'greedy again');
+    assert.ok(await page.locator('[data-testid=reset]').isDisabled(), 'nothing left to reset');
+  });
 });

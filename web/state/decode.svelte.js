@@ -92,6 +92,13 @@ export function goTo(step) {
   nav.step = Math.max(0, Math.min(step, last));
 }
 
+/** Reset: greedy decoding again (no forced tokens, so none in the link either), at step 1. */
+export function resetDecode() {
+  nav.playing = false;
+  choice.forces = [];
+  nav.step = 0;
+}
+
 /** Play/pause; play from the start when the last step is showing. */
 export function togglePlay() {
   if (!nav.playing && nav.step >= decode.steps.length - 1) goTo(0);
