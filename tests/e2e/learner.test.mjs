@@ -109,4 +109,51 @@ describe('the page as a learner meets it', () => {
     assert.equal(await page.locator('[data-testid=output-tokens]').textContent(), greedy, 'greedy again');
     assert.ok(await page.locator('[data-testid=reset]').isDisabled(), 'nothing left to reset');
   });
+
+  test('the worked softmax is one form: exp(e_j − m) / Σ exp(e_i − m), m = max e, with the engine’s numbers', async () => {
+    await open(page, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    const panel = page.locator('[data-testid=formula-panel]');
+    await panel.scrollIntoViewIfNeeded();
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    const shown = await panel.evaluate((el) => {
+      const num = (id) => el.querySelector(`[data-testid="${id}"]`);
+      const n = el.querySelectorAll('[data-testid^="formula-weight-"]').length;
+      const rows = Array.from({ length: n }, (_, j) => ({
+        score: Number(num(`formula-score-${j}`).dataset.value),
+        exp: Number(num(`exp-${j}`).dataset.value),
+        expText: num(`exp-${j}`).textContent.trim(),
+        weight: Number(num(`formula-weight-${j}`).dataset.value),
+        weightText: num(`formula-weight-${j}`).textContent.trim(),
+      }));
+      return {
+        rows,
+        max: Number(num('max-score').dataset.value),
+        maxText: num('max-score').textContent.trim(),
+        sum: Number(num('exp-sum').dataset.value),
+        sumText: num('exp-sum').textContent.trim(),
+        tex: [...el.querySelectorAll('.tex')].map((t) => t.getAttribute('data-tex') ?? ''),
+        shift: num('softmax-shift')?.textContent ?? '',
+      };
+    });
+    const best = shown.rows.reduce((b, r, j, all) => (r.weight > all[b].weight ? j : b), 0);
+    assert.equal(shown.max, Math.max(...shown.rows.map((r) => r.score)), 'm is the largest score');
+    for (const r of shown.rows) {
+      assert.ok(Math.abs(r.exp - Math.exp(r.score - shown.max)) < 1e-5, 'the column is exp(e_j − m)');
+      assert.ok(Math.abs(r.weight - r.exp / shown.sum) < 1e-5, 'α_j = exp(e_j − m) / Z');
+    }
+    const general = shown.tex.find((t) => t.startsWith('\\alpha_j'));
+    assert.match(general, /\\exp\(e_j - m\)/, 'the general form is shifted');
+    assert.match(general, /m = \\max_i e_i/);
+    const worked = shown.tex.find((t) => t.startsWith('\\alpha_{\\text'));
+    assert.ok(worked, 'a worked line');
+    const b = shown.rows[best];
+    assert.ok(worked.includes(`- ${shown.max.toFixed(3)})`), `the worked line subtracts m: ${worked}`);
+    assert.ok(
+      worked.includes(`\\frac{${b.exp.toFixed(3)}}{${shown.sum.toFixed(3)}}`),
+      `the worked line is exp(e − m)/Z: ${worked}`,
+    );
+    assert.ok(worked.endsWith(`= ${b.weight.toFixed(3)}`));
+    assert.match(shown.shift, /overflow/, 'one line says why the shift is there');
+  });
 });
