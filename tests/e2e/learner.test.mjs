@@ -156,4 +156,21 @@ describe('the page as a learner meets it', () => {
     assert.ok(worked.endsWith(`= ${b.weight.toFixed(3)}`));
     assert.match(shown.shift, /overflow/, 'one line says why the shift is there');
   });
+
+  test('the sandbox writes τ as set, and says the float32 range for a number it cannot hold', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#view=sandbox&kind=dot&t=0.1`);
+    await page.waitForSelector('[data-testid=weights-temperature]', { timeout: 20_000 });
+    assert.equal(await page.textContent('[data-testid=weights-temperature]'), '0.1');
+    await page.fill('[data-testid=query]', '1e308, 0, 0, 0');
+    const error = page.locator('[data-testid=error]');
+    await error.waitFor();
+    const text = await error.textContent();
+    assert.match(text, /query\[0\] = 1\.000e308 is too large/);
+    assert.match(text, /between −3\.403e38 and 3\.403e38/, 'it says the range');
+    assert.doesNotMatch(text, /not a finite number/);
+    // what float32 holds is taken: the error goes
+    await page.fill('[data-testid=query]', '1e-30, 0, 1, 0');
+    await error.waitFor({ state: 'detached' });
+  });
 });
