@@ -173,4 +173,72 @@ describe('the page as a learner meets it', () => {
     await page.fill('[data-testid=query]', '1e-30, 0, 1, 0');
     await error.waitFor({ state: 'detached' });
   });
+
+  test('a hand-edited link says what was wrong in it and what is shown instead', async () => {
+    const notes = () => page.locator('[data-testid=link-notes]').textContent();
+    const noError = async (what) =>
+      assert.equal(
+        await page
+          .locator('[data-testid=input-error], [data-testid=model-error], [data-testid=decode-error]')
+          .count(),
+        0,
+        `${what}: no error under the input`,
+      );
+
+    await open(page, hash({ task: 'fr', input: 'tom chase jerry' }));
+    await waitForStep(page, 'zh-additive-bahdanau', 0);
+    assert.match(await notes(), /no task “fr”.*showing English → Chinese/);
+
+    await open(page, hash({ task: 'dates', model: 'bogus', input: DATE }));
+    await waitForStep(page, DATES, 0);
+    assert.match(await notes(), /no model “bogus”.*showing additive-bahdanau/);
+
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '99999' }));
+    await page.waitForSelector('[data-testid=link-notes]');
+    const last = Number(await page.locator('[data-testid=decode]').getAttribute('data-step'));
+    assert.ok(last > 0);
+    await waitForStep(page, DATES, last);
+    assert.equal(await page.locator('[data-testid=step]').isDisabled(), true, 'the last step');
+    assert.match(
+      await notes(),
+      new RegExp(`step 100000, but this decode has ${last + 1} steps; showing the last`),
+    );
+
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '-5' }));
+    await waitForStep(page, DATES, 0);
+    assert.match(await notes(), /step “-5” is not a step number.*showing step 1/);
+
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, force: '0:99999' }));
+    await page.waitForSelector('[data-testid=link-notes]');
+    await waitForStep(page, DATES, 0);
+    assert.match(
+      await notes(),
+      /forces token 99999 at step 1, but dates-additive-bahdanau has only \d+ output tokens.*decoding greedily/,
+    );
+    await noError('force=0:99999');
+    assert.equal(await page.locator('[data-testid=clear-forces]').count(), 0, 'greedy: nothing forced');
+    await urlSettled(page);
+    assert.doesNotMatch(page.url(), /force=/);
+
+    await open(page, hash({ task: 'reverse', model: 'dot-luong', input: 'abcdefj' }));
+    await waitForStep(page, 'reverse-dot-bahdanau', 0);
+    assert.match(await notes(), /no model reverse-dot-luong.*showing reverse-dot-bahdanau/);
+    await noError('reverse dot-luong');
+
+    await page.click('[data-testid=link-notes-ok]');
+    await page.waitForSelector('[data-testid=link-notes]', { state: 'detached' });
+    // a good link: no note
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '2' }));
+    await waitForStep(page, DATES, 2);
+    assert.equal(await page.locator('[data-testid=link-notes]').count(), 0);
+  });
+
+  test('a model that is not shipped, chosen by hand, says so once', async () => {
+    await open(page, hash({ task: 'reverse', model: 'additive-bahdanau', input: 'abcdefj' }));
+    await waitForStep(page, 'reverse-additive-bahdanau', 0);
+    await page.click('[data-testid=style-luong]');
+    await page.waitForSelector('[data-testid=model-error]');
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('[data-testid=model-error]').count(), 1);
+  });
 });

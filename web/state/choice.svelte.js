@@ -4,6 +4,7 @@
 import { modelName, task as taskOf } from '../lib/tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from './engine.svelte.js';
 import { initialDecode } from './initial.js';
+import { noteLink } from './notes.svelte.js';
 
 export const choice = $state({
   task: initialDecode.task,
@@ -97,3 +98,19 @@ export function setEncoder(encoder) {
   choice.encoder = encoder;
   choice.forces = [];
 }
+
+// A link may name a model that is not shipped (a Luong model on the reverse task, a Transformer
+// encoder for another score function): the nearest shipped one is shown, and the link note says so.
+function keepLinkedModelShipped() {
+  const asked = currentModelName();
+  if (hasModel(asked)) return;
+  const shipped = availableModels(choice.task);
+  if (!shipped.length) return;
+  if (!hasModel(modelName(choice.task, choice.score, choice.style)))
+    Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
+  keepEncoderShipped();
+  noteLink(
+    `There is no model ${asked} (dashed options are not shipped); showing ${currentModelName()} instead.`,
+  );
+}
+keepLinkedModelShipped();

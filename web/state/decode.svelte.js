@@ -3,7 +3,9 @@
 import { choice, currentModelName, inputProblem, nav } from './choice.svelte.js';
 import { engineApi, loadModel, models } from './engine.svelte.js';
 import { isInputError, readError } from '../lib/errors.js';
+import { initialDecode } from './initial.js';
 import { latest } from './latest.js';
+import { noteLink } from './notes.svelte.js';
 
 export const decode = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
@@ -30,6 +32,8 @@ export const decode = $state({
 });
 
 const decodeKey = (name, input, forces) => JSON.stringify([name, input, forces]);
+// The step the link asked for, until the first decode says whether there is such a step.
+let linkedStep = initialDecode.step;
 const decodeRuns = latest();
 
 /** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
@@ -63,6 +67,19 @@ export async function runDecode() {
     });
     return;
   }
+  // Forced token ids come from clicks on real tokens, or from a link: one the model does not
+  // have is dropped, and the link note says so (the rerun of the decode follows from the change).
+  const size = loaded.info?.tgtVocab.length ?? Infinity;
+  const unknown = forces.filter(([, id]) => id >= size);
+  if (unknown.length) {
+    const [step, id] = unknown[0];
+    const kept = forces.filter(([, id]) => id < size);
+    noteLink(
+      `The link forces token ${id} at step ${step + 1}, but ${name} has only ${size} output tokens (0–${size - 1}); ${kept.length ? 'the other forced tokens are kept' : 'decoding greedily'}.`,
+    );
+    choice.forces = kept;
+    return;
+  }
   try {
     const api = engineApi();
     const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
@@ -75,6 +92,11 @@ export async function runDecode() {
     Object.assign(decode, { status: 'ready', error: '', failure: null, kindOfError: '', name, ...result });
     if (previous !== null) api.closeSession(previous);
     nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
+    if (linkedStep !== null && linkedStep > result.steps.length - 1)
+      noteLink(
+        `The link asks for step ${linkedStep + 1}, but this decode has ${result.steps.length} steps; showing the last.`,
+      );
+    linkedStep = null;
   } catch (error) {
     if (!current()) return;
     const failure = readError(error);

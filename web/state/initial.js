@@ -19,5 +19,7 @@ export const decodeDefaults = {
   selfAttention: [0, 0, 0],
 };
 
-export const initialDecode = readDecodeUrl(location.hash, decodeDefaults);
+/** What the link asked for that the page could not show, each with what it shows instead. */
+export const initialNotes = /** @type {string[]} */ ([]);
+export const initialDecode = readDecodeUrl(location.hash, decodeDefaults, initialNotes);
 export const initialSandbox = readUrl(location.hash, exampleSandbox());
