@@ -241,4 +241,54 @@ describe('the page as a learner meets it', () => {
     await page.waitForTimeout(300);
     assert.equal(await page.locator('[data-testid=model-error]').count(), 1);
   });
+
+  for (const [width, height] of [
+    [1440, 1000],
+    [375, 800],
+  ])
+    test(`an input error shows by the input and over the greyed results (${width} px)`, async () => {
+      const p = await browser.newPage({ viewport: { width, height } });
+      p.on('pageerror', (e) => consoleErrors.push(String(e)));
+      await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
+      await waitForStep(p, 'zh-additive-bahdanau', 0);
+      await p.fill('[data-testid=decode-input]', 'tom chse jerry');
+      await p.press('[data-testid=decode-input]', 'Enter');
+      const side = p.locator('[data-testid=input-error]');
+      await side.waitFor();
+      const input = await p.locator('[data-testid=decode-input]').boundingBox();
+      const message = await side.boundingBox();
+      assert.ok(input && message);
+      assert.ok(message.y >= input.y + input.height - 1, 'below the input');
+      assert.ok(
+        message.y - (input.y + input.height) < 24,
+        `right under the input (${message.y - input.y - input.height} px)`,
+      );
+      assert.equal(await p.locator('[data-testid=decode-input]').getAttribute('aria-invalid'), 'true');
+      assert.equal(
+        await p.locator('[data-testid=decode-input]').getAttribute('aria-describedby'),
+        'input-error',
+      );
+      // over the greyed results: the problem, and what the greyed results are
+      const banner = p.locator('[data-testid=results-error]');
+      await banner.waitFor();
+      assert.match(await banner.textContent(), /Not decoded:.*chse/s);
+      assert.match(
+        await banner.textContent(),
+        /the last decode, of “tom chase jerry” with zh-additive-bahdanau/,
+      );
+      const stale = await p.locator('[data-testid=decode]').boundingBox();
+      const over = await banner.boundingBox();
+      assert.ok(stale && over && over.y <= stale.y, 'the banner is above the greyed results');
+      // the suggestion is where it can be seen: in the first screen at desktop width, and a click takes it
+      if (width > 1000) {
+        const chip = p.locator('[data-testid=results-error] button:has-text("chase")');
+        const box = await chip.boundingBox();
+        assert.ok(box && box.y + box.height <= height, 'the suggestion is on the first screen');
+        await chip.click();
+      } else await p.locator('[data-testid=input-error] button:has-text("chase")').click();
+      await waitForStep(p, 'zh-additive-bahdanau', 0);
+      assert.equal(await banner.count(), 0);
+      assert.equal(await p.inputValue('[data-testid=decode-input]'), 'tom chase jerry');
+      await p.close();
+    });
 });

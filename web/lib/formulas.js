@@ -33,8 +33,8 @@ export const scoreFunctions = [
 ];
 
 // Softmax in the form the engine computes it: shifted by the largest score m (the same weights,
-// no overflow), and with the temperature τ.
-export const softmaxTex = String.raw`\alpha_j = \frac{\exp\left((e_j - m)/\tau\right)}{\sum_i \exp\left((e_i - m)/\tau\right)},\ m = \max_i e_i`;
+// no overflow), and with the temperature τ. WeightsPanel says what m is.
+export const softmaxTex = String.raw`\alpha_j = \frac{\exp\left((e_j - m)/\tau\right)}{\sum_i \exp\left((e_i - m)/\tau\right)}`;
 export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`;
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];

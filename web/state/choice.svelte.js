@@ -62,6 +62,12 @@ export function setInputNow(text) {
   setInput(text);
 }
 
+/** Replaces the word `word` of the input by `by` (an unknown word by the engine's suggestion). */
+export function replaceInputWord(word, by) {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  setInputNow(choice.input.replace(new RegExp(`(^|\\s)${escaped}(?=\\s|$)`), `$1${by}`));
+}
+
 export function setTask(taskId) {
   if (choice.task === taskId) return;
   choice.task = taskId;

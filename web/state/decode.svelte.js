@@ -18,6 +18,8 @@ export const decode = $state({
   /** the request the result belongs to */
   key: '',
   name: '',
+  /** the input of the decode shown (the one typed since may not decode) */
+  input: '',
   /** @type {string[]} */
   sourceTokens: [],
   /** @type {import('../../wasm/playground').StepRecord[]} */
@@ -89,7 +91,15 @@ export async function runDecode() {
     }
     // This decode replaces the one shown: its session is no longer needed.
     const previous = decode.session;
-    Object.assign(decode, { status: 'ready', error: '', failure: null, kindOfError: '', name, ...result });
+    Object.assign(decode, {
+      status: 'ready',
+      error: '',
+      failure: null,
+      kindOfError: '',
+      name,
+      input,
+      ...result,
+    });
     if (previous !== null) api.closeSession(previous);
     nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
     if (linkedStep !== null && linkedStep > result.steps.length - 1)
