@@ -291,4 +291,95 @@ describe('the page as a learner meets it', () => {
       assert.equal(await p.inputValue('[data-testid=decode-input]'), 'tom chase jerry');
       await p.close();
     });
+
+  /** Labels of the heatmaps matching `selector` that reach outside their SVG (none, when all fit). */
+  const clippedLabels = (p, selector) =>
+    p.$$eval(selector, (svgs) =>
+      svgs.flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')]
+          .map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }))
+          .filter(
+            ({ r }) =>
+              r.left < box.left - 1 ||
+              r.right > box.right + 1 ||
+              r.top < box.top - 1 ||
+              r.bottom > box.bottom + 1,
+          )
+          .map(
+            ({ text, r }) =>
+              `${text} (${Math.round(r.left - box.left)}…${Math.round(r.right - box.left)} of ${Math.round(box.width)})`,
+          );
+      }),
+    );
+  const LONG = 'tom chased jerry in the kitchen yesterday';
+
+  test('heatmap labels are whole on screen and in the SVG export, which has a legend and a whole-word name', async () => {
+    await open(page, hash({ task: 'zh', model: 'additive-bahdanau', input: LONG }));
+    await waitForStep(page, 'zh-additive-bahdanau', 0);
+    const heatmap = page.locator('[data-testid=heatmap] svg');
+    await heatmap.scrollIntoViewIfNeeded();
+    await heatmap.waitFor();
+    assert.deepEqual(await clippedLabels(page, '[data-testid=heatmap] svg'), [], 'Decode');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=export-svg]'),
+    ]);
+    assert.equal(
+      download.suggestedFilename(),
+      'zh-additive-bahdanau-tom_chased_jerry_in_the_kitchen.heatmap.svg',
+    );
+    const text = (await import('node:fs')).readFileSync(await download.path(), 'utf8');
+    assert.match(text, /data-legend/);
+    assert.match(text, /attention weight/);
+    assert.match(text, /zh-additive-bahdanau: “tom chased jerry in the kitchen yesterday”/);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-png]')]);
+    assert.equal(png.suggestedFilename(), 'zh-additive-bahdanau-tom_chased_jerry_in_the_kitchen.heatmap.png');
+    // the exported file drawn on its own: every label inside it
+    const alone = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await alone.setContent(text.replace(/^<\?xml[^>]*>/, ''));
+    assert.deepEqual(await clippedLabels(alone, 'svg'), [], 'the SVG export');
+    await alone.close();
+
+    await page.click('[data-testid=view-compare]');
+    await page.locator('[data-testid^="compare-"] figure.heatmap svg').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1500);
+    assert.deepEqual(await clippedLabels(page, 'figure.heatmap svg'), [], 'Compare');
+    await page.click('[data-testid=view-beam]');
+    await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
+    assert.deepEqual(await clippedLabels(page, 'figure.heatmap svg'), [], 'Beam');
+  });
+
+  test('on a phone no heatmap scrolls sideways into blank space', async () => {
+    const p = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    const blank = () =>
+      p.$$eval('figure.heatmap', (figures) =>
+        figures.flatMap((figure) => {
+          const out = [];
+          for (let el = figure; el && el !== document.body; el = el.parentElement) {
+            const overflow = getComputedStyle(el).overflowX;
+            if ((overflow === 'auto' || overflow === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
+              const svg = figure.querySelector('svg')?.getBoundingClientRect().width ?? 0;
+              out.push(
+                `${figure.dataset.testid}: scrolls to ${el.scrollWidth} px in ${el.clientWidth} (drawing ${Math.round(svg)})`,
+              );
+            }
+          }
+          return out;
+        }),
+      );
+    await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: LONG }));
+    await waitForStep(p, 'zh-additive-bahdanau', 0);
+    await p.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
+    await p.waitForTimeout(500);
+    assert.deepEqual(await blank(), [], 'Decode');
+    await p.click('[data-testid=view-compare]');
+    await p.waitForTimeout(4000);
+    assert.deepEqual(await blank(), [], 'Compare');
+    await p.click('[data-testid=view-beam]');
+    await p.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
+    assert.deepEqual(await blank(), [], 'Beam');
+    await p.close();
+  });
 });

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 
 import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../web/lib/format.js';
 import { formatVector, parseVector } from '../../web/lib/vectors.js';
+import { fileStem } from '../../web/lib/export.js';
 import { readUrl } from '../../web/state/url.js';
 
 describe('parseVector', () => {
@@ -74,5 +75,19 @@ describe('numbers the engine holds as float32', () => {
     assert.equal(formatNumber(999999.4), '999999.400');
     assert.equal(formatNumber(Infinity), '∞');
     assert.equal(formatNumber(-Infinity), '−∞');
+  });
+});
+
+describe('fileStem', () => {
+  test('cuts a long input at the end of a word, never inside one', () => {
+    const name = 'zh-additive-bahdanau';
+    assert.equal(
+      fileStem(name, 'tom chased jerry in the kitchen yesterday'),
+      'zh-additive-bahdanau-tom_chased_jerry_in_the_kitchen',
+    );
+    assert.equal(fileStem(name, 'tom chase jerry'), 'zh-additive-bahdanau-tom_chase_jerry');
+    assert.equal(fileStem('d', '29 november 2026!'), 'd-29_november_2026');
+    assert.equal(fileStem('r', 'a'.repeat(50)), `r-${'a'.repeat(40)}`, 'one word longer than the limit');
+    assert.equal(fileStem('r', '???'), 'r');
   });
 });
