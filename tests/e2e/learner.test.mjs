@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
+import { contrastOf, lowContrast } from './contrast.mjs';
 
 const DATES = 'dates-additive-bahdanau';
 const DATE = '29 november 2026';
@@ -79,7 +80,10 @@ describe('the page as a learner meets it', () => {
   });
 
   test('reset goes back to greedy and drops force= from the link; start keeps the what-if', async () => {
-    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '0' }));
+    await open(
+      page,
+      hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '0', reveal: '1' }),
+    );
     await waitForStep(page, DATES, 0);
     const greedy = await page.locator('[data-testid=output-tokens]').textContent();
     await page.click('[data-testid=top-1]'); // a what-if at step 1
@@ -381,5 +385,83 @@ describe('the page as a learner meets it', () => {
     await p.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
     assert.deepEqual(await blank(), [], 'Beam');
     await p.close();
+  });
+
+  test('text meets WCAG AA contrast in every view, and focus and “current” are marked differently', async () => {
+    const views = {
+      decode: hash({ task: 'zh', model: 'additive-bahdanau', input: LONG, step: '2' }),
+      compare: hash({ view: 'compare', task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }),
+      beam: hash({ view: 'beam', task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }),
+      self: hash({ view: 'self', task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }),
+      sandbox: '#view=sandbox',
+    };
+    const low = {};
+    for (const [view, link] of Object.entries(views)) {
+      await open(page, link);
+      await page.waitForTimeout(view === 'compare' ? 5000 : 2500);
+      await page.evaluate(async () => {
+        for (const el of document.querySelectorAll('.lazy-paint')) el.scrollIntoView();
+        scrollTo(0, 0);
+        await new Promise((r) => setTimeout(r, 600));
+      });
+      const found = await lowContrast(page);
+      if (found.length) low[view] = found;
+    }
+    assert.deepEqual(low, {}, 'text under 4.5 : 1');
+
+    await open(page, views.decode);
+    await waitForStep(page, 'zh-additive-bahdanau', 2);
+    const current = page.locator('[data-testid=output-2]');
+    await current.focus();
+    const marks = await current.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return {
+        outline: s.outlineColor,
+        outlineStyle: s.outlineStyle,
+        border: s.borderColor,
+        background: s.backgroundColor,
+      };
+    });
+    assert.notEqual(marks.outline, marks.border, 'the focus ring is not the current mark');
+    assert.ok(
+      (await contrastOf(page, marks.outline, '#ffffff')) >= 3,
+      `focus ring ${marks.outline} is 3 : 1 on white`,
+    );
+    assert.ok(
+      (await contrastOf(page, marks.border, '#ffffff')) >= 3,
+      `current mark ${marks.border} is 3 : 1 on white`,
+    );
+    const focusColor = await page.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue('--focus'),
+    );
+    const heatmapCurrent = await page
+      .locator('[data-testid=heatmap] svg rect[data-current]')
+      .getAttribute('stroke');
+    assert.ok(
+      heatmapCurrent && heatmapCurrent.trim() !== focusColor.trim(),
+      'the heatmap marks the current row without the focus colour',
+    );
+  });
+
+  test('only the output decoded so far is shown, until the switch reveals the rest', async () => {
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '1' }));
+    await waitForStep(page, DATES, 1);
+    const shown = () =>
+      page.$$eval(
+        '[data-testid^=output-]',
+        (els) => els.filter((e) => /^output-\d+$/.test(e.dataset.testid)).length,
+      );
+    assert.equal(await shown(), 2, 'steps 1 and 2 only');
+    await page.click('[data-testid=step]');
+    await waitForStep(page, DATES, 2);
+    assert.equal(await shown(), 3);
+    await page.check('[data-testid=reveal]');
+    await page.waitForFunction(() => document.querySelectorAll('.output .future').length > 0);
+    assert.equal(await shown(), 11, 'the whole output: 2026-11-29 and </s>');
+    await urlSettled(page);
+    assert.match(page.url(), /reveal=1/);
+    await page.uncheck('[data-testid=reveal]');
+    await page.waitForFunction(() => document.querySelectorAll('.output .future').length === 0);
+    assert.equal(await shown(), 3);
   });
 });

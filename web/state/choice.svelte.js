@@ -23,6 +23,8 @@ export const nav = $state({
   playing: false,
   /** ms per step while playing */
   speed: 700,
+  /** whether the output not decoded yet is shown (greyed) after the current step */
+  reveal: initialDecode.reveal ?? false,
 });
 
 export const currentModelName = () =>

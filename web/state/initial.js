@@ -15,6 +15,8 @@ export const decodeDefaults = {
   /** @type {[number, number][]} [step, tokenId]: the tokens forced (what-if) */
   forces: [],
   beamWidth: 3,
+  /** the output after the current step shown (not decoded yet) */
+  reveal: false,
   /** the self-attention view's [layer, head, token] */
   selfAttention: [0, 0, 0],
 };

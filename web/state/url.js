@@ -104,6 +104,7 @@ export function readDecodeUrl(hash, defaults, notes = []) {
         `Some forced tokens in the link are not step:token pairs (${quote(params.get('force'))}); ${out.forces.length ? 'the others are kept' : 'decoding greedily'}.`,
       );
   }
+  if (params.has('reveal')) out.reveal = params.get('reveal') === '1';
   // The self-attention view's layer.head.token ("1.2.3"), each from 0.
   const sa = (params.get('sa') ?? '').split('.').map(Number);
   if (sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)) out.selfAttention = sa;
@@ -126,6 +127,7 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
     params.set('step', String(decode.step));
     if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
     params.set('k', String(decode.beamWidth));
+    if (decode.reveal) params.set('reveal', '1');
     if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
   }
   params.set('kind', kind);
