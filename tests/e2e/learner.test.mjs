@@ -464,4 +464,33 @@ describe('the page as a learner meets it', () => {
     await page.waitForFunction(() => document.querySelectorAll('.output .future').length === 0);
     assert.equal(await shown(), 3);
   });
+
+  test('self-attention on the reverse task says plainly that it has no such model, and names none', async () => {
+    await open(page, '#view=self&task=zh&input=tom+chase+jerry');
+    await page.waitForSelector('[data-testid=sa-detail]', { timeout: 30_000 });
+    await page.click('[data-testid=view-decode]');
+    await page.click('[data-testid=task-reverse]');
+    await waitForStep(page, 'reverse-additive-bahdanau', 0);
+    await page.click('[data-testid=view-self]');
+    const note = page.locator('[data-testid=sa-no-model]');
+    await note.waitFor();
+    assert.match(
+      await note.textContent(),
+      /Reverse letters has no Transformer-encoder model.*choose English → Chinese or Dates/s,
+    );
+    const text = await page.locator('main').textContent();
+    assert.doesNotMatch(text, /held-out/, 'no model is described');
+    assert.doesNotMatch(text, /zh-additive-bahdanau-transformer/, 'not the last task’s model either');
+    assert.equal(
+      await page.locator('[data-testid=sa-about], [data-testid=sa-error], [data-testid=sa-detail]').count(),
+      0,
+    );
+    // one message, and the way out works
+    await page.click('[data-testid=sa-task-dates]');
+    await page.waitForSelector('[data-testid=sa-detail]', { timeout: 30_000 });
+    assert.match(
+      await page.locator('[data-testid=sa-about]').textContent(),
+      /dates-additive-bahdanau-transformer/,
+    );
+  });
 });
