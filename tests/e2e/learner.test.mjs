@@ -493,4 +493,30 @@ describe('the page as a learner meets it', () => {
       /dates-additive-bahdanau-transformer/,
     );
   });
+
+  test('the score bars keep one scale, shown on an axis, for the whole decode', async () => {
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '0' }));
+    const axes = new Set();
+    let largest = 0;
+    for (let i = 0; i < 11; i++) {
+      await waitForStep(page, DATES, i);
+      const { domain, scores } = await page.evaluate(() => ({
+        domain: document.querySelector('[data-testid=score-axis]')?.getAttribute('data-domain'),
+        scores: [...document.querySelectorAll('[data-testid^=score-]')]
+          .filter((e) => /^score-\d+$/.test(e.dataset.testid))
+          .map((e) => Number(e.dataset.value)),
+      }));
+      axes.add(domain);
+      largest = Math.max(largest, ...scores.map(Math.abs));
+      if (i < 10) await page.click('[data-testid=step]');
+    }
+    assert.equal(axes.size, 1, `one scale for every step: ${[...axes]}`);
+    const [low, high] = [...axes][0].split(',').map(Number);
+    assert.equal(high, largest, 'the scale is the decode’s largest |score|');
+    assert.equal(low, -largest);
+    assert.match(
+      await page.locator('[data-testid=score-axis]').textContent(),
+      new RegExp(largest.toFixed(3)),
+    );
+  });
 });
