@@ -519,4 +519,19 @@ describe('the page as a learner meets it', () => {
       new RegExp(largest.toFixed(3)),
     );
   });
+
+  test('the Beam view says what beam search is, labels its numbers and explains a cut beam', async () => {
+    await open(page, hash({ view: 'beam', task: 'zh', model: 'additive-bahdanau', input: LONG, k: '3' }));
+    await page.waitForSelector('[data-testid=beam-0]', { timeout: 30_000 });
+    assert.match(
+      await page.textContent('[data-testid=beam-about]'),
+      /keeps the k most probable partial outputs.*per token/s,
+    );
+    assert.match(await page.textContent('[data-testid=beam-columns]'), /log p per token/);
+    const cut = await page.$$eval('[data-testid^=beam-] .hint', (els) =>
+      els.some((e) => e.textContent.trim() === 'cut'),
+    );
+    if (cut) assert.match(await page.textContent('[data-testid=beam-cut-note]'), /length limit.*unfinished/s);
+    assert.match(await page.locator('main').textContent(), /total log probability so far \(not per token\)/);
+  });
 });
