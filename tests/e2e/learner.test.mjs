@@ -534,4 +534,46 @@ describe('the page as a learner meets it', () => {
     if (cut) assert.match(await page.textContent('[data-testid=beam-cut-note]'), /length limit.*unfinished/s);
     assert.match(await page.locator('main').textContent(), /total log probability so far \(not per token\)/);
   });
+
+  test('Compare ranks the models by held-out exact match, marks the best, defines the measure and says why cosine is weak', async () => {
+    await open(
+      page,
+      hash({ view: 'compare', task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }),
+    );
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid^=accuracy-]').length >= 6,
+      null,
+      { timeout: 30_000 },
+    );
+    await page.waitForTimeout(500);
+    const shown = await page.$$eval('[data-testid^=accuracy-]', (els) =>
+      els.map((e) => ({ name: e.dataset.testid.slice('accuracy-'.length), value: Number(e.dataset.value) })),
+    );
+    const ranked = await page.$$eval('[data-testid=compare-ranking] li', (els) =>
+      els.map((e) => e.dataset.name),
+    );
+    const expected = [...new Map(shown.map((m) => [m.name, m.value])).entries()].sort((a, b) => b[1] - a[1]);
+    assert.deepEqual(
+      ranked.map((name) => expected.find(([n]) => n === name)?.[1]),
+      expected.map(([, v]) => v),
+      'best first',
+    );
+    const best = expected[0][1];
+    const marked = await page.$$eval('[data-testid=compare-ranking] li.best', (els) =>
+      els.map((e) => e.dataset.name),
+    );
+    assert.deepEqual(
+      marked.sort(),
+      expected
+        .filter(([, v]) => v === best)
+        .map(([n]) => n)
+        .sort(),
+      'the best marked',
+    );
+    assert.match(
+      await page.textContent('[data-testid=heldout-definition]'),
+      /never trained on.*exactly right/s,
+    );
+    assert.match(await page.textContent('[data-testid=cosine-note]'), /\[−1, 1\].*e² ≈ 7\.4/s);
+  });
 });
