@@ -524,14 +524,14 @@ describe('the page as a learner meets it', () => {
     await open(page, hash({ view: 'beam', task: 'zh', model: 'additive-bahdanau', input: LONG, k: '3' }));
     await page.waitForSelector('[data-testid=beam-0]', { timeout: 30_000 });
     assert.match(
-      await page.textContent('[data-testid=beam-about]'),
+      await page.textContent('[data-testid=beamview-about]'),
       /keeps the k most probable partial outputs.*per token/s,
     );
-    assert.match(await page.textContent('[data-testid=beam-columns]'), /log p per token/);
+    assert.match(await page.textContent('[data-testid=beamview-columns]'), /log p per token/);
     const cut = await page.$$eval('[data-testid^=beam-] .hint', (els) =>
       els.some((e) => e.textContent.trim() === 'cut'),
     );
-    if (cut) assert.match(await page.textContent('[data-testid=beam-cut-note]'), /length limit.*unfinished/s);
+    if (cut) assert.match(await page.textContent('[data-testid=beamview-cut-note]'), /length limit.*unfinished/s);
     assert.match(await page.locator('main').textContent(), /total log probability so far \(not per token\)/);
   });
 
