@@ -255,6 +255,7 @@ describe('the page as a learner meets it', () => {
       p.on('pageerror', (e) => consoleErrors.push(String(e)));
       await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
       await waitForStep(p, 'zh-additive-bahdanau', 0);
+      if (width < 700) await p.click('[data-testid=settings-summary]'); // folded on a phone
       await p.fill('[data-testid=decode-input]', 'tom chse jerry');
       await p.press('[data-testid=decode-input]', 'Enter');
       const side = p.locator('[data-testid=input-error]');
@@ -531,7 +532,8 @@ describe('the page as a learner meets it', () => {
     const cut = await page.$$eval('[data-testid^=beam-] .hint', (els) =>
       els.some((e) => e.textContent.trim() === 'cut'),
     );
-    if (cut) assert.match(await page.textContent('[data-testid=beamview-cut-note]'), /length limit.*unfinished/s);
+    if (cut)
+      assert.match(await page.textContent('[data-testid=beamview-cut-note]'), /length limit.*unfinished/s);
     assert.match(await page.locator('main').textContent(), /total log probability so far \(not per token\)/);
   });
 
@@ -575,5 +577,31 @@ describe('the page as a learner meets it', () => {
       /never trained on.*exactly right/s,
     );
     assert.match(await page.textContent('[data-testid=cosine-note]'), /\[−1, 1\].*e² ≈ 7\.4/s);
+  });
+
+  test('on a phone the settings fold into one line, so the stepper is on the first screen', async () => {
+    const p = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
+    await waitForStep(p, 'zh-additive-bahdanau', 0);
+    const summary = p.locator('[data-testid=settings-summary]');
+    assert.match(await summary.textContent(), /English → Chinese · additive · Bahdanau · “tom chase jerry”/);
+    assert.equal(await p.locator('[data-testid=decode-input]').isVisible(), false, 'folded');
+    const step = await p.locator('[data-testid=step]').boundingBox();
+    assert.ok(step && step.y + step.height <= 800, `the stepper is on the first screen (at ${step?.y})`);
+    await summary.click();
+    await p.locator('[data-testid=decode-input]').waitFor({ state: 'visible' });
+    await p.click('[data-testid=task-dates]');
+    await waitForStep(p, DATES, 0);
+    assert.match(await summary.textContent(), /Dates → ISO 8601/);
+    // the sandbox: the results come before the editors' fold
+    await p.click('[data-testid=view-sandbox]');
+    await p.waitForSelector('[data-testid=weight-0]');
+    const weights = await p.locator('[data-testid=weight-0]').boundingBox();
+    assert.ok(weights && weights.y < 800, 'sandbox results on the first screen');
+    // at desktop width nothing is folded
+    await p.setViewportSize({ width: 1440, height: 1000 });
+    await p.locator('[data-testid=query]').waitFor({ state: 'visible' });
+    assert.equal(await summary.isVisible(), false);
+    await p.close();
   });
 });

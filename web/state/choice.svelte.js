@@ -31,6 +31,13 @@ export const currentModelName = () =>
   modelName(choice.task, choice.score, choice.style) +
   (choice.encoder === 'transformer' ? '-transformer' : '');
 
+/** The choice in one line (the folded settings on a phone): task · model · “input”. */
+export function choiceSummary() {
+  const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
+  const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
+  return `${taskOf(choice.task).label} · ${choice.score.replace('_', ' ')} · ${style}${encoder} · “${choice.input}”`;
+}
+
 /** The empty-input message, in the task's words (before the engine is asked). */
 export function inputProblem(input) {
   if (input.trim() === '') return `Type ${taskOf(choice.task).what}, or pick an example.`;
