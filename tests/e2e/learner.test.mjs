@@ -604,4 +604,34 @@ describe('the page as a learner meets it', () => {
     assert.equal(await summary.isVisible(), false);
     await p.close();
   });
+
+  test('Chinese tokens carry lang="zh" in every view that shows them', async () => {
+    const unmarked = () =>
+      page.evaluate(() => {
+        const out = [];
+        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode())
+          if (/[\u3400-\u9fff]/.test(n.textContent) && !n.parentElement?.closest('[lang|=zh], title'))
+            out.push(`${n.parentElement?.tagName}: ${n.textContent.trim().slice(0, 20)}`);
+        return out;
+      });
+    await open(
+      page,
+      hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1', reveal: '1' }),
+    );
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    await page.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    assert.deepEqual(await unmarked(), [], 'Decode');
+    await page.click('[data-testid=view-beam]');
+    await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
+    assert.deepEqual(await unmarked(), [], 'Beam');
+    await page.click('[data-testid=view-compare]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid^="output-zh-"]').length >= 6,
+      null,
+      { timeout: 30_000 },
+    );
+    assert.deepEqual(await unmarked(), [], 'Compare');
+  });
 });

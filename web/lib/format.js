@@ -30,3 +30,6 @@ export function formatFloat32(x) {
   }
   return String(single).replace('-', '−');
 }
+
+/** "zh" for text with Chinese characters (screen readers and the font choice need it), else undefined. */
+export const langOf = (text) => (/[\u3400-\u9fff\uf900-\ufaff]/.test(String(text ?? '')) ? 'zh' : undefined);
