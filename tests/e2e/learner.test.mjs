@@ -634,4 +634,20 @@ describe('the page as a learner meets it', () => {
     );
     assert.deepEqual(await unmarked(), [], 'Compare');
   });
+
+  test('self-attention: a tap on a vector cell reads its number (a phone has no hover)', async () => {
+    const p = await browser.newPage({ viewport: { width: 375, height: 800 }, hasTouch: true });
+    await open(p, '#view=self&task=zh&input=tom+chase+jerry');
+    await p.waitForSelector('[data-testid=sa-detail]', { timeout: 30_000 });
+    const cell = p.locator('[data-testid=sa-value-1] .c').nth(2);
+    const value = Number(await cell.getAttribute('data-value'));
+    await cell.tap();
+    const { formatNumber } = await import('../../web/lib/format.js');
+    await p.waitForFunction(
+      (text) => document.querySelector('[data-testid=sa-readout]')?.textContent.includes(text),
+      `v[2] = ${formatNumber(value)}`,
+    );
+    assert.match(await p.textContent('[data-testid=sa-readout]'), /chase/);
+    await p.close();
+  });
 });
