@@ -650,4 +650,8 @@ describe('the page as a learner meets it', () => {
     assert.match(await p.textContent('[data-testid=sa-readout]'), /chase/);
     await p.close();
   });
+
+  test('no console errors on the way', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
 });
