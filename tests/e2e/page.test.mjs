@@ -62,7 +62,8 @@ async function open(p, hashPart) {
   await p.goto(server.url + hashPart);
 }
 
-const hash = (fields) => `#${new URLSearchParams({ view: 'decode', ...fields })}`;
+// reveal=1: the output still to come is shown too, so a step's whole output can be compared
+const hash = (fields) => `#${new URLSearchParams({ view: 'decode', reveal: '1', ...fields })}`;
 
 /** Waits until the stepper shows step `i` of model `name`, then reads its numbers. */
 async function shownStep(p, name, i) {

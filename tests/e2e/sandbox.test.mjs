@@ -287,6 +287,7 @@ describe('sandbox page', () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 800 }, deviceScaleFactor: 2 });
     watchConsole(phone);
     await phone.goto(`${server.url}#view=sandbox`);
+    await phone.click('[data-testid=settings-summary]'); // the editors fold into one line on a phone
     for (const kind of ['dot', 'additive']) {
       await phone.click(`[data-testid=kind-${kind}]`, { force: true });
       await shownStages(phone, ap.attend(kind, exampleQuery, keys, values));

@@ -207,8 +207,9 @@ test('unknown words and a task without a transformer model give messages, not er
   assert.match(await error.textContent(), /chaes/);
   await page.goto('about:blank');
   await page.goto(`${server.url}#view=self&task=reverse&input=abc`);
-  await error.waitFor({ timeout: 20_000 });
-  assert.match(await error.textContent(), /no transformer-encoder model/);
+  const none = page.locator('[data-testid=sa-no-model]');
+  await none.waitFor({ timeout: 20_000 });
+  assert.match(await none.textContent(), /no Transformer-encoder model/);
 });
 
 test('dates: the view works on characters, and fits a phone', async () => {

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { formatNumber } from '../../web/lib/format.js';
+import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../web/lib/format.js';
 import { formatVector, parseVector } from '../../web/lib/vectors.js';
+import { fileStem } from '../../web/lib/export.js';
 import { readUrl } from '../../web/state/url.js';
 
 describe('parseVector', () => {
@@ -56,5 +57,37 @@ describe('readUrl', () => {
     assert.deepEqual(readUrl('', defaults), defaults);
     assert.deepEqual(readUrl('#kind=softmax&t=-1&tokens=[1,2', defaults), defaults);
     assert.deepEqual(readUrl('#tokens=' + encodeURIComponent('[["a", 1, "2", 1]]'), defaults), defaults);
+  });
+});
+
+describe('numbers the engine holds as float32', () => {
+  test('formatFloat32 writes the fewest digits that read back as the same float32', () => {
+    assert.equal(formatFloat32(Math.fround(0.1)), '0.1');
+    assert.equal(formatFloat32(0.10000000149011612), '0.1');
+    assert.equal(formatFloat32(Math.fround(0.15)), '0.15');
+    assert.equal(formatFloat32(2), '2');
+    assert.equal(formatFloat32(Math.fround(1 / 3)), '0.33333334');
+    assert.equal(formatFloat32(-Math.fround(0.7)), '−0.7');
+  });
+  test('formatNumber writes large magnitudes with a power of ten, infinities as ∞', () => {
+    assert.equal(formatNumber(1e308), '1.000e308');
+    assert.equal(formatNumber(-FLOAT32_MAX), '−3.403e38');
+    assert.equal(formatNumber(999999.4), '999999.400');
+    assert.equal(formatNumber(Infinity), '∞');
+    assert.equal(formatNumber(-Infinity), '−∞');
+  });
+});
+
+describe('fileStem', () => {
+  test('cuts a long input at the end of a word, never inside one', () => {
+    const name = 'zh-additive-bahdanau';
+    assert.equal(
+      fileStem(name, 'tom chased jerry in the kitchen yesterday'),
+      'zh-additive-bahdanau-tom_chased_jerry_in_the_kitchen',
+    );
+    assert.equal(fileStem(name, 'tom chase jerry'), 'zh-additive-bahdanau-tom_chase_jerry');
+    assert.equal(fileStem('d', '29 november 2026!'), 'd-29_november_2026');
+    assert.equal(fileStem('r', 'a'.repeat(50)), `r-${'a'.repeat(40)}`, 'one word longer than the limit');
+    assert.equal(fileStem('r', '???'), 'r');
   });
 });

@@ -31,14 +31,24 @@ export function signedColor(numbers) {
 }
 
 const inks = new Map();
-/** Black or white text, whichever reads better on the colour. */
+/** WCAG 2's relative luminance of an sRGB colour (0–255 channels). */
+export function luminance(r, g, b) {
+  const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+}
+
+/**
+ * Black or white text, whichever has the higher WCAG contrast on the colour: at least 4.58 : 1 on
+ * any colour (pure black is needed for that; #111 leaves mid-blues at 4.35).
+ */
 export function textOn(color) {
   let ink = inks.get(color);
   if (ink === undefined) {
     const match = /rgb\((\d+), (\d+), (\d+)\)/.exec(color);
     if (match) {
       const [r, g, b] = match.slice(1).map(Number);
-      ink = 0.299 * r + 0.587 * g + 0.114 * b < 140 ? '#fff' : '#111';
+      const l = luminance(r, g, b);
+      ink = (1 + 0.05) / (l + 0.05) > (l + 0.05) / 0.05 ? '#fff' : '#000';
     } else ink = '#111';
     if (inks.size < 5000) inks.set(color, ink);
   }

@@ -32,7 +32,9 @@ export const scoreFunctions = [
   },
 ];
 
-export const softmaxTex = String.raw`\alpha_j = \frac{\exp(e_j/\tau)}{\sum_i \exp(e_i/\tau)}`;
+// Softmax in the form the engine computes it: shifted by the largest score m (the same weights,
+// no overflow), and with the temperature τ. WeightsPanel says what m is.
+export const softmaxTex = String.raw`\alpha_j = \frac{\exp\left((e_j - m)/\tau\right)}{\sum_i \exp\left((e_i - m)/\tau\right)}`;
 export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`;
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];

@@ -4,6 +4,7 @@
 import { modelName, task as taskOf } from '../lib/tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from './engine.svelte.js';
 import { initialDecode } from './initial.js';
+import { noteLink } from './notes.svelte.js';
 
 export const choice = $state({
   task: initialDecode.task,
@@ -22,11 +23,20 @@ export const nav = $state({
   playing: false,
   /** ms per step while playing */
   speed: 700,
+  /** whether the output not decoded yet is shown (greyed) after the current step */
+  reveal: initialDecode.reveal ?? false,
 });
 
 export const currentModelName = () =>
   modelName(choice.task, choice.score, choice.style) +
   (choice.encoder === 'transformer' ? '-transformer' : '');
+
+/** The choice in one line (the folded settings on a phone): task · model · “input”. */
+export function choiceSummary() {
+  const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
+  const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
+  return `${taskOf(choice.task).label} · ${choice.score.replace('_', ' ')} · ${style}${encoder} · “${choice.input}”`;
+}
 
 /** The empty-input message, in the task's words (before the engine is asked). */
 export function inputProblem(input) {
@@ -59,6 +69,12 @@ export function setInputSoon(text) {
 export function setInputNow(text) {
   clearTimeout(typing);
   setInput(text);
+}
+
+/** Replaces the word `word` of the input by `by` (an unknown word by the engine's suggestion). */
+export function replaceInputWord(word, by) {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  setInputNow(choice.input.replace(new RegExp(`(^|\\s)${escaped}(?=\\s|$)`), `$1${by}`));
 }
 
 export function setTask(taskId) {
@@ -97,3 +113,19 @@ export function setEncoder(encoder) {
   choice.encoder = encoder;
   choice.forces = [];
 }
+
+// A link may name a model that is not shipped (a Luong model on the reverse task, a Transformer
+// encoder for another score function): the nearest shipped one is shown, and the link note says so.
+function keepLinkedModelShipped() {
+  const asked = currentModelName();
+  if (hasModel(asked)) return;
+  const shipped = availableModels(choice.task);
+  if (!shipped.length) return;
+  if (!hasModel(modelName(choice.task, choice.score, choice.style)))
+    Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
+  keepEncoderShipped();
+  noteLink(
+    `There is no model ${asked} (dashed options are not shipped); showing ${currentModelName()} instead.`,
+  );
+}
+keepLinkedModelShipped();

@@ -3,7 +3,9 @@
 import { choice, currentModelName, inputProblem, nav } from './choice.svelte.js';
 import { engineApi, loadModel, models } from './engine.svelte.js';
 import { isInputError, readError } from '../lib/errors.js';
+import { initialDecode } from './initial.js';
 import { latest } from './latest.js';
+import { noteLink } from './notes.svelte.js';
 
 export const decode = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
@@ -16,6 +18,8 @@ export const decode = $state({
   /** the request the result belongs to */
   key: '',
   name: '',
+  /** the input of the decode shown (the one typed since may not decode) */
+  input: '',
   /** @type {string[]} */
   sourceTokens: [],
   /** @type {import('../../wasm/playground').StepRecord[]} */
@@ -30,6 +34,8 @@ export const decode = $state({
 });
 
 const decodeKey = (name, input, forces) => JSON.stringify([name, input, forces]);
+// The step the link asked for, until the first decode says whether there is such a step.
+let linkedStep = initialDecode.step;
 const decodeRuns = latest();
 
 /** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
@@ -63,6 +69,19 @@ export async function runDecode() {
     });
     return;
   }
+  // Forced token ids come from clicks on real tokens, or from a link: one the model does not
+  // have is dropped, and the link note says so (the rerun of the decode follows from the change).
+  const size = loaded.info?.tgtVocab.length ?? Infinity;
+  const unknown = forces.filter(([, id]) => id >= size);
+  if (unknown.length) {
+    const [step, id] = unknown[0];
+    const kept = forces.filter(([, id]) => id < size);
+    noteLink(
+      `The link forces token ${id} at step ${step + 1}, but ${name} has only ${size} output tokens (0–${size - 1}); ${kept.length ? 'the other forced tokens are kept' : 'decoding greedily'}.`,
+    );
+    choice.forces = kept;
+    return;
+  }
   try {
     const api = engineApi();
     const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
@@ -72,9 +91,22 @@ export async function runDecode() {
     }
     // This decode replaces the one shown: its session is no longer needed.
     const previous = decode.session;
-    Object.assign(decode, { status: 'ready', error: '', failure: null, kindOfError: '', name, ...result });
+    Object.assign(decode, {
+      status: 'ready',
+      error: '',
+      failure: null,
+      kindOfError: '',
+      name,
+      input,
+      ...result,
+    });
     if (previous !== null) api.closeSession(previous);
     nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
+    if (linkedStep !== null && linkedStep > result.steps.length - 1)
+      noteLink(
+        `The link asks for step ${linkedStep + 1}, but this decode has ${result.steps.length} steps; showing the last.`,
+      );
+    linkedStep = null;
   } catch (error) {
     if (!current()) return;
     const failure = readError(error);
@@ -90,6 +122,13 @@ export async function runDecode() {
 export function goTo(step) {
   const last = decode.steps.length - 1;
   nav.step = Math.max(0, Math.min(step, last));
+}
+
+/** Reset: greedy decoding again (no forced tokens, so none in the link either), at step 1. */
+export function resetDecode() {
+  nav.playing = false;
+  choice.forces = [];
+  nav.step = 0;
 }
 
 /** Play/pause; play from the start when the last step is showing. */

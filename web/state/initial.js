@@ -15,9 +15,13 @@ export const decodeDefaults = {
   /** @type {[number, number][]} [step, tokenId]: the tokens forced (what-if) */
   forces: [],
   beamWidth: 3,
+  /** the output after the current step shown (not decoded yet) */
+  reveal: false,
   /** the self-attention view's [layer, head, token] */
   selfAttention: [0, 0, 0],
 };
 
-export const initialDecode = readDecodeUrl(location.hash, decodeDefaults);
+/** What the link asked for that the page could not show, each with what it shows instead. */
+export const initialNotes = /** @type {string[]} */ ([]);
+export const initialDecode = readDecodeUrl(location.hash, decodeDefaults, initialNotes);
 export const initialSandbox = readUrl(location.hash, exampleSandbox());

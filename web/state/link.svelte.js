@@ -9,6 +9,6 @@ export function syncUrl() {
   const { layer, head, token } = selfAttention;
   writeUrl(
     { view: nav.view, kind, temperature, query, tokens },
-    { ...choice, step: nav.step, selfAttention: [layer, head, token] },
+    { ...choice, step: nav.step, reveal: nav.reveal, selfAttention: [layer, head, token] },
   );
 }

@@ -1,5 +1,6 @@
 // The sandbox: a hand-made query and 3–8 key/value vectors through any score function, every
 // edit recomputed by the engine, with the weights every score function gives the same inputs.
+import { FLOAT32_MAX, formatNumber } from '../lib/format.js';
 import { parseVector } from '../lib/vectors.js';
 import { engine, engineApi } from './engine.svelte.js';
 import { exampleSandbox } from './example.js';
@@ -46,6 +47,11 @@ export async function computeSandbox(request) {
   if (engine.status !== 'ready') return;
   const api = engineApi();
   const current = sandboxRuns();
+  const tooLarge = outOfRange(request);
+  if (tooLarge) {
+    sandbox.error = tooLarge;
+    return;
+  }
   try {
     const { kind, query, keys, values, options } = request;
     // The chosen function, and beside it the weights every function gives the same inputs.
@@ -66,6 +72,27 @@ export async function computeSandbox(request) {
     if (!current()) return;
     sandbox.error = explain(String(error?.message ?? error), request.labels);
   }
+}
+
+/**
+ * A number typed that the engine's 32-bit floats cannot hold (1e308 would become infinity there):
+ * said with its place and the range, before the engine is asked. Smaller ones are taken as they are.
+ */
+export function outOfRange({ query, keys, values, labels }) {
+  const fields = [
+    ['query', query],
+    ...keys.map((k, j) => [`keys[${j}]`, k]),
+    ...values.map((v, j) => [`values[${j}]`, v]),
+  ];
+  for (const [field, numbers] of fields) {
+    const d = numbers.findIndex((x) => Number.isFinite(x) && Math.abs(x) > FLOAT32_MAX);
+    if (d >= 0)
+      return explain(
+        `${field}[${d}] = ${formatNumber(numbers[d])} is too large: the engine computes in 32-bit floats, which hold numbers between ${formatNumber(-FLOAT32_MAX)} and ${formatNumber(FLOAT32_MAX)}.`,
+        labels,
+      );
+  }
+  return '';
 }
 
 /** "keys[1][2] is not …" → "keys[1] (“chase”)[2] is not …": name the token the engine points at. */

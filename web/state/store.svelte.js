@@ -43,6 +43,13 @@ export const store = {
   set playing(playing) {
     nav.playing = playing;
   },
+  /** whether the output not decoded yet is shown */
+  get reveal() {
+    return nav.reveal;
+  },
+  set reveal(reveal) {
+    nav.reveal = reveal;
+  },
   /** ms per step while playing */
   get speed() {
     return nav.speed;

@@ -39,6 +39,15 @@ export function readUrl(hash, defaults) {
 }
 
 export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
+const VIEW_NAMES = {
+  decode: 'Decode',
+  compare: 'Compare',
+  beam: 'Beam search',
+  self: 'Self-attention',
+  sandbox: 'Sandbox',
+};
+const TASKS = ['dates', 'zh', 'reverse'];
+const MAX_INPUT = 300;
 
 /**
  * The decoding part of the hash:
@@ -46,34 +55,63 @@ export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
  * (model=additive-bahdanau-transformer: the same decoder over the Transformer encoder)
  * Each field falls back to `defaults` when absent or malformed, except the input: without one
  * it is the task's first example (another task's default input would not be valid for it).
+ * What was malformed goes into `notes`, each saying what the link asked for and what is shown
+ * instead (the page shows them: a hand-edited link is never silently replaced).
+ * @param {string} hash
+ * @param {any} defaults
+ * @param {string[]} [notes]
  */
-export function readDecodeUrl(hash, defaults) {
+export function readDecodeUrl(hash, defaults, notes = []) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
   const out = { ...defaults, forces: [...defaults.forces] };
+  const quote = (text) => `“${String(text).slice(0, 40)}${String(text).length > 40 ? '…' : ''}”`;
   const view = params.get('view') ?? '';
   if (VIEWS.includes(view)) out.view = view;
+  else if (params.has('view'))
+    notes.push(`There is no view ${quote(view)}; showing ${VIEW_NAMES[out.view]}.`);
   const task = params.get('task') ?? '';
-  if (['dates', 'zh', 'reverse'].includes(task)) out.task = task;
+  if (TASKS.includes(task)) out.task = task;
+  else if (params.has('task'))
+    notes.push(
+      `There is no task ${quote(task)} (the tasks are ${TASKS.join(', ')}); showing ${taskOf(out.task).label}.`,
+    );
   const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)(-transformer)?$/.exec(
     params.get('model') ?? '',
   );
   if (model) [out.score, out.style, out.encoder] = [model[1], model[2], model[3] ? 'transformer' : 'gru'];
-  if (params.has('input')) out.input = (params.get('input') ?? '').slice(0, 300);
-  else if (out.task !== defaults.task) out.input = taskOf(out.task).examples[0];
+  else if (params.has('model'))
+    notes.push(
+      `There is no model ${quote(params.get('model'))} (a model is score-style, e.g. additive-bahdanau); showing ${out.score}-${out.style}.`,
+    );
+  if (params.has('input')) {
+    const input = params.get('input') ?? '';
+    out.input = input.slice(0, MAX_INPUT);
+    if (input.length > MAX_INPUT) notes.push(`The input was cut to its first ${MAX_INPUT} characters.`);
+  } else if (out.task !== defaults.task) out.input = taskOf(out.task).examples[0];
   const step = Number(params.get('step'));
-  if (params.has('step') && Number.isInteger(step) && step >= 0 && step < 1000) out.step = step;
+  // A step past the end is known only once decoded: the decode clamps it and says so.
+  if (params.has('step') && Number.isInteger(step) && step >= 0) out.step = Math.min(step, 1e6);
+  else if (params.has('step'))
+    notes.push(`The step ${quote(params.get('step'))} is not a step number (1 is step=0); showing step 1.`);
   if (params.has('force')) {
-    const forces = (params.get('force') ?? '')
-      .split(',')
+    const pairs = (params.get('force') ?? '').split(',').filter((pair) => pair !== '');
+    const forces = pairs
       .map((pair) => pair.split(':').map(Number))
       .filter((p) => p.length === 2 && p.every((x) => Number.isInteger(x) && x >= 0));
     out.forces = forces.slice(0, 100);
+    if (forces.length < pairs.length)
+      notes.push(
+        `Some forced tokens in the link are not step:token pairs (${quote(params.get('force'))}); ${out.forces.length ? 'the others are kept' : 'decoding greedily'}.`,
+      );
   }
+  if (params.has('reveal')) out.reveal = params.get('reveal') === '1';
   // The self-attention view's layer.head.token ("1.2.3"), each from 0.
   const sa = (params.get('sa') ?? '').split('.').map(Number);
   if (sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)) out.selfAttention = sa;
   const beam = Number(params.get('k'));
   if (params.has('k') && Number.isInteger(beam) && beam >= 1 && beam <= 8) out.beamWidth = beam;
+  else if (params.has('k'))
+    notes.push(`The beam width ${quote(params.get('k'))} is not 1 to 8; showing ${out.beamWidth} beams.`);
   return out;
 }
 
@@ -89,6 +127,7 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
     params.set('step', String(decode.step));
     if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
     params.set('k', String(decode.beamWidth));
+    if (decode.reveal) params.set('reveal', '1');
     if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
   }
   params.set('kind', kind);

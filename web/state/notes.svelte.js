@@ -1,0 +1,15 @@
+// What a hand-edited or stale link asked for that the page cannot show, each note saying what it
+// shows instead. Read from the address when the page loads, and added to by the checks that
+// need the checkpoints or a decode (a model not shipped, a step past the end, a token id the
+// model does not have).
+import { initialNotes } from './initial.js';
+
+export const linkNotes = $state({ list: [...initialNotes] });
+
+export function noteLink(text) {
+  if (!linkNotes.list.includes(text)) linkNotes.list.push(text);
+}
+
+export function dismissLinkNotes() {
+  linkNotes.list = [];
+}
