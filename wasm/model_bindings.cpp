@@ -391,6 +391,7 @@ val beam_js(SessionState &s, val width) {
     decode::SessionOptions options;
     options.start_id = io::Vocabulary::bos;
     options.end_id = io::Vocabulary::eos;
+    options.max_steps = s.session->max_steps(); // the same step limit as the session's greedy steps
     const decode::BeamResult result =
         decode::beam_search(s.model->network(), s.session->encoded(), static_cast<int>(k), options);
     const auto &vocab = s.model->target_vocab();

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 
 namespace apg::decode {
@@ -115,16 +116,41 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
                 next.push_back(result.nodes.back().id);
         }
         live = std::move(next);
-        // Stop once `width` hypotheses have finished: the kept set is full.
-        if (static_cast<int>(finished.size()) >= width) break;
+        // Stop once `width` hypotheses have ended (taken the end token) and no live one scores above
+        // the width-th of them. Stopping as soon as `width` had ended, as this once did, left the
+        // live ones unfinished and let a cut-off prefix of the best answer outrank every ended one.
+        // Normalised scores can still rise by a token or two, so this is a heuristic bound; the
+        // step limit is the session's, the same as greedy decoding's.
+        std::vector<double> ended;
+        for (int id : finished)
+            if (result.nodes[id].token == options.end_id) ended.push_back(normalised(result.nodes[id]));
+        if (static_cast<int>(ended.size()) >= width) {
+            std::nth_element(ended.begin(), ended.begin() + (width - 1), ended.end(), std::greater<>());
+            const double kth = ended[static_cast<std::size_t>(width - 1)];
+            if (std::none_of(live.begin(), live.end(), [&](int id) { return normalised(result.nodes[id]) > kth; }))
+                break;
+        }
     }
-    finished.insert(finished.end(), live.begin(), live.end());
-    // Equal scores: the hypothesis met first (finished ones before live ones) wins.
-    std::vector<std::pair<double, std::size_t>> ranked; // (−score, position in `finished`)
-    for (std::size_t k = 0; k < finished.size(); ++k) ranked.emplace_back(-normalised(result.nodes[finished[k]]), k);
+    // Ended hypotheses first, best first; a hypothesis cut by the step limit only after them.
+    // Equal scores: the hypothesis met first wins.
+    struct Ranked {
+        bool cut;
+        double minus_score;
+        std::size_t position;
+        bool operator<(const Ranked &o) const {
+            return cut != o.cut                   ? !cut
+                   : minus_score != o.minus_score ? minus_score < o.minus_score
+                                                  : position < o.position;
+        }
+    };
+    std::vector<Ranked> ranked;
+    for (std::size_t k = 0; k < finished.size(); ++k) {
+        const BeamNode &leaf = result.nodes[finished[k]];
+        ranked.push_back({leaf.token != options.end_id, -normalised(leaf), k});
+    }
     std::sort(ranked.begin(), ranked.end());
     std::vector<int> order;
-    for (const auto &r : ranked) order.push_back(finished[r.second]);
+    for (const auto &r : ranked) order.push_back(finished[r.position]);
     finished = std::move(order);
     if (static_cast<int>(finished.size()) > width) finished.resize(static_cast<std::size_t>(width));
     for (int leaf : finished) {
