@@ -651,6 +651,34 @@ describe('the page as a learner meets it', () => {
     await p.close();
   });
 
+  test('the text box shows the engine’s limits: a character counter and the model’s token limit', async () => {
+    await open(page, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    const limits = page.locator('[data-testid=input-limits]');
+    await page.waitForFunction(() =>
+      /words/.test(document.querySelector('[data-testid=input-limits]')?.textContent ?? ''),
+    );
+    // the numbers are the engine's: its character limit and this model's max_source_len
+    const maxChars = Number(await page.locator('[data-testid=decode-input]').getAttribute('maxlength'));
+    assert.equal(maxChars, 2000);
+    assert.match(await limits.textContent(), /^15 \/ 2000 characters/);
+    assert.match(await limits.textContent(), /this model reads at most 18 words/);
+    assert.equal(
+      await page.locator('[data-testid=decode-input]').getAttribute('aria-describedby'),
+      'input-limits',
+    );
+    await page.fill('[data-testid=decode-input]', 'tom chased jerry');
+    await page.waitForFunction(() =>
+      /^16 \//.test(document.querySelector('[data-testid=input-limits]')?.textContent ?? ''),
+    );
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE }));
+    await waitForStep(page, DATES, 1);
+    await page.waitForFunction(() =>
+      /characters$/.test(document.querySelector('[data-testid=input-limits]')?.textContent.trim() ?? ''),
+    );
+    assert.match(await limits.textContent(), /^16 \/ 2000 characters.*this model reads at most 33 characters/s);
+  });
+
   test('no console errors on the way', () => {
     assert.deepEqual(consoleErrors, []);
   });

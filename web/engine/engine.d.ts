@@ -19,6 +19,8 @@ export interface EngineInfo {
   /** 'wasm_simd128' or 'scalar' */
   isa: string;
   kinds: ScoreKind[];
+  /** what the engine accepts; the page shows the input's limit beside the text box */
+  limits: import('../../wasm/playground').EngineLimits;
 }
 
 /** A decoding session kept in the Worker until the page closes it. */

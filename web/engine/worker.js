@@ -40,7 +40,7 @@ function session(id) {
 const api = {
   async init() {
     const ap = await playground();
-    return { isa: ap.simdIsa(), kinds: ap.scoreKinds() };
+    return { isa: ap.simdIsa(), kinds: ap.scoreKinds(), limits: ap.limits() };
   },
   async attend(kind, query, keys, values, options) {
     return (await playground()).attend(kind, query, keys, values, options);

@@ -11,6 +11,8 @@ export const engine = $state({
   isa: '',
   /** @type {import('../../wasm/playground').ScoreKind[]} */
   kinds: [],
+  /** @type {import('../../wasm/playground').EngineLimits | null} */
+  limits: null,
   error: '',
 });
 
@@ -38,6 +40,7 @@ export async function loadEngine() {
     const info = await Promise.race([remote.init(), started.failed]);
     engine.isa = info.isa;
     engine.kinds = info.kinds;
+    engine.limits = info.limits;
     engine.status = 'ready';
   } catch (error) {
     engine.status = 'failed';
