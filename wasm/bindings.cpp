@@ -31,7 +31,8 @@ ScoreKind to_kind(const val &kind) {
     return attention::parse_score_kind(kind.as<std::string>());
 }
 
-constexpr std::int64_t kMaxParamsSize = limits::max_params_size;
+// A sandbox's sizes are a model's widths, with the same bound.
+constexpr std::int64_t kMaxParamsSize = limits::max_model_dim;
 
 Eigen::Index to_size(const val &v, const std::string &field) {
     return static_cast<Eigen::Index>(whole_number(v, field, 1, kMaxParamsSize));
@@ -151,14 +152,16 @@ val weight_difference_js(val a_js, val b_js) {
     return out;
 }
 
-// What the bindings accept (limits.hpp); a model's own limits are in its info().limits.
+// What the engine accepts (core/limits.hpp); a model's own limits are in its info().limits.
 val limits_js() {
     val out = val::object();
     out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
+    out.set("maxInputChars", limits::max_input_chars);
+    out.set("maxInputTokens", limits::max_input_tokens);
     out.set("maxVectorLength", static_cast<double>(limits::max_vector_length));
-    out.set("maxParamsSize", static_cast<double>(limits::max_params_size));
-    out.set("maxSteps", static_cast<double>(limits::max_steps));
-    out.set("maxBeamWidth", static_cast<double>(limits::max_beam_width));
+    out.set("maxParamsSize", static_cast<double>(kMaxParamsSize));
+    out.set("maxSteps", limits::max_decode_steps);
+    out.set("maxBeamWidth", limits::max_beam_width);
     out.set("maxArgumentElements", static_cast<double>(limits::max_argument_elements));
     out.set("maxArgumentDepth", static_cast<double>(limits::max_argument_depth));
     return out;

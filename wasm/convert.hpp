@@ -11,8 +11,8 @@
 #pragma once
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "core/tensor.hpp"
-#include "limits.hpp"
 
 #include <emscripten/val.h>
 

@@ -1,6 +1,6 @@
 #include "js_error.hpp"
 
-#include "limits.hpp"
+#include "core/limits.hpp"
 
 #include <emscripten/emscripten.h>
 #include <nlohmann/json.hpp>
@@ -25,7 +25,7 @@ EM_JS(void, apg_throw_js_error, (const char *error_json), {
 //   becomes U+FFFD, as TextEncoder does). Whatever page code this runs (a getter, a proxy trap)
 //   runs before the engine is entered, so it cannot free what a call is using, and the engine
 //   never calls valueOf or toString. A throw while copying (a getter, a detached buffer, a
-//   revoked proxy, nesting deeper than limits.hpp allows) becomes an Error with code bad_argument.
+//   revoked proxy, nesting deeper than core/limits.hpp allows) becomes an Error with code bad_argument.
 // - A call with a number of arguments no overload takes, or on a deleted object, is refused
 //   (codes bad_argument and bad_state) before embind sees it.
 // - A JS throw leaves wasm without running the epilogues that give back the shadow stack, and

@@ -161,7 +161,7 @@ val load_js(val bytes) {
         limit_exceeded("Model.load",
                        ": the file has " + number_text(length) + " bytes, at most " +
                            std::to_string(limits::max_file_bytes) + " are accepted",
-                       limits::max_file_bytes);
+                       static_cast<std::int64_t>(limits::max_file_bytes));
     std::vector<std::uint8_t> data(static_cast<std::size_t>(length));
     // One bulk copy into the wasm memory (the view is taken after the allocation).
     val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
@@ -214,7 +214,7 @@ struct DecodeRequest {
     std::optional<float> temperature;
 };
 
-constexpr std::int64_t kMaxSteps = limits::max_steps;
+constexpr std::int64_t kMaxSteps = limits::max_decode_steps;
 constexpr std::int64_t kMaxBeamWidth = limits::max_beam_width;
 // topK is checked against the target vocabulary once the model is at hand; this bounds the read.
 constexpr std::int64_t kMaxTopK = 1 << 20;

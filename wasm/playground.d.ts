@@ -268,15 +268,19 @@ export interface ModelLimits {
   maxTopK: number;
 }
 
-/** What the bindings accept (Playground.limits()). */
+/** What the engine accepts (Playground.limits()), from its one table of limits. */
 export interface EngineLimits {
   /** bytes of a checkpoint Model.load accepts (more: limit_exceeded) */
   maxFileBytes: number;
+  /** characters (code points) of one text given to Model.decode (more: too_long) */
+  maxInputChars: number;
+  /** tokens of one input for any model; a model's own bound, info().limits.maxSourceTokens, is at most this */
+  maxInputTokens: number;
   /** numbers in one vector or matrix passed to attend() or weightDifference() */
   maxVectorLength: number;
-  /** dq, dk, da of defaultParams() and options.hidden_size */
+  /** dq, dk, da of defaultParams() and options.hidden_size: the widest a model's sizes may be */
   maxParamsSize: number;
-  /** the largest DecodeOptions.maxSteps */
+  /** the largest DecodeOptions.maxSteps, and the most steps any decoding takes */
   maxSteps: number;
   /** the widest Session.beam() */
   maxBeamWidth: number;
@@ -428,7 +432,7 @@ export interface Playground {
   scoreKinds(): ScoreKind[];
   /** 'wasm_simd128' or 'scalar': the ISA of the kernels in this build */
   simdIsa(): string;
-  /** What the bindings accept; a model's own limits are in info().limits. */
+  /** What the engine accepts; a model's own limits are in info().limits. */
   limits(): EngineLimits;
   /** The field table StepRecord or SelfAttentionRecord is generated from, in record order. */
   recordSchema(kind: 'decoder' | 'self_attention'): RecordField[];

@@ -2,7 +2,8 @@
 // size uses these numbers, and the bindings hand them to the page (the text box's limit). They are
 // far above what the shipped models need (the largest file is under 1 MB, the longest input 33
 // tokens) and low enough that nothing a hostile file or text can ask for exhausts a wasm heap or
-// runs for more than a moment.
+// runs for more than a moment. The bindings take theirs from here too (and report them all to the
+// page through limits()), so the page and the engine cannot disagree.
 #pragma once
 
 #include <cstddef>
@@ -48,6 +49,14 @@ inline constexpr std::int64_t max_decode_floats = std::int64_t{1} << 24;
 // (below ~3e-39, 1/τ is infinite and (e_j − m)·(1/τ) is 0·∞ = NaN at the maximum).
 inline constexpr float min_temperature = 1e-3f;
 inline constexpr float max_temperature = 1e3f;
+
+// ---- the bindings' arguments (checked before the library sees them) ----
+// Numbers in one vector or matrix passed to the sandbox's attend() or to weightDifference().
+inline constexpr std::int64_t max_vector_length = std::int64_t{1} << 20;
+// How far the copy of a JS call's arguments goes: elements of one array or keys of one object,
+// and nesting (a matrix inside attend()'s options is 4 deep).
+inline constexpr std::int64_t max_argument_elements = std::int64_t{1} << 24;
+inline constexpr std::int64_t max_argument_depth = 8;
 
 // ---- messages ----
 // Unknown words named one by one in a message (the rest are counted), and how many of them get

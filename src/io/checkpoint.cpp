@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <set>
 #include <stdexcept>
 
 namespace apg::io {
@@ -154,45 +153,87 @@ std::vector<std::uint8_t> save_safetensors(const Checkpoint &checkpoint) {
     return bytes;
 }
 
+namespace {
+
+// The document built from nlohmann's SAX events, refusing a key twice in one object and nesting
+// deeper than the limit as it goes. json::parse with a callback would do the same, but it
+// instantiates nlohmann's parser a second time (its callback builder beside the plain one) and
+// keeps a set of keys per open object; this builder asks the object being filled instead.
+struct DuplicateKey {
+    std::string key;
+};
+struct TooDeep {};
+
+class CheckedBuilder {
+  public:
+    json root;
+
+    bool null() { return put(nullptr); }
+    bool boolean(bool value) { return put(value); }
+    bool number_integer(json::number_integer_t value) { return put(value); }
+    bool number_unsigned(json::number_unsigned_t value) { return put(value); }
+    bool number_float(json::number_float_t value, const json::string_t &) { return put(value); }
+    bool string(json::string_t &value) { return put(std::move(value)); }
+    bool binary(json::binary_t &value) { return put(json::binary(std::move(value))); }
+    bool start_object(std::size_t) { return open(json::object()); }
+    bool start_array(std::size_t) { return open(json::array()); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(json::string_t &key) {
+        json &object = *open_.back();
+        if (object.contains(key)) throw DuplicateKey{std::move(key)};
+        slot_ = &object[std::move(key)];
+        return true;
+    }
+    template <class Exception> bool parse_error(std::size_t, const std::string &, const Exception &error) {
+        throw error;
+    }
+
+  private:
+    std::vector<json *> open_; // the objects and arrays being filled, innermost last
+    json *slot_ = nullptr;     // the value of the key just read
+
+    // Where the next value goes: the root, the end of the innermost array or the key just read.
+    json *place(json &&value) {
+        if (open_.empty()) {
+            root = std::move(value);
+            return &root;
+        }
+        json &parent = *open_.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(value));
+            return &parent.back();
+        }
+        *slot_ = std::move(value);
+        return slot_;
+    }
+    bool put(json &&value) {
+        place(std::move(value));
+        return true;
+    }
+    bool open(json &&container) {
+        open_.push_back(place(std::move(container)));
+        if (open_.size() > limits::max_json_depth) throw TooDeep{};
+        return true;
+    }
+    bool close() {
+        open_.pop_back();
+        return true;
+    }
+};
+
+} // namespace
+
 json parse_json(std::string_view text, const std::string &field) {
     const std::string what = field == "header" ? "header" : "metadata field " + quote(field);
     if (text.size() > limits::max_json_bytes)
         fail(what + " is " + std::to_string(text.size()) + " bytes, more than the limit of " +
                  std::to_string(limits::max_json_bytes),
              field, static_cast<std::int64_t>(limits::max_json_bytes));
-    struct DuplicateKey {
-        std::string key;
-    };
-    struct TooDeep {};
-    std::vector<std::set<std::string>> open_objects;
-    std::size_t depth = 0;
-    auto check = [&](int, json::parse_event_t event, json &parsed) {
-        switch (event) {
-        case json::parse_event_t::object_start:
-            open_objects.emplace_back();
-            if (++depth > limits::max_json_depth) throw TooDeep{};
-            break;
-        case json::parse_event_t::array_start:
-            if (++depth > limits::max_json_depth) throw TooDeep{};
-            break;
-        case json::parse_event_t::object_end:
-            open_objects.pop_back();
-            --depth;
-            break;
-        case json::parse_event_t::array_end:
-            --depth;
-            break;
-        case json::parse_event_t::key:
-            if (!open_objects.back().insert(parsed.get<std::string>()).second)
-                throw DuplicateKey{parsed.get<std::string>()};
-            break;
-        case json::parse_event_t::value:
-            break;
-        }
-        return true;
-    };
     try {
-        return json::parse(text.begin(), text.end(), check);
+        CheckedBuilder builder;
+        json::sax_parse(text.begin(), text.end(), &builder);
+        return std::move(builder.root);
     } catch (const DuplicateKey &duplicate) {
         fail(what + " has the key " + quote(duplicate.key) + " twice", field);
     } catch (const TooDeep &) {

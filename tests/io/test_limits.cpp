@@ -126,6 +126,36 @@ TEST_CASE("parse_json refuses text over the size limit and a key twice at any le
     CHECK(parse_json(R"({"a":{"b":1},"b":2})", "training")["b"] == 2); // one key per object, not per file
 }
 
+TEST_CASE("parse_json builds the document nlohmann's parser builds, and keeps its error messages") {
+    // Every kind of value at the top level, in arrays (nested, empty) and under keys, in key order
+    // that differs from the text's (the objects are sorted maps).
+    const char *texts[] = {
+        R"({"z":[1,-2,3.5e-3,18446744073709551615,[],[[true,false,null]],{}],"a":{"y":"\u00e9\n","b":[{"c":{}}]},"m":0})",
+        R"([[],{"k":[null]},"s",-0.0,1e300])",
+        "17",
+        "\"text\"",
+        "null",
+        "[]",
+        "{}"};
+    for (const char *text : texts) {
+        CAPTURE(text);
+        const nlohmann::json built = parse_json(text, "training");
+        CHECK(built == nlohmann::json::parse(text));
+        CHECK(built.dump() == nlohmann::json::parse(text).dump());
+    }
+    for (const char *bad : {"{\"a\":", "[1,]", "1e999", "{\"a\" 1}", "[1] 2", ""}) {
+        CAPTURE(bad);
+        std::string expected;
+        try {
+            [[maybe_unused]] const nlohmann::json parsed = nlohmann::json::parse(bad);
+        } catch (const nlohmann::json::exception &e) {
+            expected = std::string("checkpoint: metadata field \"training\" is not valid JSON (") + e.what() + ")";
+        }
+        REQUIRE(!expected.empty());
+        CHECK_THROWS_WITH_AS(parse_json(bad, "training"), expected.c_str(), FileError);
+    }
+}
+
 TEST_CASE("a config key given twice in the metadata is refused, not last-one-wins") {
     const Rejection r = load_rejection(with_config_text("embedding", "3,\"embedding\":4"));
     CHECK(r.code == ErrorCode::bad_checkpoint);

@@ -111,8 +111,8 @@ describe('errors cross into JS with a code and details', () => {
     assert.deepEqual([error.code, error.details.name], ['bad_argument', 'decode']);
 
     const session = keep(model.decode('tom chase jerry'));
-    error = engineError(() => session.beam(17));
-    assert.deepEqual([error.code, error.details.name, error.details.limit], ['bad_argument', 'beam', 16]);
+    error = engineError(() => session.beam(65));
+    assert.deepEqual([error.code, error.details.name, error.details.limit], ['bad_argument', 'beam', 64]);
     error = engineError(() => session.record(2.5));
     assert.equal(error.code, 'bad_argument');
     error = engineError(() => ap.attend('dot', [1, 'x'], [[1, 2]], [[1]]));
@@ -178,6 +178,8 @@ describe('limits', () => {
       'maxArgumentElements',
       'maxBeamWidth',
       'maxFileBytes',
+      'maxInputChars',
+      'maxInputTokens',
       'maxParamsSize',
       'maxSteps',
       'maxVectorLength',
@@ -199,6 +201,34 @@ describe('limits', () => {
       () => ap.attend('dot', query, [query], [[1]]),
       (e) => e.details.limit === limits.maxVectorLength,
     );
+  });
+
+  test('the bindings hold decoding requests to the library’s own limits', () => {
+    // One table: what limits() states passes the bindings and the library alike, one more is
+    // refused (by the bindings first, so with their message, but never let through to a second,
+    // different limit).
+    const limits = ap.limits();
+    const model = keep(ap.Model.load(checkpoint('dates-additive-bahdanau')));
+    const info = model.info();
+    assert.ok(info.limits.maxSourceTokens <= limits.maxInputTokens);
+    const session = keep(model.decode('1/2/03', { maxSteps: limits.maxSteps }));
+    assert.ok(session.run().length <= limits.maxSteps);
+    const steps = engineError(() => model.decode('1/2/03', { maxSteps: limits.maxSteps + 1 }));
+    assert.equal(steps.code, 'bad_argument');
+    assert.match(steps.message, new RegExp(`from 0 to ${limits.maxSteps}, got ${limits.maxSteps + 1}$`));
+    const beam = session.beam(limits.maxBeamWidth);
+    assert.equal(beam.beams.length, Math.min(limits.maxBeamWidth, beam.beams.length));
+    assert.ok(beam.beams.length > 16, 'a beam wider than the old bindings-only limit');
+    const wide = engineError(() => session.beam(limits.maxBeamWidth + 1));
+    assert.equal(wide.code, 'bad_argument');
+    assert.equal(wide.details.limit, limits.maxBeamWidth);
+    const long = engineError(() => model.decode('1'.repeat(limits.maxInputChars + 1)));
+    assert.equal(long.code, 'too_long');
+    assert.equal(long.details.limit, limits.maxInputChars);
+    // At the character limit the text is refused only for the model's token limit.
+    const tokens = engineError(() => model.decode('1'.repeat(limits.maxInputChars)));
+    assert.equal(tokens.code, 'too_long');
+    assert.match(tokens.message, /tokens/);
   });
 
   test('info().limits gives the model’s own, and they are enforced', () => {

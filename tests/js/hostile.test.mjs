@@ -14,11 +14,16 @@ const shipped = (name) => new Uint8Array(readFileSync(new URL(`${name}.safetenso
 let ap;
 const { keep } = useEngine((loaded) => (ap = loaded));
 
-// The limits the engine states in src/core/limits.hpp.
+// The limits the engine states in src/core/limits.hpp (the bindings report theirs from there too;
+// the first test holds limits() to these).
 const maxJsonDepth = 16;
 const maxModelDim = 4096;
 const maxVocabTokens = 32768;
 const maxInputChars = 2000;
+const maxInputTokens = 512;
+const maxDecodeSteps = 1024;
+const maxBeamWidth = 64;
+const maxFileBytes = 64 * 1024 * 1024;
 
 /** The header object and the data section of a .safetensors file. */
 function split(bytes) {
@@ -69,6 +74,18 @@ function stillWorks() {
   session.run();
   assert.equal(session.outputText(), '2026-11-29');
 }
+
+describe('one table of limits', () => {
+  test('limits() reports the engine’s own limits, not a second set of the bindings', () => {
+    const limits = ap.limits();
+    assert.equal(limits.maxFileBytes, maxFileBytes);
+    assert.equal(limits.maxInputChars, maxInputChars);
+    assert.equal(limits.maxInputTokens, maxInputTokens);
+    assert.equal(limits.maxSteps, maxDecodeSteps);
+    assert.equal(limits.maxBeamWidth, maxBeamWidth);
+    assert.equal(limits.maxParamsSize, maxModelDim);
+  });
+});
 
 describe('hostile checkpoints', () => {
   let dates;
