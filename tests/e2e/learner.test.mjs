@@ -253,8 +253,8 @@ describe('the page as a learner meets it', () => {
     test(`an input error shows by the input and over the greyed results (${width} px)`, async () => {
       const p = await browser.newPage({ viewport: { width, height } });
       p.on('pageerror', (e) => consoleErrors.push(String(e)));
-      await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
-      await waitForStep(p, 'zh-additive-bahdanau', 0);
+      await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
+      await waitForStep(p, 'zh-additive-bahdanau', 1);
       if (width < 700) await p.click('[data-testid=settings-summary]'); // folded on a phone
       await p.fill('[data-testid=decode-input]', 'tom chse jerry');
       await p.press('[data-testid=decode-input]', 'Enter');
@@ -271,7 +271,7 @@ describe('the page as a learner meets it', () => {
       assert.equal(await p.locator('[data-testid=decode-input]').getAttribute('aria-invalid'), 'true');
       assert.equal(
         await p.locator('[data-testid=decode-input]').getAttribute('aria-describedby'),
-        'input-error',
+        'input-error input-limits',
       );
       // over the greyed results: the problem, and what the greyed results are
       const banner = p.locator('[data-testid=results-error]');
@@ -581,8 +581,8 @@ describe('the page as a learner meets it', () => {
 
   test('on a phone the settings fold into one line, so the stepper is on the first screen', async () => {
     const p = await browser.newPage({ viewport: { width: 375, height: 800 } });
-    await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
-    await waitForStep(p, 'zh-additive-bahdanau', 0);
+    await open(p, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
+    await waitForStep(p, 'zh-additive-bahdanau', 1);
     const summary = p.locator('[data-testid=settings-summary]');
     assert.match(await summary.textContent(), /English → Chinese · additive · Bahdanau · “tom chase jerry”/);
     assert.equal(await p.locator('[data-testid=decode-input]').isVisible(), false, 'folded');
@@ -652,7 +652,7 @@ describe('the page as a learner meets it', () => {
   });
 
   test('the text box shows the engine’s limits: a character counter and the model’s token limit', async () => {
-    await open(page, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }));
+    await open(page, hash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
     await waitForStep(page, 'zh-additive-bahdanau', 1);
     const limits = page.locator('[data-testid=input-limits]');
     await page.waitForFunction(() =>
@@ -671,12 +671,15 @@ describe('the page as a learner meets it', () => {
     await page.waitForFunction(() =>
       /^16 \//.test(document.querySelector('[data-testid=input-limits]')?.textContent ?? ''),
     );
-    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE }));
+    await open(page, hash({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '1' }));
     await waitForStep(page, DATES, 1);
     await page.waitForFunction(() =>
       /characters$/.test(document.querySelector('[data-testid=input-limits]')?.textContent.trim() ?? ''),
     );
-    assert.match(await limits.textContent(), /^16 \/ 2000 characters.*this model reads at most 33 characters/s);
+    assert.match(
+      await limits.textContent(),
+      /^16 \/ 2000 characters.*this model reads at most 33 characters/s,
+    );
   });
 
   test('no console errors on the way', () => {
