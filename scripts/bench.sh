@@ -5,7 +5,6 @@
 # A new benchmark is a new bench_*.cpp or bench_*.mjs printing the JSON lines of bench.hpp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export NODE_PATH=/usr/share/nodejs
 presets=(native wasm wasm-scalar)
 for preset in "${presets[@]}"; do bash scripts/build.sh "$preset" >/dev/null; done
 
