@@ -3,6 +3,7 @@
 # program of each (native executables directly, wasm .cjs under node) and every
 # tests/bench/bench_*.mjs (plain JS), then prints one table per section (tests/bench/report.mjs).
 # A new benchmark is a new bench_*.cpp or bench_*.mjs printing the JSON lines of bench.hpp.
+# bench_peak measures each build's multiply–add peak, the denominator of the "% peak" columns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 presets=(native wasm wasm-scalar)
