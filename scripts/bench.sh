@@ -19,7 +19,7 @@ for preset in "${presets[@]}"; do
     if [ "$preset" = native ]; then
       "build/$preset/$name" "$preset" >"$out/$preset-$name.jsonl"
     else
-      node --no-experimental-fetch "build/$preset/$name.cjs" "$preset" >"$out/$preset-$name.jsonl"
+      node "build/$preset/$name.cjs" "$preset" >"$out/$preset-$name.jsonl"
     fi
   done
 done
