@@ -19,6 +19,7 @@ failed=0
 skipped=0
 
 finish() {
+  echo "test: ${SECONDS} s"
   local line="$passed passed, $failed failed"
   [ "$skipped" -eq 0 ] || line+=", $skipped skipped"
   echo "$line"
