@@ -3,9 +3,9 @@
 # program of each (native executables directly, wasm .cjs under node) and every
 # tests/bench/bench_*.mjs (plain JS), then prints one table per section (tests/bench/report.mjs).
 # A new benchmark is a new bench_*.cpp or bench_*.mjs printing the JSON lines of bench.hpp.
+# bench_peak measures each build's multiply–add peak, the denominator of the "% peak" columns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export NODE_PATH=/usr/share/nodejs
 presets=(native wasm wasm-scalar)
 for preset in "${presets[@]}"; do bash scripts/build.sh "$preset" >/dev/null; done
 
@@ -19,7 +19,7 @@ for preset in "${presets[@]}"; do
     if [ "$preset" = native ]; then
       "build/$preset/$name" "$preset" >"$out/$preset-$name.jsonl"
     else
-      node --no-experimental-fetch "build/$preset/$name.cjs" "$preset" >"$out/$preset-$name.jsonl"
+      node "build/$preset/$name.cjs" "$preset" >"$out/$preset-$name.jsonl"
     fi
   done
 done

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Installs what is missing and nothing else: Debian packages with apt-get, web packages with npm ci.
 # Quiet and quick when everything is present. Downloads nothing from anywhere else.
+#   bash scripts/setup.sh         what npm start, npm test and npm run bench need
+#   bash scripts/setup.sh arm64   also the aarch64 cross compiler and qemu (the native-arm64 preset)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium ccache cmake g++ clang-format)
+for extra in "$@"; do
+  case "$extra" in
+    arm64) packages+=(g++-aarch64-linux-gnu qemu-user) ;;
+    *) echo "setup: unknown extra '$extra' (known: arm64)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

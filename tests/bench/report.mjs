@@ -1,11 +1,9 @@
 // Reads the JSON lines written by the bench_* programs (C++ for every preset, and JS) and prints
-// one table per section: ns per call and GFLOP/s for each implementation, then the ratios.
+// one table per section: ns per call and GFLOP/s for each implementation, the ratios, and each
+// implementation's share of its own build's multiply–add peak, measured in the same run
+// (bench_peak.cpp: the "peak: …" sections; the fastest accumulator count is the peak).
 // usage: node tests/bench/report.mjs build/bench/*.jsonl
 import { readFileSync } from 'node:fs';
-
-// The core's 128-bit peak: 4 float lanes × 4 vector pipes (2 multiply, 2 add) × ~3.55 GHz.
-// Neither wasm SIMD128 nor x86-64-v2 has a fused multiply-add, so this is the ceiling for both.
-const peakGflops = Number(process.env.APG_PEAK_GFLOPS ?? 57);
 
 const impls = [
   ['native', 'native SSE'],
@@ -27,6 +25,12 @@ for (const file of process.argv.slice(2)) {
   }
 }
 
+const isPeak = (section) => section.startsWith('peak');
+const gflops = (r) => r.flops / r.ns;
+const peak = {};
+for (const r of rows.filter((r) => isPeak(r.section) && r.flops > 0))
+  peak[r.impl] = Math.max(peak[r.impl] ?? 0, gflops(r));
+
 const sections = [...new Set(rows.map((r) => r.section))];
 const fmtNs = (ns) =>
   ns >= 1e6
@@ -37,29 +41,28 @@ const fmtNs = (ns) =>
 for (const section of sections) {
   const inSection = rows.filter((r) => r.section === section);
   const present = impls.filter(([id]) => inSection.some((r) => r.impl === id));
-  const header = ['(n_q,n_k,d)'];
+  const header = [isPeak(section) ? 'loop' : '(n_q,n_k,d)'];
   for (const [, label] of present) header.push(`${label} time`, 'GFLOP/s');
   const usable = ratios.filter(
     ([, a, b]) => present.some(([id]) => id === a) && present.some(([id]) => id === b),
   );
   for (const [label] of usable) header.push(label);
-  if (present.some(([id]) => id === 'wasm')) header.push('wasm % peak');
+  const withPeak = isPeak(section)
+    ? []
+    : present.filter(([id]) => peak[id] && inSection.some((r) => r.impl === id && r.flops > 0));
+  for (const [id] of withPeak) header.push(`${id} % peak`);
   const table = [header];
   for (const name of [...new Set(inSection.map((r) => r.case))]) {
     const byImpl = Object.fromEntries(inSection.filter((r) => r.case === name).map((r) => [r.impl, r]));
     const cells = [name];
     for (const [id] of present) {
       const r = byImpl[id];
-      cells.push(r ? fmtNs(r.ns) : '-', r && r.flops > 0 ? (r.flops / r.ns).toFixed(2) : '-');
+      cells.push(r ? fmtNs(r.ns) : '-', r && r.flops > 0 ? gflops(r).toFixed(2) : '-');
     }
     for (const [, a, b] of usable)
       cells.push(byImpl[a] && byImpl[b] ? `${(byImpl[b].ns / byImpl[a].ns).toFixed(2)}x` : '-');
-    if (present.some(([id]) => id === 'wasm'))
-      cells.push(
-        byImpl.wasm?.flops > 0
-          ? `${((100 * byImpl.wasm.flops) / byImpl.wasm.ns / peakGflops).toFixed(0)}%`
-          : '-',
-      );
+    for (const [id] of withPeak)
+      cells.push(byImpl[id]?.flops > 0 ? `${((100 * gflops(byImpl[id])) / peak[id]).toFixed(0)}%` : '-');
     table.push(cells);
   }
   const widths = header.map((_, c) => Math.max(...table.map((row) => row[c].length)));
@@ -69,6 +72,7 @@ for (const section of sections) {
       row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '),
     );
 }
+const peaks = impls.filter(([id]) => peak[id]).map(([id, label]) => `${label} ${peak[id].toFixed(1)}`);
 console.log(
-  `\npeak = ${peakGflops} GFLOP/s (128-bit, no FMA; set APG_PEAK_GFLOPS to change); ratios are speedups.`,
+  `\npeak (multiply-add, measured in this run, GFLOP/s): ${peaks.join(', ') || 'not measured'}; ratios are speedups.`,
 );
