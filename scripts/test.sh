@@ -7,7 +7,7 @@
 #   3. native doctest suite (ctest)        4. the same suite under ASan + UBSan
 #   5. the same suite compiled to wasm and run under node (ctest)
 #   6. the fuzz targets for a fixed number of executions each (scripts/fuzz.sh smoke), when present
-#   7. JS binding tests and browser tests in headless Chromium (node --test)
+#   7. JS binding tests, the page modules' unit tests and the browser tests in headless Chromium (node --test)
 # A build that fails counts as one failed test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -94,8 +94,8 @@ fi
 echo "== web build"
 step "web build" node_modules/.bin/vite build --logLevel warn
 
-echo "== node --test (bindings and browser)"
-mapfile -t js_tests < <(find tests/js tests/e2e -name '*.test.mjs' 2>/dev/null | sort)
+echo "== node --test (bindings, page modules and browser)"
+mapfile -t js_tests < <(find tests/js tests/web tests/e2e -name '*.test.mjs' 2>/dev/null | sort)
 if [ ${#js_tests[@]} -gt 0 ]; then
   # The spec reporter for the reader, JUnit XML for the count.
   node --test --test-reporter=spec --test-reporter-destination=stdout \
