@@ -1,15 +1,28 @@
 // Headless Debian Chromium through playwright-core.
 
-// scripts/test.sh runs node with --no-experimental-fetch, which removes the fetch classes that
-// playwright-core's bundle subclasses when it loads. The browser tests never use Playwright's
-// own HTTP client, so empty stand-ins are enough; with the real classes present nothing changes.
-for (const name of ['Headers', 'Request', 'Response']) globalThis[name] ??= class {};
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 const { chromium } = await import('playwright-core');
 
+// Debian's chromium package, found on PATH (APG_CHROMIUM names another binary).
+function chromiumPath() {
+  if (process.env.APG_CHROMIUM) return process.env.APG_CHROMIUM;
+  for (const dir of (process.env.PATH ?? '').split(delimiter))
+    for (const name of ['chromium', 'chromium-browser']) {
+      try {
+        accessSync(join(dir, name), constants.X_OK);
+        return join(dir, name);
+      } catch {
+        // not here
+      }
+    }
+  throw new Error('no chromium on PATH: scripts/setup.sh installs Debian’s chromium package');
+}
+
 export function launchBrowser() {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: [
       '--headless',
       '--no-sandbox',

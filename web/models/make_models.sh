@@ -18,7 +18,7 @@ done
 for task in dates zh; do
   for score in additive dot scaled_dot general cosine; do runs+=("$task $score luong"); done
 done
-# Issue 6: a 2-layer, 4-head transformer encoder under the additive Bahdanau decoder.
+# A 2-layer, 4-head transformer encoder under the additive Bahdanau decoder.
 for task in dates zh; do runs+=("$task additive bahdanau transformer"); done
 for run in "${runs[@]}"; do
   read -r task score style encoder <<<"$run"
