@@ -13,8 +13,7 @@ SoftmaxTerms softmax_terms(const Vec &scores, const StepOptions &options) {
     if (!mask.empty() && static_cast<Eigen::Index>(mask.size()) != n)
         throw std::invalid_argument("softmax_terms: mask has " + std::to_string(mask.size()) + " entries for " +
                                     std::to_string(n) + " scores");
-    if (!(options.temperature > 0.0f) || !std::isfinite(options.temperature))
-        throw std::invalid_argument("softmax_terms: temperature must be a positive finite number");
+    check_temperature("softmax_terms", options.temperature);
     auto on = [&](Eigen::Index j) { return mask.empty() || mask[static_cast<std::size_t>(j)] != 0; };
 
     SoftmaxTerms t;

@@ -1,13 +1,25 @@
 // The three stages of one attention step (scores → weights → context), forward and backward.
 #include "attention/step.hpp"
 
+#include "core/error.hpp"
 #include "core/kernels.hpp"
+#include "core/limits.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 namespace apg::attention {
+
+void check_temperature(const char *op, float t) {
+    if (t >= limits::min_temperature && t <= limits::max_temperature) return;
+    char message[160];
+    std::snprintf(message, sizeof message, "%s: temperature must be from %g to %g, got %g", op,
+                  static_cast<double>(limits::min_temperature), static_cast<double>(limits::max_temperature),
+                  static_cast<double>(t));
+    throw InputError(ErrorCode::bad_argument, message, {{"name", std::string("temperature")}});
+}
 
 namespace {
 
@@ -25,9 +37,7 @@ void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &va
     if (!options.mask.empty() && options.mask.size() != static_cast<std::size_t>(keys.rows()))
         throw std::invalid_argument(where + "mask has " + std::to_string(options.mask.size()) + " bytes but keys are " +
                                     shape(keys) + " (one byte per key)");
-    if (!(options.temperature > 0.0f) || !std::isfinite(options.temperature))
-        throw std::invalid_argument(where + "temperature must be a positive finite number, got " +
-                                    std::to_string(options.temperature));
+    check_temperature(op, options.temperature);
     if (!options.mask.empty()) {
         bool any = false;
         for (std::uint8_t m : options.mask) any = any || m != 0;

@@ -14,7 +14,7 @@ namespace apg::attention {
 
 struct StepOptions {
     std::span<const std::uint8_t> mask{}; // n bytes, 1 = attend; empty = attend to every key
-    float temperature = 1.0f;             // > 0
+    float temperature = 1.0f;             // within [limits::min_temperature, max_temperature]
 };
 
 // Every named buffer of the step; the trace and the page read these by name.
@@ -24,7 +24,12 @@ struct AttentionStep {
     Vec context;       // dv
 };
 
-// Throws std::invalid_argument for mismatched shapes, no keys, a fully masked row or τ <= 0.
+// Throws InputError(bad_argument) unless limits::min_temperature ≤ t ≤ limits::max_temperature:
+// outside that range the softmax of finite scores can give NaN or infinite weights.
+void check_temperature(const char *op, float t);
+
+// Throws std::invalid_argument for mismatched shapes, no keys, a fully masked row or a τ outside
+// [limits::min_temperature, limits::max_temperature].
 void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache, const Mat &values,
             const StepOptions &options, AttentionStep &out);
 

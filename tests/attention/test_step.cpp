@@ -1,4 +1,5 @@
 #include "attention/step.hpp"
+#include "core/error.hpp"
 
 #include "gradcheck.hpp"
 
@@ -240,4 +241,28 @@ TEST_CASE("deferring the key-cache gradient to once per input gives the same gra
             CHECK(d_keys_plain.norm() > 0.0f);
         }
     }
+}
+
+TEST_CASE("a temperature where the softmax would give NaN or infinite weights is refused") {
+    const Mat keys{{1, 0}, {0, 1}, {3, 3}};
+    Vec query(2);
+    query << 1, 2;
+    // At 1e-45, 1/τ is infinite and the weight of the largest score would be exp(0·∞) = NaN.
+    for (float t : {1e-45f, 0.0f, -1.0f, 1e9f, std::nanf("")}) {
+        CAPTURE(t);
+        try {
+            attend(ScoreParams{}, query, keys, keys, {.mask = {}, .temperature = t});
+            FAIL("accepted");
+        } catch (const InputError &e) {
+            CHECK(e.code() == ErrorCode::bad_argument);
+            CHECK(std::string(e.what()).find("temperature must be from 0.001 to 1000") != std::string::npos);
+        }
+    }
+    // The bounds themselves are taken, and the weights stay finite there: at τ = 1e-3 the largest
+    // score (3·1 + 3·2 = 9 against 1 and 2) takes all the weight.
+    const AttentionStep sharp = attend(ScoreParams{}, query, keys, keys, {.mask = {}, .temperature = 1e-3f});
+    CHECK(sharp.weights[2] == 1.0f);
+    CHECK(sharp.weights[0] == 0.0f);
+    const AttentionStep flat = attend(ScoreParams{}, query, keys, keys, {.mask = {}, .temperature = 1e3f});
+    for (int j = 0; j < 3; ++j) CHECK(std::isfinite(flat.weights[j]));
 }

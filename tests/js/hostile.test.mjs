@@ -239,4 +239,18 @@ describe('hostile texts and options', () => {
     const session = keep(zh.decode('tom chase jerry', { temperature: 1e-3 }));
     for (const step of session.run()) assert.ok(step.weights.every(Number.isFinite));
   });
+
+  test('the sandbox refuses the same temperatures', () => {
+    const keys = [
+      [1, 0],
+      [0, 1],
+      [3, 3],
+    ];
+    for (const temperature of [1e-45, 0, -1, 1e9]) {
+      const error = errorOf(() => ap.attend('dot', [1, 2], keys, keys, { temperature }));
+      assertCoded(error, { message: /temperature must be from 0\.001 to 1000/, code: 'bad_argument' });
+    }
+    const sharp = ap.attend('dot', [1, 2], keys, keys, { temperature: 1e-3 });
+    assert.deepEqual(Array.from(sharp.weights), [0, 0, 1]);
+  });
 });
