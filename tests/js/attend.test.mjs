@@ -235,7 +235,7 @@ describe('errors', () => {
     [
       'a temperature of 0',
       () => ap.attend('dot', query, keys, values, { temperature: 0 }),
-      /temperature must be a positive/,
+      /temperature must be from 0.001 to 1000, got 0/,
     ],
     [
       'a temperature that is not a number',
