@@ -23,7 +23,7 @@ namespace {
 
 void check_config(const apg::models::ModelConfig &config) {
     std::int64_t total = 0;
-    for (const auto &t : models::tensor_shapes(config)) {
+    for (const auto &t : apg::models::tensor_shapes(config)) {
         std::int64_t n = 1;
         for (auto d : t.shape) {
             if (d <= 0) finding("non-positive dim", t.name);
@@ -36,7 +36,8 @@ void check_config(const apg::models::ModelConfig &config) {
     apg::models::Parameters params = apg::models::init_parameters(config, 1);
     std::vector<apg::models::TensorShape> made;
     for (const auto &t : apg::models::tensors(params, config)) made.push_back({t.name, t.shape});
-    if (made != models::tensor_shapes(config)) finding("tensor_shapes differs from tensors()", config.to_json().dump());
+    if (made != apg::models::tensor_shapes(config))
+        finding("tensor_shapes differs from tensors()", config.to_json().dump());
     if (apg::models::ModelConfig::from_json(config.to_json()).to_json() != config.to_json())
         finding("config round trip", config.to_json().dump());
 }
