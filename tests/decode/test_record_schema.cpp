@@ -17,15 +17,7 @@ using namespace apg::decode;
 
 namespace {
 ModelConfig config(attention::ScoreKind score, AttentionStyle style) {
-    return testing::tiny_config(score, style,
-                                {.source_vocab = 7,
-                                 .target_vocab = 6,
-                                 .embedding = 4,
-                                 .encoder_hidden = 3,
-                                 .decoder_hidden = 6,
-                                 .attention_dim = 5,
-                                 .max_source_len = 8,
-                                 .max_target_len = 5});
+    return testing::tiny_config(score, style, testing::session_sizes);
 }
 } // namespace
 

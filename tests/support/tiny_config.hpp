@@ -28,4 +28,14 @@ inline ModelConfig tiny_config(attention::ScoreKind score, AttentionStyle style,
     return c;
 }
 
+// The sizes of the decoding-session and record tests: room for 8 source and 5 target tokens.
+inline constexpr TinySizes session_sizes{.source_vocab = 7,
+                                         .target_vocab = 6,
+                                         .embedding = 4,
+                                         .encoder_hidden = 3,
+                                         .decoder_hidden = 6,
+                                         .attention_dim = 5,
+                                         .max_source_len = 8,
+                                         .max_target_len = 5};
+
 } // namespace apg::models::testing
