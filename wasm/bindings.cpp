@@ -2,6 +2,7 @@
 // converts its JS arguments, calls the library, and converts the result back; C++ exceptions
 // reach JS as Error with their message. Every argument is taken as `val` so that a wrongly
 // typed argument becomes a C++ exception with a clear message instead of an embind TypeError.
+#include "attention/cosine_bound.hpp"
 #include "attention/score.hpp"
 #include "attention/softmax_terms.hpp"
 #include "attention/step.hpp"
@@ -167,10 +168,22 @@ val limits_js() {
     return out;
 }
 
+// The largest weight cosine attention can give over n keys with scale g (attention/cosine_bound.hpp).
+val cosine_weight_bound_js(val n, val scale) {
+    const auto keys = static_cast<int>(whole_number(n, "n", 1, limits::max_input_tokens));
+    double g = 1;
+    if (!scale.isUndefined()) {
+        if (!scale.isNumber()) bad_argument("scale", ": expected a number, got " + describe(scale));
+        g = scale.as<double>();
+    }
+    return val(attention::cosine_weight_bound(keys, g));
+}
+
 val attend(val kind, val query, val keys, val values, val options) {
     return guarded(attend_js, kind, query, keys, values, options);
 }
 val defaultParams(val kind, val dq, val dk, val da) { return guarded(default_params_js, kind, dq, dk, da); }
+val cosineWeightBound(val n, val scale) { return guarded(cosine_weight_bound_js, n, scale); }
 val scoreKinds() { return guarded(score_kinds_js); }
 val engineLimits() { return guarded(limits_js); }
 val weightDifference(val a, val b) { return guarded(weight_difference_js, a, b); }
@@ -181,12 +194,14 @@ std::string simdIsa() { return core::simd_isa(); }
 
 EMSCRIPTEN_BINDINGS(apg) {
     emscripten::function("attend", &apg::wasm::attend);
+    emscripten::function("cosineWeightBound", &apg::wasm::cosineWeightBound);
     emscripten::function("defaultParams", &apg::wasm::defaultParams);
     emscripten::function("limits", &apg::wasm::engineLimits);
     emscripten::function("scoreKinds", &apg::wasm::scoreKinds);
     emscripten::function("simdIsa", &apg::wasm::simdIsa);
     emscripten::function("weightDifference", &apg::wasm::weightDifference);
-    apg::wasm::guard_entry("attend", 1); // options may be left out
+    apg::wasm::guard_entry("attend", 1);            // options may be left out
+    apg::wasm::guard_entry("cosineWeightBound", 1); // scale may be left out
     for (const char *name : {"defaultParams", "limits", "scoreKinds", "simdIsa", "weightDifference"})
         apg::wasm::guard_entry(name);
 }

@@ -260,6 +260,8 @@ export interface Tensor {
 
 /** A model's own limits (Model.info().limits). */
 export interface ModelLimits {
+  /** the fewest tokens of one input: 1 (an empty input gives empty_input) */
+  minSourceTokens: number;
   /** tokens of one input (more gives too_long) */
   maxSourceTokens: number;
   /** tokens of one output; a session stops after maxTargetTokens + 1 steps unless maxSteps says otherwise */
@@ -345,6 +347,22 @@ export interface BeamResult {
   scores: number[];
 }
 
+/** How sure the model was of the tokens taken (Session.confidence()), the end token included. */
+export interface Confidence {
+  steps: number;
+  /** the mean of p(token) over the steps */
+  meanProb: number;
+  /** the lowest p(token), at minStep (from 0; -1 before the first step) */
+  minProb: number;
+  minStep: number;
+  /** Π p(token): the probability of the whole output */
+  sequenceProb: number;
+  /** minProb < lowBelow: at some step the other tokens together were more likely than the one taken */
+  low: boolean;
+  /** 0.5 */
+  lowBelow: number;
+}
+
 /** Any other key is refused (bad_argument naming it). */
 export interface DecodeOptions {
   /** how many next tokens each step reports: 1 to info().limits.maxTopK (default 5) */
@@ -379,6 +397,8 @@ export interface Session {
   length(): number;
   outputTokens(): string[];
   outputText(): string;
+  /** over the steps taken so far */
+  confidence(): Confidence;
   record(index: number): StepRecord;
   trace(): StepRecord[];
   beam(width: number): BeamResult;
@@ -426,6 +446,11 @@ export interface Playground {
     values: MatrixInput,
     options?: AttendOptions,
   ): AttendResult;
+  /**
+   * The largest weight cosine attention can give over n keys (1 to limits().maxInputTokens) with
+   * score scale g (default 1): e^{2g} / (e^{2g} + n − 1). Throws EngineError bad_argument.
+   */
+  cosineWeightBound(n: number, scale?: number): number;
   /** The deterministic parameters (fixed seed) used when attend() is given none. */
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): ScoreParams;
   /** ['dot', 'scaled_dot', 'general', 'additive', 'cosine'] */
