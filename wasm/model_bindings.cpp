@@ -325,7 +325,8 @@ val encoder_states_js(SessionState &s) { return to_js(s.session->encoded().state
 // The transformer encoder's layers (kind "self_attention"); none for a GRU encoder.
 std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
     const auto &cache = s.session->encoded().self_attention;
-    return cache ? decode::to_records(*cache) : std::vector<trace::StepRecord>{};
+    return cache ? decode::to_records(s.model->network().parameters().transformer, *cache)
+                 : std::vector<trace::StepRecord>{};
 }
 
 val self_attention_js(SessionState &s) {

@@ -209,6 +209,18 @@ export interface SelfAttentionRecord {
   mask: number[];
   /** n × d: the layer's input (layer 0: embedding + positional code) */
   input: Tensor;
+  /** h × dh × d: each head's rows of W_q (out × in): q = W_q x + b_q */
+  wQ: Tensor;
+  /** h × dh: each head's part of b_q */
+  bQ: Tensor;
+  /** h × dh × d: each head's rows of W_k: k = W_k x + b_k */
+  wK: Tensor;
+  /** h × dh: each head's part of b_k */
+  bK: Tensor;
+  /** h × dh × d: each head's rows of W_v: v = W_v x + b_v */
+  wV: Tensor;
+  /** h × dh: each head's part of b_v */
+  bV: Tensor;
   /** h × n × dh: each head's columns of Q = X W_qᵀ + b_q */
   query: Tensor;
   /** h × n × dh: each head's K */
