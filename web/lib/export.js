@@ -233,6 +233,16 @@ function addLegend(copy, title, note = '') {
   copy.setAttribute('viewBox', `0 0 ${wide} ${height + LEGEND}`);
 }
 
+/** @type {CanvasRenderingContext2D | null | undefined} */
+let measure;
+/** The width of a caption in bold 12 px, measured on a canvas (an estimate where there is none). */
+function captionWidth(text) {
+  if (measure === undefined) measure = document.createElement('canvas').getContext('2d');
+  if (!measure) return [...text].reduce((sum, c) => sum + (c.codePointAt(0) >= 0x2e80 ? 13 : 8), 0);
+  measure.font = '700 12px system-ui, sans-serif';
+  return measure.measureText(text).width;
+}
+
 /**
  * Several pictures (each an SVG on the page, with a caption above it) laid out in rows of at most
  * `maxWidth` px as one SVG element, for one file of a view with many pictures.
@@ -283,7 +293,7 @@ export function combineSvgs(parts, maxWidth = 1200) {
     inner.setAttribute('y', String(p.y + CAPTION));
     outer.append(label, inner);
     // a caption wider than its picture widens the file, never gets cut
-    width = Math.max(width, p.x + 8 + [...p.caption].length * 7.5);
+    width = Math.max(width, p.x + 8 + captionWidth(p.caption));
   }
   outer.setAttribute('width', String(Math.ceil(width)));
   outer.setAttribute('height', String(Math.ceil(height)));
