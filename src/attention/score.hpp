@@ -35,10 +35,11 @@ inline constexpr float cosine_norm_epsilon = 1e-8f;
 
 // The learned scale g of scaled_cosine starts at √dk. Cosine scores lie in [−1, 1], so with n keys
 // plain cosine can give one key a weight of at most e²/(e² + n − 1); g widens that range to
-// [−g, g]. At √dk the scores of vectors whose entries are of unit size (‖q‖ ≈ ‖k‖ ≈ √dk) start
-// where scaled dot's do, qᵀk/√dk, and that is large enough (11.3 for dk = 128) for a weight
-// near 1 from the first step, so Adam (whose steps are about the learning rate, a few
-// thousandths) does not have to carry g far over a short run.
+// [−g, g]. Adam moves g by about the learning rate per step (a unit or two over a shipped run),
+// so g has to start where a sharp softmax is already within reach: with the shipped recipe a
+// start of 1 trains dates / reverse to 48 / 69 % held-out (no better than plain cosine), 5 to
+// 99.8 / 99.5 %, √128 ≈ 11.3 to 100 / 99.8 %. At √dk the score of vectors whose entries are of
+// unit size (‖q‖ ≈ ‖k‖ ≈ √dk) also starts where scaled dot's does: g · cos = qᵀk / √dk.
 float initial_cosine_scale(Eigen::Index dk);
 
 // "dot", "scaled_dot", "general", "additive", "cosine", "scaled_cosine"
