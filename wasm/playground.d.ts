@@ -62,7 +62,7 @@ export interface Matrix {
   cols: number;
 }
 
-export type ScoreKind = 'dot' | 'scaled_dot' | 'general' | 'additive' | 'cosine';
+export type ScoreKind = 'dot' | 'scaled_dot' | 'general' | 'additive' | 'cosine' | 'scaled_cosine';
 
 /** The parameters of a score function; only the kind's own members are present. */
 export interface ScoreParams {
@@ -75,6 +75,8 @@ export interface ScoreParams {
   w_k?: Matrix;
   /** additive: da */
   v?: Float32Array;
+  /** scaled_cosine: the scale g of scores = g · cos(q, k_j) (default √dk) */
+  scale?: number;
 }
 
 export interface ScoreParamsInput {
@@ -82,6 +84,8 @@ export interface ScoreParamsInput {
   w_q?: MatrixInput;
   w_k?: MatrixInput;
   v?: VectorInput;
+  /** scaled_cosine: g, from −1000 to 1000 */
+  scale?: number;
 }
 
 export interface AttendOptions {
@@ -89,7 +93,7 @@ export interface AttendOptions {
   temperature?: number;
   /** One entry per key, truthy = attend. Default: attend to every key. */
   mask?: ArrayLike<number | boolean>;
-  /** Score parameters (general, additive). Default: defaultParams(kind, dq, dk, hidden_size). */
+  /** Score parameters (general, additive, scaled_cosine). Default: defaultParams(kind, dq, dk, hidden_size). */
   params?: ScoreParamsInput;
   /** da of the default additive parameters. Default: the query size. */
   hidden_size?: number;
@@ -109,8 +113,10 @@ export interface AttendResult {
   hidden: Matrix | null;
   /** additive: W_q q (da); otherwise null */
   query_proj: Float32Array | null;
-  /** cosine: ‖q‖; otherwise null */
+  /** cosine, scaled_cosine: ‖q‖; otherwise null */
   query_norm: number | null;
+  /** scaled_cosine: the g the cosines were multiplied by; otherwise null */
+  scale: number | null;
   /** the parameters used: the caller's, or the defaults */
   params: ScoreParams;
   /** stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys */
@@ -166,6 +172,8 @@ export interface StepRecord {
   query: Float32Array;
   /** n: stage 1: e_j = score(query, h_j) */
   scores: Float32Array;
+  /** scaled_cosine: the learned g of scores = g · cos(query, h_j); 1 otherwise */
+  scale: number;
   /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
   /** n: stage 2: softmax(scores / τ) */
@@ -465,7 +473,7 @@ export interface Playground {
   cosineWeightBound(n: number, scale?: number): number;
   /** The deterministic parameters (fixed seed) used when attend() is given none. */
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): ScoreParams;
-  /** ['dot', 'scaled_dot', 'general', 'additive', 'cosine'] */
+  /** ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'] */
   scoreKinds(): ScoreKind[];
   /** 'wasm_simd128' or 'scalar': the ISA of the kernels in this build */
   simdIsa(): string;

@@ -27,6 +27,9 @@ export function referenceScores(kind, query, keys, params) {
       }
       case 'cosine':
         return dot(query, key) / (norm(query) * norm(key));
+      case 'scaled_cosine':
+        // g · cos(q, k)
+        return (params.scale * dot(query, key)) / (norm(query) * norm(key));
       default:
         throw new Error(`no reference for ${kind}`);
     }
