@@ -316,11 +316,10 @@ io::Model Run::snapshot() const {
                      task_.target_vocab, training_record(progress_.heldout_exact_match, last_examples_));
 }
 
-std::vector<std::uint8_t> Run::save() const {
+io::Model Run::trained_model() const {
     const double heldout = task_.heldout.size() > 0 ? exact_match(*network_, task_.heldout, kTokens) : -1;
-    io::Model model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab, task_.target_vocab,
-                    training_record(heldout, task_.heldout.size()));
-    return model.save();
+    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
+                     task_.target_vocab, training_record(heldout, task_.heldout.size()));
 }
 
 void Run::cancel() {

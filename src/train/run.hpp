@@ -95,8 +95,10 @@ class Run {
     Evaluation evaluate(int limit = 0);
     // The model as trained so far, with its vocabularies and training record.
     io::Model snapshot() const;
-    // snapshot().save(); the record's heldout_exact_match is over every held-out pair.
-    std::vector<std::uint8_t> save() const;
+    // The model with its record's heldout_exact_match over every held-out pair (what apg train
+    // writes), and its .safetensors bytes.
+    io::Model trained_model() const;
+    std::vector<std::uint8_t> save() const { return trained_model().save(); }
     // Stops the run for good and frees the trainer's buffers; the model stays.
     void cancel();
 
