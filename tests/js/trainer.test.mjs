@@ -169,6 +169,12 @@ test('own pairs: each bad text is a coded error naming its line', () => {
     ['a\tb\tc', 'bad_argument', 1, /^line 1: 2 tabs/],
     ['a\tb\nc\u0007\td', 'bad_argument', 2, /^line 2: the control character U\+0007 at column 2/],
     ['a\tb\n\tb', 'bad_argument', 2, /^line 2: the source is empty/],
+    [
+      'a b\tc d\nx <s>\ty z',
+      'bad_argument',
+      2,
+      /^line 2: the source holds "<s>", a name the vocabulary keeps/,
+    ],
     [`a\tb\n${'x'.repeat(129)}\ty`, 'too_long', 2, /^line 2: the source has 129 tokens, at most 128/],
     ['a\tb\n'.repeat(50001), 'limit_exceeded', 50001, /^line 50001: more than 50000 pairs/],
     ['a'.repeat(2000001), 'limit_exceeded', undefined, /at most 2000000/],
