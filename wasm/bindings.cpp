@@ -177,6 +177,7 @@ val limits_js() {
     out.set("maxInputTokens", limits::max_input_tokens);
     out.set("maxVectorLength", static_cast<double>(limits::max_vector_length));
     out.set("maxParamsSize", static_cast<double>(kMaxParamsSize));
+    out.set("maxCosineScale", kMaxCosineScale);
     out.set("maxSteps", limits::max_decode_steps);
     out.set("maxBeamWidth", limits::max_beam_width);
     out.set("maxArgumentElements", static_cast<double>(limits::max_argument_elements));

@@ -302,6 +302,8 @@ export interface EngineLimits {
   maxVectorLength: number;
   /** dq, dk, da of defaultParams() and options.hidden_size: the widest a model's sizes may be */
   maxParamsSize: number;
+  /** the largest |g| of attend()'s options.params.scale (scaled_cosine) */
+  maxCosineScale: number;
   /** the largest DecodeOptions.maxSteps, and the most steps any decoding takes */
   maxSteps: number;
   /** the widest Session.beam() */

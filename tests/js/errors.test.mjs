@@ -177,6 +177,7 @@ describe('limits', () => {
       'maxArgumentDepth',
       'maxArgumentElements',
       'maxBeamWidth',
+      'maxCosineScale',
       'maxFileBytes',
       'maxInputChars',
       'maxInputTokens',
@@ -186,6 +187,10 @@ describe('limits', () => {
     ]);
     for (const value of Object.values(limits)) assert.ok(Number.isInteger(value) && value > 0);
     assert.doesNotThrow(() => ap.defaultParams('general', limits.maxParamsSize, 1, 1));
+    const unit = [[1, 0]];
+    const scaled = (scale) => ap.attend('scaled_cosine', [1, 0], unit, unit, { params: { scale } });
+    assert.equal(scaled(-limits.maxCosineScale).scale, -limits.maxCosineScale);
+    assert.throws(() => scaled(limits.maxCosineScale + 1), { code: 'bad_argument' });
     assert.throws(() => ap.defaultParams('general', limits.maxParamsSize + 1, 1, 1), {
       code: 'bad_argument',
     });

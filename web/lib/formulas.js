@@ -1,4 +1,6 @@
 // The formulas of the three stages in TeX, for KaTeX.
+import { formatNumber } from './format.js';
+
 export const scoreFunctions = [
   {
     kind: 'dot',
@@ -45,11 +47,21 @@ export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];
 
-/** The score function written for a decoder: query s_{i-1} (Bahdanau) or s_i (Luong), keys h_j. */
-export function decoderScoreTex(kind, style) {
+/** Scaled cosine's g written as the engine's value (g under it), so the formula says which g scored. */
+export const fillScale = (tex, scale) =>
+  Number.isFinite(scale)
+    ? tex.replace('g\\,', `\\underset{g}{${formatNumber(scale).replace('−', '-')}}\\,`)
+    : tex;
+
+/**
+ * The score function written for a decoder: query s_{i-1} (Bahdanau) or s_i (Luong), keys h_j;
+ * for scaled cosine with the model's learned g in place of g when `scale` is given.
+ */
+export function decoderScoreTex(kind, style, scale = null) {
   const query = style === 'luong' ? 's_i' : 's_{i-1}';
-  return scoreFunction(kind)
+  const tex = scoreFunction(kind)
     .tex.replaceAll('\\mathbf{q}', `\\mathbf{${query}}`)
     .replaceAll('\\mathbf{k}_j', '\\mathbf{h}_j')
     .replaceAll('d_k', 'd_h');
+  return kind === 'scaled_cosine' && scale !== null ? fillScale(tex, scale) : tex;
 }

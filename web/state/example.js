@@ -16,6 +16,8 @@ export function exampleSandbox() {
   return {
     kind: 'dot',
     temperature: 1,
+    /** scaled cosine's g; null: the engine's default √dk */
+    scale: null,
     query: formatVector(exampleQuery),
     tokens: exampleTokens.map(({ label, key, value }) => ({
       label,

@@ -5,10 +5,10 @@ import { selfAttention } from './self-attention.svelte.js';
 import { writeUrl } from './url.js';
 
 export function syncUrl() {
-  const { kind, temperature, query, tokens } = sandbox;
+  const { kind, temperature, scale, query, tokens } = sandbox;
   const { layer, head, token } = selfAttention;
   writeUrl(
-    { view: nav.view, kind, temperature, query, tokens },
+    { view: nav.view, kind, temperature, scale, query, tokens },
     { ...choice, step: nav.step, reveal: nav.reveal, selfAttention: [layer, head, token] },
   );
 }

@@ -37,9 +37,15 @@ export function sandboxRequest(from = sandbox) {
       temperature: Number(from.temperature),
       mask: from.tokens.map((t) => (t.attend ? 1 : 0)),
     },
+    /** scaled cosine's g as chosen, or null: the engine's default √dk */
+    scale: typeof from.scale === 'number' && Number.isFinite(from.scale) ? from.scale : null,
     labels: from.tokens.map((t) => t.label),
   };
 }
+
+/** The options for one score function: scaled cosine also gets the chosen g (the others have no g). */
+export const optionsFor = (kind, { options, scale }) =>
+  kind === 'scaled_cosine' && scale !== null ? { ...options, params: { scale } } : options;
 
 const sandboxRuns = latest();
 
@@ -56,8 +62,8 @@ export async function computeSandbox(request) {
     const { kind, query, keys, values, options } = request;
     // The chosen function, and beside it the weights every function gives the same inputs.
     const [result, others] = await Promise.all([
-      api.attend(kind, query, keys, values, options),
-      Promise.allSettled(engine.kinds.map((k) => api.attend(k, query, keys, values, options))),
+      api.attend(kind, query, keys, values, optionsFor(kind, request)),
+      Promise.allSettled(engine.kinds.map((k) => api.attend(k, query, keys, values, optionsFor(k, request)))),
     ]);
     if (!current()) return;
     sandbox.result = result;
@@ -120,6 +126,7 @@ export function resetSandbox() {
   const fresh = exampleSandbox();
   sandbox.kind = fresh.kind;
   sandbox.temperature = fresh.temperature;
+  sandbox.scale = fresh.scale;
   sandbox.query = fresh.query;
   sandbox.tokens = fresh.tokens.map(token);
 }

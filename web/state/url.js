@@ -15,6 +15,9 @@ export function readUrl(hash, defaults) {
   if (KINDS.includes(kind)) out.kind = kind;
   const temperature = Number(params.get('t'));
   if (params.has('t') && temperature > 0 && temperature <= 10) out.temperature = temperature;
+  // scaled cosine's g; the engine says so when it is out of its range
+  const scale = Number(params.get('g'));
+  if (params.get('g') && Number.isFinite(scale)) out.scale = scale;
   if (params.has('q')) out.query = (params.get('q') ?? '').slice(0, 500);
   try {
     const tokens = JSON.parse(params.get('tokens') ?? 'null');
@@ -116,7 +119,7 @@ export function readDecodeUrl(hash, defaults, notes = []) {
   return out;
 }
 
-export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
+export function writeUrl({ view, kind, temperature, scale = null, query, tokens }, decode) {
   const params = new URLSearchParams({ view });
   if (decode) {
     params.set('task', decode.task);
@@ -133,6 +136,7 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
   }
   params.set('kind', kind);
   params.set('t', String(temperature));
+  if (scale !== null) params.set('g', String(scale));
   params.set('q', query);
   params.set('tokens', JSON.stringify(tokens.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0])));
   scheduleHash(`#${params}`);
