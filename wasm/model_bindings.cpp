@@ -8,6 +8,7 @@
 #include "decode/transformer_trace.hpp"
 #include "io/model.hpp"
 #include "js_error.hpp"
+#include "model_handle.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
 
@@ -90,10 +91,6 @@ val record_schema(const std::string &kind) {
 }
 
 using io::Model;
-
-struct ModelHandle {
-    std::shared_ptr<const Model> model;
-};
 
 // A session keeps its model alive: JS may delete the model first, and the network stays until the
 // session is deleted too.

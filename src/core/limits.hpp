@@ -50,6 +50,23 @@ inline constexpr std::int64_t max_decode_floats = std::int64_t{1} << 24;
 inline constexpr float min_temperature = 1e-3f;
 inline constexpr float max_temperature = 1e3f;
 
+// ---- training (apg::train::Run and own pairs) ----
+// Bounds of a training run's configuration: what a browser tab can train in minutes within its
+// memory, far above the shipped recipes (embeddings 32-64, hidden 64-128, batch 32, 500-3,000
+// steps). Every field of a run is checked against these before anything is allocated.
+inline constexpr int max_train_steps = 100000;
+inline constexpr int max_steps_per_call = 10000; // mini-batches one Run::step(n) may take
+inline constexpr int max_train_batch = 512;
+inline constexpr int max_train_dim = 512; // embed and hidden of a run (a model allows max_model_dim)
+inline constexpr double min_learning_rate = 1e-6;
+inline constexpr double max_learning_rate = 1e30;
+inline constexpr int max_eval_examples = 5000;              // held-out pairs one evaluation decodes
+inline constexpr std::uint64_t max_seed = (1ull << 53) - 1; // a JS number holds it exactly
+// Own pairs (source<TAB>target lines): the text, the pairs and the tokens of one side.
+inline constexpr std::size_t max_pairs_bytes = 2000000;
+inline constexpr int max_pairs = 50000;
+inline constexpr int max_pair_tokens = 128;
+
 // ---- the bindings' arguments (checked before the library sees them) ----
 // Numbers in one vector or matrix passed to the sandbox's attend() or to weightDifference().
 inline constexpr std::int64_t max_vector_length = std::int64_t{1} << 20;

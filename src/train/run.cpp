@@ -1,0 +1,332 @@
+#include "train/run.hpp"
+
+#include "core/error.hpp"
+#include "core/limits.hpp"
+#include "decode/session.hpp"
+#include "train/tasks/encode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace apg::train {
+
+namespace {
+
+constexpr SpecialTokens kTokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
+
+// The input the page's alignment snapshots decode: one that shows the task's pattern (the
+// reordering of zh's time and place phrases, the anti-diagonal of reverse).
+std::string task_probe(std::string_view task) {
+    if (task == "dates") return "29 november 2026";
+    if (task == "zh") return "tom chased jerry in the kitchen yesterday";
+    return "abcdefj";
+}
+
+std::string number_text(double d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", d);
+    return text;
+}
+
+[[noreturn]] void out_of_range(const char *name, const std::string &range, const std::string &got, double lo,
+                               double hi) {
+    throw InputError(ErrorCode::bad_argument, std::string(name) + ": expected " + range + ", got " + got,
+                     {{"name", std::string(name)}, {"min", lo}, {"limit", hi}});
+}
+
+int checked_int(const char *name, int value, int lo, int hi) {
+    if (value < lo || value > hi)
+        out_of_range(name, "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi),
+                     std::to_string(value), lo, hi);
+    return value;
+}
+
+TaskInfo info_for(std::string name, models::EncoderKind encoder) {
+    TaskInfo t;
+    const bool pairs = name == "pairs";
+    const TrainOptions o = recipe_options(pairs ? "dates" : name, encoder);
+    t.name = name;
+    t.probe = pairs ? "" : task_probe(name);
+    t.steps = pairs ? (encoder == models::EncoderKind::gru ? 1000 : 3000) : o.steps;
+    t.batch = o.batch_size;
+    t.learning_rate = o.learning_rate;
+    // recipe_config's sizes (prepare.cpp).
+    t.embed = encoder == models::EncoderKind::gru ? 32 : 64;
+    t.hidden = encoder == models::EncoderKind::gru ? 64 : 128;
+    if (name == "dates" || name == "reverse") t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
+    return t;
+}
+
+bool all_finite(const std::vector<core::TensorRef> &refs) {
+    for (const auto &r : refs)
+        for (float x : r.data)
+            if (!std::isfinite(x)) return false;
+    return true;
+}
+
+void copy_out(const std::vector<core::TensorRef> &refs, std::vector<float> &flat) {
+    std::size_t at = 0;
+    for (const auto &r : refs) {
+        std::copy(r.data.begin(), r.data.end(), flat.begin() + static_cast<std::ptrdiff_t>(at));
+        at += r.data.size();
+    }
+}
+
+void copy_in(const std::vector<float> &flat, const std::vector<core::TensorRef> &refs) {
+    std::size_t at = 0;
+    for (const auto &r : refs) {
+        std::copy_n(flat.begin() + static_cast<std::ptrdiff_t>(at), r.data.size(), r.data.begin());
+        at += r.data.size();
+    }
+}
+
+} // namespace
+
+std::vector<TaskInfo> task_infos(models::EncoderKind encoder) {
+    std::vector<TaskInfo> out;
+    for (const auto &name : task_names()) out.push_back(info_for(name, encoder));
+    return out;
+}
+
+TaskInfo pairs_info(models::EncoderKind encoder) { return info_for("pairs", encoder); }
+
+Run::Run(RunConfig config) : config_(std::move(config)) {
+    const RunConfig &c = config_;
+    const bool own = c.pairs.has_value();
+    if (!own) {
+        const auto names = task_names();
+        if (std::find(names.begin(), names.end(), c.task) == names.end())
+            throw InputError(ErrorCode::bad_argument,
+                             "task: expected dates, zh or reverse (or own pairs), got \"" + c.task.substr(0, 32) + "\"",
+                             {{"name", std::string("task")}});
+    }
+    const TaskInfo recipe = own ? pairs_info(c.encoder) : info_for(c.task, c.encoder);
+    const int embed = checked_int("embed", c.embed.value_or(recipe.embed), 1, limits::max_train_dim);
+    const int hidden = checked_int("hidden", c.hidden.value_or(recipe.hidden), 1, limits::max_train_dim);
+    if (c.encoder == models::EncoderKind::transformer && embed % 4 != 0)
+        throw InputError(ErrorCode::bad_argument,
+                         "embed: the transformer's model size must be a multiple of its 4 heads, got " +
+                             std::to_string(embed),
+                         {{"name", std::string("embed")},
+                          {"min", std::int64_t{4}},
+                          {"limit", static_cast<std::int64_t>(limits::max_train_dim)}});
+    const int steps = checked_int("steps", c.steps.value_or(recipe.steps), 1, limits::max_train_steps);
+    const int batch = checked_int("batch", c.batch.value_or(recipe.batch), 1, limits::max_train_batch);
+    const double lr = c.learning_rate.value_or(recipe.learning_rate);
+    if (!(lr >= limits::min_learning_rate && lr <= limits::max_learning_rate))
+        out_of_range("learningRate",
+                     "a number from " + number_text(limits::min_learning_rate) + " to " +
+                         number_text(limits::max_learning_rate),
+                     number_text(lr), limits::min_learning_rate, limits::max_learning_rate);
+    if (c.seed > limits::max_seed)
+        out_of_range("seed", "a whole number from 0 to " + std::to_string(limits::max_seed), std::to_string(c.seed), 0,
+                     static_cast<double>(limits::max_seed));
+    checked_int("evalExamples", c.eval_examples, 1, limits::max_eval_examples);
+    checked_int("evalEvery", c.eval_every, 0, limits::max_train_steps);
+    if (c.probe && c.probe->size() > 4 * static_cast<std::size_t>(limits::max_input_chars))
+        out_of_range("probe", "a text of at most " + std::to_string(limits::max_input_chars) + " characters",
+                     std::to_string(c.probe->size()) + " bytes", 0, limits::max_input_chars);
+
+    // The data, as apg train makes it: the task's examples from the seed.
+    if (own) {
+        pairs_ = std::make_unique<PairsData>(parse_pairs(*c.pairs, c.tokenization, c.seed));
+        task_.data = pairs_->data;
+        task_.source_vocab = source_vocabulary(task_.data);
+        task_.target_vocab = target_vocabulary(task_.data);
+        task_.train = encode_examples(task_.data.train, task_.source_vocab, task_.target_vocab);
+        task_.heldout = encode_examples(task_.data.heldout, task_.source_vocab, task_.target_vocab);
+    } else {
+        task_ = prepare_task(c.task, c.seed);
+    }
+
+    models::ModelConfig mc = recipe_config(task_, c.score, c.style, c.encoder);
+    if (c.encoder == models::EncoderKind::gru) {
+        mc.embedding = embed;
+        mc.encoder_hidden = hidden;
+        mc.decoder_hidden = 2 * hidden; // = the encoder state, so every score function fits
+        mc.attention_dim = hidden;
+    } else {
+        mc.embedding = embed;
+        mc.ff_hidden = hidden;
+        // recipe_config gives dot, scaled dot and cosine a decoder state of the keys' size.
+        if (mc.decoder_hidden == recipe.embed) mc.decoder_hidden = embed;
+    }
+    if (c.activation) mc.activation = *c.activation;
+    mc.validate();
+
+    options_ = own ? recipe_options("dates", c.encoder) : recipe_options(c.task, c.encoder);
+    options_.seed = c.seed;
+    options_.steps = steps;
+    options_.batch_size = batch;
+    options_.learning_rate = static_cast<float>(lr);
+    options_.eval_examples = c.eval_examples;
+    options_.eval_every = c.eval_every;
+
+    probe_ = c.probe.value_or(own ? (task_.data.heldout.empty() ? task_.data.train.front().source_text
+                                                                : task_.data.heldout.front().source_text)
+                                  : task_probe(c.task));
+    try {
+        const std::vector<int> ids = task_.source_vocab.encode(probe_);
+        if (static_cast<int>(ids.size()) > mc.max_source_len)
+            throw InputError(ErrorCode::too_long,
+                             "the probe has " + std::to_string(ids.size()) + " tokens, the model takes at most " +
+                                 std::to_string(mc.max_source_len),
+                             {{"length", static_cast<std::int64_t>(ids.size())},
+                              {"limit", static_cast<std::int64_t>(mc.max_source_len)}});
+    } catch (const Error &e) {
+        Details details = e.details();
+        details.insert(details.begin(), {"name", std::string("probe")});
+        throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
+    }
+
+    // The model as apg train initialises it: Seq2Seq(config, seed).
+    network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
+    trainer_ = std::make_unique<Trainer>(*network_, task_.train, task_.heldout, kTokens, options_);
+    std::size_t count = 0;
+    for (const auto &r : network_->tensors()) count += r.data.size();
+    last_good_.resize(count);
+    progress_.total_steps = steps;
+}
+
+bool Run::done() const { return cancelled_ || diverged_ || !trainer_ || trainer_->done(); }
+
+RunProgress Run::step(int n) {
+    if (diverged_)
+        throw StateError(ErrorCode::bad_state, "step: the run diverged: " + progress_.message,
+                         {{"name", std::string("step")}});
+    if (cancelled_)
+        throw StateError(ErrorCode::bad_state, "step: the run was cancelled", {{"name", std::string("step")}});
+    checked_int("n", n, 1, limits::max_steps_per_call);
+    if (!trainer_) return progress_;
+
+    const std::vector<core::TensorRef> refs = network_->tensors();
+    double loss = 0, accuracy = 0;
+    int taken = 0;
+    while (taken < n && !trainer_->done()) {
+        copy_out(refs, last_good_);
+        const Progress p = trainer_->step();
+        if (!std::isfinite(p.loss) || !std::isfinite(p.grad_norm) || !all_finite(refs)) {
+            copy_in(last_good_, refs);
+            diverged_ = true;
+            const bool bad_loss = !std::isfinite(p.loss), bad_norm = !std::isfinite(p.grad_norm);
+            const double bad = bad_loss ? p.loss : p.grad_norm;
+            const std::string what = bad_loss ? std::string("loss became ") + (std::isnan(bad) ? "NaN" : "infinite")
+                                     : bad_norm
+                                         ? std::string("gradient norm became ") + (std::isnan(bad) ? "NaN" : "infinite")
+                                         : std::string("parameters became non-finite");
+            progress_.message = "the " + what + " at step " + std::to_string(p.step) + " (learning rate " +
+                                number_text(p.learning_rate) + "): the parameters of step " +
+                                std::to_string(p.step - 1) + " were kept";
+            progress_.diverged = true;
+            progress_.done = true;
+            progress_.elapsed_seconds = p.elapsed_seconds;
+            progress_.learning_rate = p.learning_rate;
+            if (taken > 0) {
+                progress_.loss = loss / taken;
+                progress_.token_accuracy = accuracy / taken;
+            }
+            trainer_.reset(); // frees the gradients, the optimiser's moments and the workspace
+            return progress_;
+        }
+        loss += p.loss;
+        accuracy += p.token_accuracy;
+        ++taken;
+        // The trainer's own evaluations (eval_every) count only when it made a new one.
+        const double heldout = progress_.heldout_exact_match;
+        const bool evaluated = options_.eval_every > 0 && p.step % options_.eval_every == 0;
+        static_cast<Progress &>(progress_) = p;
+        if (evaluated)
+            last_examples_ = std::min(task_.heldout.size(), static_cast<std::size_t>(options_.eval_examples));
+        else
+            progress_.heldout_exact_match = heldout;
+    }
+    if (taken > 0) {
+        progress_.loss = loss / taken;
+        progress_.token_accuracy = accuracy / taken;
+    }
+    progress_.done = trainer_->done();
+    if (progress_.done) trainer_.reset();
+    return progress_;
+}
+
+Evaluation Run::evaluate(int limit) {
+    checked_int("limit", limit, 0, limits::max_eval_examples);
+    const std::size_t wanted = static_cast<std::size_t>(limit == 0 ? config_.eval_examples : limit);
+    Evaluation e;
+    e.step = progress_.step;
+    e.examples = static_cast<int>(std::min(wanted, task_.heldout.size()));
+    if (e.examples > 0) {
+        e.heldout_exact_match = exact_match(*network_, task_.heldout, kTokens, wanted);
+        progress_.heldout_exact_match = e.heldout_exact_match;
+        last_examples_ = static_cast<std::size_t>(e.examples);
+    }
+    decode::SessionOptions options;
+    options.start_id = io::Vocabulary::bos;
+    options.end_id = io::Vocabulary::eos;
+    decode::DecodeSession session(*network_, task_.source_vocab.encode(probe_), options);
+    session.run();
+    const auto &steps = session.steps();
+    e.probe.source = task_.source_vocab.tokenize(probe_);
+    e.probe.weights.resize(static_cast<Eigen::Index>(steps.size()), static_cast<Eigen::Index>(e.probe.source.size()));
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        e.probe.output.push_back(task_.target_vocab.token(steps[i].token));
+        e.probe.weights.row(static_cast<Eigen::Index>(i)) = steps[i].step.attention.weights.transpose();
+    }
+    return e;
+}
+
+nlohmann::json Run::training_record(double heldout, std::size_t examples) const {
+    const RunConfig &c = config_;
+    std::string command = c.command;
+    if (command.empty()) {
+        if (c.pairs) {
+            command = "trained on own pairs (" + std::to_string(pairs_->count) + " pairs, " +
+                      io::tokenizer_name(pairs_->tokenizer) + " tokens)";
+        } else {
+            command = "apg train --task " + c.task + " --score " + std::string(attention::name(c.score)) + " --style " +
+                      std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) + " --out " + c.task +
+                      ".safetensors";
+            if (c.encoder != models::EncoderKind::gru) command += " --encoder " + std::string(models::name(c.encoder));
+            command += " --steps " + std::to_string(options_.steps) + " --batch " +
+                       std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
+        }
+    }
+    nlohmann::json record = {{"command", command},
+                             {"encoder", std::string(models::name(c.encoder))},
+                             {"seed", c.seed},
+                             {"data_seed", c.seed},
+                             {"steps", options_.steps},
+                             {"batch_size", options_.batch_size},
+                             {"learning_rate", options_.learning_rate},
+                             {"final_lr_fraction", options_.final_lr_fraction},
+                             {"clip_norm", options_.clip_norm},
+                             {"train_pairs", task_.train.size()},
+                             {"heldout_pairs", task_.heldout.size()},
+                             {"heldout_exact_match", heldout >= 0 ? nlohmann::json(heldout) : nlohmann::json()}};
+    if (examples != task_.heldout.size()) record["heldout_examples"] = examples;
+    if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
+    if (diverged_) record["diverged"] = progress_.message;
+    if (c.pairs) record["tokenization"] = io::tokenizer_name(pairs_->tokenizer);
+    return record;
+}
+
+io::Model Run::snapshot() const {
+    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
+                     task_.target_vocab, training_record(progress_.heldout_exact_match, last_examples_));
+}
+
+std::vector<std::uint8_t> Run::save() const {
+    const double heldout = task_.heldout.size() > 0 ? exact_match(*network_, task_.heldout, kTokens) : -1;
+    io::Model model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab, task_.target_vocab,
+                    training_record(heldout, task_.heldout.size()));
+    return model.save();
+}
+
+void Run::cancel() {
+    cancelled_ = true;
+    trainer_.reset();
+    progress_.done = true;
+}
+
+} // namespace apg::train

@@ -1,0 +1,352 @@
+// The embind surface of the trainer module (declared for TypeScript in trainer.d.ts): the training
+// limits and task recipes, own-pairs parsing, and TrainRun (step, evaluate, snapshot, save,
+// cancel) over apg::train::Run. Conversion only: every number comes from the library. Every JS
+// value is read through the checks of convert.hpp (after guard_entry's plain copy), so a string
+// for a number, NaN, a huge or negative value or an unknown field is a coded bad_argument.
+#include "../convert.hpp"
+#include "../js_error.hpp"
+#include "../model_handle.hpp"
+#include "core/limits.hpp"
+#include "train/pairs.hpp"
+#include "train/run.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+// clang-format off
+// `new TrainRun(config)`: a JS constructor function that returns the handle made by the guarded
+// class function TrainRunHandle.create, with the handle's prototype so instanceof holds.
+EM_JS(void, apg_trainer_constructor_js, (), {
+    addOnPostRun(function() {
+        const Handle = Module['TrainRunHandle'];
+        const TrainRun = function TrainRun(config) {
+            if (!new.target) throw Module['apgPlainCopy'].coded('TrainRun: call it with new', 'bad_argument', {});
+            return Handle['create'](config);
+        };
+        TrainRun.prototype = Handle.prototype;
+        Module['TrainRun'] = TrainRun;
+    });
+});
+// clang-format on
+
+namespace apg::wasm {
+namespace {
+
+using train::Run;
+
+struct RunHandle {
+    std::shared_ptr<Run> run;
+};
+
+bool is_object(const val &v) { return v.typeOf().as<std::string>() == "object" && !v.isNull() && !v.isArray(); }
+
+val strings_to_js(const std::vector<std::string> &items) {
+    val out = val::array();
+    for (const auto &s : items) out.call<void>("push", s);
+    return out;
+}
+
+val ints_to_js(const std::vector<int> &items) {
+    val out = val::array();
+    for (int x : items) out.call<void>("push", x);
+    return out;
+}
+
+std::string text_field(const val &v, const std::string &field) {
+    if (!v.isString()) bad_argument(field, ": expected a string, got " + describe(v));
+    return v.as<std::string>();
+}
+
+// A name the library parses (score, style, encoder, activation): its error, coded, with the field.
+template <class Parse> auto named(const val &v, const std::string &field, Parse parse) {
+    const std::string text = text_field(v, field);
+    try {
+        return parse(text);
+    } catch (const std::exception &e) {
+        bad_argument(field, std::string(": ") + e.what());
+    }
+}
+
+double number_field(const val &v, const std::string &field, double lo, double hi) {
+    if (!v.isNumber()) bad_argument(field, ": expected a number, got " + describe(v));
+    const double d = v.as<double>();
+    if (!(d >= lo && d <= hi))
+        bad_argument(field, ": expected a number from " + number_text(lo) + " to " + number_text(hi) + ", got " +
+                                number_text(d));
+    return d;
+}
+
+int int_field(const val &v, const std::string &field, std::int64_t lo, std::int64_t hi) {
+    return static_cast<int>(whole_number(v, field, lo, hi));
+}
+
+constexpr const char *kConfigKeys[] = {"task",         "pairs",     "tokenization", "score",     "style", "encoder",
+                                       "embed",        "hidden",    "learningRate", "batch",     "steps", "seed",
+                                       "evalExamples", "evalEvery", "probe",        "activation"};
+
+train::RunConfig run_config(const val &config) {
+    if (!is_object(config)) bad_argument("config", ": expected an object, got " + describe(config));
+    std::string known;
+    for (const char *k : kConfigKeys) known += (known.empty() ? "" : ", ") + std::string(k);
+    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", config))) {
+        bool ok = false;
+        for (const char *k : kConfigKeys) ok = ok || key == k;
+        if (!ok) bad_argument("config." + key.substr(0, 32), " is not a field of a training run (" + known + ")");
+    }
+    const auto get = [&](const char *name) -> std::optional<val> {
+        if (!config.hasOwnProperty(name) || config[name].isUndefined()) return std::nullopt;
+        return config[name];
+    };
+    train::RunConfig c;
+    const auto task = get("task");
+    const auto pairs = get("pairs");
+    if (task && pairs) bad_argument("config.task", ": give a task or pairs, not both");
+    if (!task && !pairs) bad_argument("config.task", ": missing (a task name, or pairs: source<TAB>target lines)");
+    if (task) c.task = text_field(*task, "config.task");
+    if (pairs) {
+        c.pairs = text_field(*pairs, "config.pairs");
+        if (const auto t = get("tokenization"))
+            c.tokenization = train::parse_tokenization(text_field(*t, "config.tokenization"));
+    } else if (get("tokenization")) {
+        bad_argument("config.tokenization", ": only with pairs");
+    }
+    if (const auto v = get("score"))
+        c.score = named(*v, "config.score", [](const std::string &s) { return attention::parse_score_kind(s); });
+    if (const auto v = get("style"))
+        c.style = named(*v, "config.style", [](const std::string &s) { return models::parse_attention_style(s); });
+    if (const auto v = get("encoder"))
+        c.encoder = named(*v, "config.encoder", [](const std::string &s) {
+            return models::parse_encoder_kind(s == "bigru" ? std::string("gru") : s);
+        });
+    if (const auto v = get("activation"))
+        c.activation = named(*v, "config.activation", [](const std::string &s) { return nn::parse_activation(s); });
+    if (const auto v = get("embed")) c.embed = int_field(*v, "config.embed", 1, limits::max_train_dim);
+    if (const auto v = get("hidden")) c.hidden = int_field(*v, "config.hidden", 1, limits::max_train_dim);
+    if (const auto v = get("learningRate"))
+        c.learning_rate = number_field(*v, "config.learningRate", limits::min_learning_rate, limits::max_learning_rate);
+    if (const auto v = get("batch")) c.batch = int_field(*v, "config.batch", 1, limits::max_train_batch);
+    if (const auto v = get("steps")) c.steps = int_field(*v, "config.steps", 1, limits::max_train_steps);
+    if (const auto v = get("seed"))
+        c.seed =
+            static_cast<std::uint64_t>(whole_number(*v, "config.seed", 0, static_cast<std::int64_t>(limits::max_seed)));
+    if (const auto v = get("evalExamples"))
+        c.eval_examples = int_field(*v, "config.evalExamples", 1, limits::max_eval_examples);
+    if (const auto v = get("evalEvery")) c.eval_every = int_field(*v, "config.evalEvery", 0, limits::max_train_steps);
+    if (const auto v = get("probe")) c.probe = text_field(*v, "config.probe");
+    return c;
+}
+
+val nullable(double x) { return x >= 0 ? val(x) : val::null(); }
+
+val progress_to_js(const train::RunProgress &p) {
+    val out = val::object();
+    out.set("step", p.step);
+    out.set("totalSteps", p.total_steps);
+    out.set("sequences", static_cast<double>(p.sequences));
+    out.set("loss", p.loss);
+    out.set("tokenAccuracy", p.token_accuracy);
+    out.set("gradNorm", p.grad_norm);
+    out.set("learningRate", p.learning_rate);
+    out.set("elapsedSeconds", p.elapsed_seconds);
+    out.set("sequencesPerSecond", p.sequences_per_second);
+    out.set("heldoutExactMatch", nullable(p.heldout_exact_match));
+    out.set("done", p.done);
+    out.set("diverged", p.diverged);
+    if (p.diverged) out.set("message", p.message);
+    return out;
+}
+
+val task_info_to_js(const train::TaskInfo &t) {
+    val out = val::object();
+    out.set("name", t.name);
+    out.set("probe", t.probe);
+    out.set("defaultSteps", t.steps);
+    out.set("batch", t.batch);
+    out.set("learningRate", t.learning_rate);
+    out.set("embed", t.embed);
+    out.set("hidden", t.hidden);
+    out.set("sourceTokenizer", std::string(io::tokenizer_name(t.source_tokenizer)));
+    out.set("targetTokenizer", std::string(io::tokenizer_name(t.target_tokenizer)));
+    return out;
+}
+
+models::EncoderKind encoder_arg(const val &v) {
+    if (v.isUndefined()) return models::EncoderKind::gru;
+    return named(v, "encoder", [](const std::string &s) {
+        return models::parse_encoder_kind(s == "bigru" ? std::string("gru") : s);
+    });
+}
+
+val train_tasks_js(val encoder) {
+    val out = val::array();
+    for (const auto &t : train::task_infos(encoder_arg(encoder))) out.call<void>("push", task_info_to_js(t));
+    return out;
+}
+
+val pairs_recipe_js(val encoder) { return task_info_to_js(train::pairs_info(encoder_arg(encoder))); }
+
+val train_limits_js() {
+    val out = val::object();
+    out.set("maxPairs", limits::max_pairs);
+    out.set("maxBytes", static_cast<double>(limits::max_pairs_bytes));
+    out.set("maxSourceTokens", limits::max_pair_tokens);
+    out.set("maxTargetTokens", limits::max_pair_tokens);
+    out.set("maxTokenBytes", limits::max_token_bytes);
+    out.set("maxVocabTokens", limits::max_vocab_tokens);
+    out.set("maxSteps", limits::max_train_steps);
+    out.set("maxStepsPerCall", limits::max_steps_per_call);
+    out.set("maxBatch", limits::max_train_batch);
+    out.set("minLearningRate", limits::min_learning_rate);
+    out.set("maxLearningRate", limits::max_learning_rate);
+    out.set("maxEmbed", limits::max_train_dim);
+    out.set("maxHidden", limits::max_train_dim);
+    out.set("maxEvalExamples", limits::max_eval_examples);
+    out.set("maxSeed", static_cast<double>(limits::max_seed));
+    out.set("maxProbeChars", limits::max_input_chars);
+    return out;
+}
+
+val parse_pairs_js(val text, val tokenization, val seed) {
+    const std::string t = text_field(text, "parsePairs");
+    const train::Tokenization how = tokenization.isUndefined()
+                                        ? train::Tokenization::automatic
+                                        : train::parse_tokenization(text_field(tokenization, "tokenization"));
+    const auto s =
+        seed.isUndefined()
+            ? std::uint64_t{1}
+            : static_cast<std::uint64_t>(whole_number(seed, "seed", 0, static_cast<std::int64_t>(limits::max_seed)));
+    const train::PairsData p = train::parse_pairs(t, how, s);
+    const io::Vocabulary source = train::source_vocabulary(p.data), target = train::target_vocabulary(p.data);
+    val out = val::object();
+    out.set("count", static_cast<double>(p.count));
+    out.set("tokenization", std::string(p.tokenizer == io::Tokenizer::words ? "word" : "char"));
+    out.set("sourceVocab", source.size());
+    out.set("targetVocab", target.size());
+    out.set("trainCount", static_cast<double>(p.data.train.size()));
+    out.set("heldoutCount", static_cast<double>(p.data.heldout.size()));
+    out.set("sourceLengths", ints_to_js(p.source_lengths));
+    out.set("targetLengths", ints_to_js(p.target_lengths));
+    out.set("longestSource", static_cast<double>(p.longest_source));
+    out.set("longestTarget", static_cast<double>(p.longest_target));
+    return out;
+}
+
+// ---- TrainRun ----
+
+val create_js(val config) { return val(RunHandle{std::make_shared<Run>(run_config(config))}); }
+
+val step_js(Run &run, val n) { return progress_to_js(run.step(int_field(n, "step", 1, limits::max_steps_per_call))); }
+
+val evaluate_js(Run &run, val limit) {
+    const int l = limit.isUndefined() ? 0 : int_field(limit, "evaluate", 0, limits::max_eval_examples);
+    const train::Evaluation e = run.evaluate(l);
+    val probe = val::object();
+    probe.set("source", strings_to_js(e.probe.source));
+    probe.set("output", strings_to_js(e.probe.output));
+    probe.set("rows", static_cast<int>(e.probe.weights.rows()));
+    probe.set("cols", static_cast<int>(e.probe.weights.cols()));
+    probe.set("weights", to_js(e.probe.weights.data(), e.probe.weights.size())); // row-major (Mat is)
+    val out = val::object();
+    out.set("step", e.step);
+    out.set("heldoutExactMatch", nullable(e.heldout_exact_match));
+    out.set("examples", e.examples);
+    out.set("probe", probe);
+    return out;
+}
+
+val snapshot_js(Run &run) { return val(ModelHandle{std::make_shared<const io::Model>(run.snapshot())}); }
+
+val save_js(Run &run) {
+    const std::vector<std::uint8_t> bytes = run.save();
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+
+val cancel_js(Run &run) {
+    run.cancel();
+    return val::undefined();
+}
+
+val settings_js(Run &run) {
+    const auto &c = run.model_config();
+    const auto &o = run.options();
+    const auto &rc = run.config();
+    val out = val::object();
+    out.set("task", rc.pairs ? std::string("pairs") : rc.task);
+    out.set("score", std::string(attention::name(c.score)));
+    out.set("style", std::string(models::name(c.style)));
+    out.set("encoder", std::string(models::name(c.encoder)));
+    out.set("embed", c.embedding);
+    out.set("hidden", c.encoder == models::EncoderKind::gru ? c.encoder_hidden : c.ff_hidden);
+    out.set("steps", o.steps);
+    out.set("batch", o.batch_size);
+    out.set("learningRate", o.learning_rate);
+    out.set("seed", static_cast<double>(rc.seed));
+    out.set("evalExamples", o.eval_examples);
+    out.set("trainCount", static_cast<double>(run.data().train.size()));
+    out.set("heldoutCount", static_cast<double>(run.data().heldout.size()));
+    out.set("sourceVocab", c.source_vocab);
+    out.set("targetVocab", c.target_vocab);
+    out.set("sourceTokenizer", std::string(io::tokenizer_name(run.data().source_vocab.tokenizer())));
+    out.set("targetTokenizer", std::string(io::tokenizer_name(run.data().target_vocab.tokenizer())));
+    return out;
+}
+
+val progress_js(Run &run) { return progress_to_js(run.progress()); }
+
+// Entry points: each takes its own reference to the run first (a delete() from page code during
+// the call cannot free it), then converts.
+val trainLimits() { return guarded(train_limits_js); }
+val trainTasks(val encoder) { return guarded(train_tasks_js, encoder); }
+val pairsRecipe(val encoder) { return guarded(pairs_recipe_js, encoder); }
+val parsePairs(val text, val tokenization, val seed) { return guarded(parse_pairs_js, text, tokenization, seed); }
+val TrainRun_create(val config) { return guarded(create_js, config); }
+
+template <val (*F)(Run &)> val run_call(RunHandle &h) {
+    return guarded([&h] {
+        const std::shared_ptr<Run> run = h.run;
+        return F(*run);
+    });
+}
+template <val (*F)(Run &, val)> val run_call_arg(RunHandle &h, val arg) {
+    return guarded(
+        [&h](val a) {
+            const std::shared_ptr<Run> run = h.run;
+            return F(*run, a);
+        },
+        arg);
+}
+
+} // namespace
+} // namespace apg::wasm
+
+EMSCRIPTEN_BINDINGS(apg_trainer) {
+    using namespace apg::wasm;
+    emscripten::function("trainLimits", &trainLimits);
+    emscripten::function("trainTasks", &trainTasks);
+    emscripten::function("pairsRecipe", &pairsRecipe);
+    emscripten::function("parsePairs", &parsePairs);
+    emscripten::class_<RunHandle>("TrainRunHandle")
+        .class_function("create", &TrainRun_create)
+        .function("step", &run_call_arg<step_js>)
+        .function("evaluate", &run_call_arg<evaluate_js>)
+        .function("snapshot", &run_call<snapshot_js>)
+        .function("save", &run_call<save_js>)
+        .function("cancel", &run_call<cancel_js>)
+        .function("settings", &run_call<settings_js>)
+        .function("progress", &run_call<progress_js>);
+    guard_entry("trainLimits");
+    guard_entry("trainTasks", 1);
+    guard_entry("pairsRecipe", 1);
+    guard_entry("parsePairs", 2);
+    guard_static("TrainRunHandle", "create");
+    guard_method("TrainRunHandle", "evaluate", 1);
+    for (const char *m : {"step", "snapshot", "save", "cancel", "settings", "progress"})
+        guard_method("TrainRunHandle", m);
+    apg_trainer_constructor_js();
+}
