@@ -4,14 +4,6 @@
 // Only fields that differ from the defaults are written. A malformed field falls back to the
 // default and a note says so (a hand-edited link is never silently replaced).
 
-/** The CLI's recipe for a BiGRU model (src/train/prepare.cpp): the defaults shown and sent. */
-export const RECIPE = {
-  embed: 32,
-  hidden: 64,
-  batch: 32,
-  learningRate: 0.003,
-};
-
 export const TRAIN_TASKS = ['dates', 'zh', 'reverse'];
 export const ALL_SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 
@@ -24,11 +16,11 @@ export const trainDefaults = {
   scores: ['dot', 'scaled_dot', 'general', 'additive', 'cosine'],
   style: 'bahdanau',
   encoder: 'gru',
-  embed: RECIPE.embed,
-  hidden: RECIPE.hidden,
-  batch: RECIPE.batch,
-  learningRate: RECIPE.learningRate,
-  /** 0: the task's default (the trainer's recipe) */
+  // 0: the trainer's recipe for the task (the command line's; the form shows its value)
+  embed: 0,
+  hidden: 0,
+  batch: 0,
+  learningRate: 0,
   steps: 0,
   seed: 1,
   /** held-out exact match and the probe's alignment every this many steps */
@@ -47,12 +39,12 @@ const FIELDS = {
   style: ['tr-style', ['bahdanau', 'luong']],
   encoder: ['tr-encoder', ['gru', 'transformer']],
   tokenization: ['tr-tok', ['auto', 'char', 'word']],
-  embed: ['tr-embed', 'int', 1, 4096],
-  hidden: ['tr-hidden', 'int', 1, 4096],
-  batch: ['tr-batch', 'int', 1, 4096],
-  learningRate: ['tr-lr', 'number', 0, 1e6],
+  embed: ['tr-embed', 'int', 0, 1e6],
+  hidden: ['tr-hidden', 'int', 0, 1e6],
+  batch: ['tr-batch', 'int', 0, 1e6],
+  learningRate: ['tr-lr', 'number', 0, 1e300],
   steps: ['tr-steps', 'int', 0, 1e7],
-  seed: ['tr-seed', 'int', 0, 2 ** 32 - 1],
+  seed: ['tr-seed', 'int', 0, Number.MAX_SAFE_INTEGER],
   evalEvery: ['tr-eval', 'int', 1, 1e6],
   evalExamples: ['tr-examples', 'int', 1, 1e6],
 };

@@ -10,15 +10,12 @@ import { noteLink } from './notes.svelte.js';
 import { chooseTrained, holdModel, keepModel, newModelId } from './trained.svelte.js';
 import { readTrainUrl, trainDefaults, trainUrlFields } from './train-url.js';
 import { hashParts } from './url.js';
-import { choice, nav } from './choice.svelte.js';
+import { nav } from './choice.svelte.js';
 
 const notes = /** @type {string[]} */ ([]);
 export const config = $state(readTrainUrl(location.hash, trainDefaults, notes));
 for (const note of notes) noteLink(note);
-hashParts.push(() => [
-  ...trainUrlFields($state.snapshot(config)),
-  ...(choice.trained ? [/** @type {[string, string]} */ (['trained', choice.trained])] : []),
-]);
+hashParts.push(() => trainUrlFields($state.snapshot(config)));
 
 /** The trainer module's limits and tasks, read by a helper Worker when the Train view opens. */
 export const trainer = $state({
@@ -26,8 +23,10 @@ export const trainer = $state({
   status: 'idle',
   /** @type {import('@engine/trainer.js').TrainLimits | null} */
   limits: null,
-  /** @type {import('@engine/trainer.js').TrainTask[]} */
-  tasks: [],
+  /** @type {Record<string, import('@engine/trainer.js').TrainTask[]>} encoder → the tasks' recipes */
+  tasks: {},
+  /** @type {Record<string, import('@engine/trainer.js').TrainTask>} encoder → the recipe for own pairs */
+  pairs: {},
   error: '',
 });
 
@@ -73,6 +72,8 @@ export const runData = new Map();
 
 /** Snapshot bytes kept per run; past this, every other older snapshot drops its bytes (not its alignment). */
 export const SNAPSHOT_BUDGET = 48 * 1024 * 1024;
+/** Saving a snapshot's bytes may take at most this share of the training time. */
+const SAVE_SHARE = 0.1;
 /** Training chunks of about this many ms: the Worker answers pause and cancel within one. */
 const CHUNK_MS = 75;
 
@@ -90,6 +91,7 @@ export async function loadTrainer() {
     const info = await Promise.race([helper.api.info(), helper.failed]);
     trainer.limits = info.limits;
     trainer.tasks = info.tasks;
+    trainer.pairs = info.pairs;
     trainer.status = 'ready';
     if (pairs.text) void readPairs();
   } catch (error) {
@@ -98,15 +100,28 @@ export async function loadTrainer() {
   }
 }
 
-/** The task's defaults from the trainer (its probe and its steps). */
-export const taskInfo = (name) => trainer.tasks.find((t) => t.name === name) ?? null;
+/** The task's recipe from the trainer (its probe, steps, sizes, learning rate). */
+export const taskInfo = (name, encoder = config.encoder) =>
+  trainer.tasks[encoder]?.find((t) => t.name === name) ?? null;
 
-/** The steps a run takes: the configured number, or the task's default (the trainer's recipe). */
-export function stepsOf() {
-  if (config.steps > 0) return config.steps;
-  const fromTask = config.data === 'task' ? Number(taskInfo(config.task)?.defaultSteps) : NaN;
-  return Number.isFinite(fromTask) && fromTask > 0 ? fromTask : 500;
+/** The recipe the run starts from: the task's, or the one for own pairs. */
+export const recipe = () =>
+  config.data === 'task' ? taskInfo(config.task) : (trainer.pairs[config.encoder] ?? null);
+
+const RECIPE_FIELD = {
+  steps: 'defaultSteps',
+  embed: 'embed',
+  hidden: 'hidden',
+  batch: 'batch',
+  learningRate: 'learningRate',
+};
+/** A size or option as the run will use it: the one set here, else the recipe's (null before it is known). */
+export function valueOf(field) {
+  if (config[field] > 0) return config[field];
+  const fromRecipe = Number(recipe()?.[RECIPE_FIELD[field]]);
+  return Number.isFinite(fromRecipe) && fromRecipe > 0 ? fromRecipe : null;
 }
+export const stepsOf = () => valueOf('steps') ?? 0;
 
 /** The score functions the engine has (five; six once it has the learned-scale cosine). */
 export const scoreKinds = () => (engine.kinds.length ? engine.kinds : trainDefaults.scores);
@@ -131,7 +146,11 @@ export async function readPairs() {
   if (!helper || trainer.status !== 'ready') return void loadTrainer();
   pairs.status = 'reading';
   try {
-    const parsed = await helper.api.parsePairs(pairs.text, config.tokenization);
+    const parsed = await helper.api.parsePairs(
+      pairs.text,
+      /** @type {import('@engine/trainer.js').Tokenization} */ (config.tokenization),
+      config.seed,
+    );
     if (serial !== parseSerial) return;
     Object.assign(pairs, { status: 'ok', parsed, failure: null });
   } catch (error) {
@@ -176,16 +195,18 @@ function runConfig(score) {
           tokenization: /** @type {import('@engine/trainer.js').Tokenization} */ (config.tokenization),
         }
       : { task: config.task };
+  // Sizes and options not set here are left to the trainer's recipe (the values the form shows).
+  const set = Object.fromEntries(
+    ['embed', 'hidden', 'learningRate', 'batch', 'steps']
+      .filter((f) => config[f] > 0)
+      .map((f) => [f, config[f]]),
+  );
   return {
     ...data,
     score,
     style: config.style,
     encoder: config.encoder,
-    embed: config.embed,
-    hidden: config.hidden,
-    learningRate: config.learningRate,
-    batch: config.batch,
-    steps: stepsOf(),
+    ...set,
     seed: config.seed,
     evalExamples: config.evalExamples,
   };
@@ -239,7 +260,12 @@ function startRun(score) {
     finalStep: null,
   });
   /** @type {RunData} */
-  const data = { reports: [], evaluations: [], final: null, probeText: probeText() };
+  const data = {
+    reports: [],
+    evaluations: [],
+    final: null,
+    probeText: config.data === 'task' ? probeText() : '',
+  };
   runData.set(id, data);
   const worker = startTrainWorker(`train-${id}-${score}`);
   workers.set(id, worker);
@@ -249,6 +275,7 @@ function startRun(score) {
     evalExamples: config.evalExamples,
     chunkMs: CHUNK_MS,
     maxChunk: trainer.limits?.maxStepsPerCall ?? 1000,
+    saveShare: SAVE_SHARE,
   };
   Promise.race([worker.api.start(runConfig(score), options, report), worker.failed])
     .then(() => {
@@ -300,7 +327,10 @@ function onReport(id, message) {
     });
   } else if (message.type === 'evaluation') {
     const e = message.evaluation;
-    data.evaluations.push({ ...e, bytes: message.bytes, at: performance.now() });
+    // Own pairs: the engine's probe (its tokens, as they are written) is the input opened in Decode.
+    if (!data.probeText && e.probe.source.length)
+      data.probeText = e.probe.source.join(pairs.parsed?.tokenization === 'word' ? ' ' : '');
+    data.evaluations.push({ ...e, bytes: message.bytes ?? null, at: performance.now() });
     keepWithinBudget(data);
     run.heldoutExactMatch = e.heldoutExactMatch;
     run.evaluations = data.evaluations.length;

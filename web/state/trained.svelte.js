@@ -9,6 +9,7 @@ import { choice, nav } from './choice.svelte.js';
 import { engine, engineApi, loadEngine, models, modelSources } from './engine.svelte.js';
 import { deleteSaved, listSaved, saveModel, savedBytes } from './saved-models.js';
 import { noteLink } from './notes.svelte.js';
+import { hashParts } from './url.js';
 
 export const saved = $state({
   /** @type {'loading' | 'ready' | 'unavailable'} */
@@ -27,6 +28,7 @@ const register = (id) =>
 
 // The link may name a saved model (trained=…); it is chosen once the list is read.
 const linked = new URLSearchParams(location.hash.replace(/^#/, '')).get('trained') ?? '';
+hashParts.push(() => (choice.trained ? [['trained', choice.trained]] : []));
 
 export async function refreshSaved() {
   try {

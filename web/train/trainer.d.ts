@@ -19,11 +19,17 @@ declare module '@engine/trainer.js' {
     [name: string]: number;
   }
 
+  /** A task's recipe (the command line's), or the recipe for own pairs. */
   export interface TrainTask {
     name: string;
-    probe?: string;
-    defaultSteps?: number;
-    [field: string]: unknown;
+    probe: string;
+    defaultSteps: number;
+    batch: number;
+    learningRate: number;
+    embed: number;
+    hidden: number;
+    sourceTokenizer: string;
+    targetTokenizer: string;
   }
 
   export interface ParsedPairs {
@@ -73,7 +79,8 @@ declare module '@engine/trainer.js' {
 
   export interface Evaluation {
     step: number;
-    heldoutExactMatch: number;
+    /** null when the data has no held-out pairs */
+    heldoutExactMatch: number | null;
     examples: number;
     probe: { source: string[]; output: string[]; rows: number; cols: number; weights: Float32Array };
   }
@@ -89,8 +96,9 @@ declare module '@engine/trainer.js' {
 
   export interface Trainer {
     trainLimits(): TrainLimits;
-    trainTasks(): TrainTask[];
-    parsePairs(text: string, tokenization: Tokenization): ParsedPairs;
+    trainTasks(encoder?: string): TrainTask[];
+    pairsRecipe(encoder?: string): TrainTask;
+    parsePairs(text: string, tokenization: Tokenization, seed?: number): ParsedPairs;
     TrainRun: new (config: RunConfig) => TrainRun;
   }
 

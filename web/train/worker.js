@@ -6,8 +6,10 @@
 // The run trains in chunks of step(n) calls, n chosen so a chunk takes about `chunkMs`; between
 // chunks the Worker yields, so pause, resume and the page's other messages are answered at once.
 // Every `evalEvery` steps (and at step 0 and at the end) it evaluates held-out exact match and the
-// probe's alignment, and sends the model's .safetensors bytes with them: the page keeps them to
-// scrub back and to open any evaluated model in the other views. Every number is the engine's.
+// probe's alignment. The model's .safetensors bytes go with an evaluation when saving them costs
+// at most `saveShare` of the training time since the last ones (save() decodes every held-out
+// pair for the file's record: about 330 ms for dates, five evaluations' worth), and always with
+// the last: the page keeps them to open that model in the other views. Every number is the engine's.
 import * as Comlink from 'comlink';
 import createTrainer from '@engine/trainer.js';
 import { carryErrorCodes } from '../engine/errors.js';
@@ -62,25 +64,37 @@ function copyEvaluation(e) {
 }
 
 /**
- * @typedef {{ evalEvery: number, evalExamples: number, chunkMs: number, maxChunk: number }} LoopOptions
+ * @typedef {{ evalEvery: number, evalExamples: number, chunkMs: number, maxChunk: number, saveShare: number }} LoopOptions
  * @typedef {(message: any) => void} Report
  */
 
-/** Evaluates now and reports the evaluation with the model's bytes (transferred). */
-function evaluateAndReport(report, evalExamples) {
+// The cost of save() as last measured (a first guess until then), and the training time since
+// the last bytes were sent.
+let saveMs = 300;
+let trainedMs = 0;
+
+/** Evaluates now and reports the evaluation, with the model's bytes (transferred) when they are due. */
+function evaluateAndReport(report, evalExamples, saveShare, last = false) {
   const evaluation = copyEvaluation(/** @type {any} */ (run).evaluate(evalExamples));
+  if (!last && trainedMs * saveShare < saveMs) {
+    report({ type: 'evaluation', evaluation, bytes: null });
+    return;
+  }
+  const started = performance.now();
   const bytes = copyBytes(/** @type {any} */ (run).save());
+  saveMs = performance.now() - started;
+  trainedMs = 0;
   report(Comlink.transfer({ type: 'evaluation', evaluation, bytes }, [bytes.buffer]));
 }
 
 /** @param {Report} report @param {LoopOptions} options */
-async function loop(report, { evalEvery, evalExamples, chunkMs, maxChunk }) {
+async function loop(report, { evalEvery, evalExamples, chunkMs, maxChunk, saveShare }) {
   let n = 1;
   let step = 0;
   let nextEval = evalEvery;
   try {
     // Step 0: the untrained model's alignment (the blur the training sharpens).
-    evaluateAndReport(report, evalExamples);
+    evaluateAndReport(report, evalExamples, saveShare);
     for (;;) {
       await yieldToMessages();
       if (phase === 'paused') {
@@ -92,6 +106,7 @@ async function loop(report, { evalEvery, evalExamples, chunkMs, maxChunk }) {
       const started = performance.now();
       const progress = run.step(Math.max(1, Math.min(n, nextEval - step, maxChunk)));
       const ms = performance.now() - started;
+      trainedMs += ms;
       // Steps per chunk follow the measured time per step, so a chunk stays near chunkMs.
       const perStep = ms / Math.max(1, progress.step - step);
       n = Math.max(1, Math.min(maxChunk, Math.round(chunkMs / Math.max(perStep, 0.01))));
@@ -110,7 +125,7 @@ async function loop(report, { evalEvery, evalExamples, chunkMs, maxChunk }) {
         return;
       }
       if (step >= nextEval || progress.done) {
-        evaluateAndReport(report, evalExamples);
+        evaluateAndReport(report, evalExamples, saveShare, progress.done);
         while (nextEval <= step) nextEval += evalEvery;
       }
       if (progress.done) {
@@ -126,10 +141,15 @@ async function loop(report, { evalEvery, evalExamples, chunkMs, maxChunk }) {
 }
 
 const api = {
-  /** The trainer's limits and tasks (loads the trainer module). */
+  /** The trainer's limits, and each encoder's recipes for the tasks and for own pairs (loads the trainer module). */
   async info() {
     const t = await trainer();
-    return { limits: t.trainLimits(), tasks: t.trainTasks() };
+    const encoders = ['gru', 'transformer'];
+    return {
+      limits: t.trainLimits(),
+      tasks: Object.fromEntries(encoders.map((e) => [e, t.trainTasks(e)])),
+      pairs: Object.fromEntries(encoders.map((e) => [e, t.pairsRecipe(e)])),
+    };
   },
 
   /** The engine's reading of own pairs (counts, vocabularies, lengths) or its coded error. */
