@@ -41,7 +41,13 @@ test('a huge learning rate survives the link (the engine, not the link, refuses 
 test('malformed fields fall back to the defaults, each with a note', () => {
   const notes = [];
   const out = readTrainUrl(
-    hashOf({ 'tr-task': 'chess', 'tr-steps': '2.5', 'tr-lr': 'fast', 'tr-scores': 'dot,bogus,dot', 'tr-seed': '-1' }),
+    hashOf({
+      'tr-task': 'chess',
+      'tr-steps': '2.5',
+      'tr-lr': 'fast',
+      'tr-scores': 'dot,bogus,dot',
+      'tr-seed': '-1',
+    }),
     trainDefaults,
     notes,
   );
