@@ -152,9 +152,9 @@ const api = {
     };
   },
 
-  /** The engine's reading of own pairs (counts, vocabularies, lengths) or its coded error. */
-  async parsePairs(text, tokenization) {
-    return (await trainer()).parsePairs(text, tokenization);
+  /** The engine's reading of own pairs (counts, vocabularies, lengths, the seed's held-out split) or its coded error. */
+  async parsePairs(text, tokenization, seed) {
+    return (await trainer()).parsePairs(text, tokenization, seed);
   },
 
   /**
