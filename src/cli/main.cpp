@@ -5,6 +5,7 @@
 // All file I/O lives here; the library only sees bytes.
 #include "io/model.hpp"
 #include "train/prepare.hpp"
+#include "train/run.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -109,57 +110,41 @@ void draw_progress(const train::Progress &p) {
 }
 
 int cmd_train(const Args &a, const std::string &command_line) {
-    const std::string task_name = a.get("task");
-    const auto score = attention::parse_score_kind(a.get("score"));
-    const auto style = models::parse_attention_style(a.get("style"));
-    const auto encoder = models::parse_encoder_kind(a.get("encoder", "gru"));
-    const auto seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
+    // One path with the page's trainer module: train::Run builds data, model and trainer.
+    train::RunConfig rc;
+    rc.task = a.get("task");
+    rc.score = attention::parse_score_kind(a.get("score"));
+    rc.style = models::parse_attention_style(a.get("style"));
+    rc.encoder = models::parse_encoder_kind(a.get("encoder", "gru"));
+    rc.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
     const std::string out = a.get("out");
-    train::PreparedTask task = train::prepare_task(task_name, seed);
-    models::ModelConfig config = train::recipe_config(task, score, style, encoder);
-    if (a.has("activation")) config.activation = nn::parse_activation(a.get("activation"));
-    train::TrainOptions options = train::recipe_options(task_name, encoder);
-    options.seed = seed;
-    if (a.has("steps")) options.steps = static_cast<int>(to_int("steps", a.get("steps")));
-    if (a.has("batch")) options.batch_size = static_cast<int>(to_int("batch", a.get("batch")));
-    if (a.has("lr")) options.learning_rate = std::stof(a.get("lr"));
-    if (a.has("eval-every")) options.eval_every = static_cast<int>(to_int("eval-every", a.get("eval-every")));
+    if (a.has("activation")) rc.activation = nn::parse_activation(a.get("activation"));
+    if (a.has("steps")) rc.steps = static_cast<int>(to_int("steps", a.get("steps")));
+    if (a.has("batch")) rc.batch = static_cast<int>(to_int("batch", a.get("batch")));
+    if (a.has("lr")) rc.learning_rate = std::stof(a.get("lr"));
+    if (a.has("eval-every")) rc.eval_every = static_cast<int>(to_int("eval-every", a.get("eval-every")));
+    rc.command = command_line;
     const bool quiet = a.has("quiet");
+    train::Run run(rc);
+    const models::ModelConfig &config = run.model_config();
     std::fprintf(stderr, "task %s: %zu train / %zu held-out pairs, vocabularies %d / %d, max lengths %d / %d\n",
-                 task_name.c_str(), task.train.size(), task.heldout.size(), config.source_vocab, config.target_vocab,
-                 config.max_source_len, config.max_target_len);
-
-    models::Seq2Seq network(config, seed);
-    train::Trainer trainer(network, task.train, task.heldout,
-                           {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, options);
-    const train::Progress last = trainer.run(
-        [&](const train::Progress &p) {
-            if (!quiet) draw_progress(p);
-            return true;
-        },
-        10);
+                 rc.task.c_str(), run.data().train.size(), run.data().heldout.size(), config.source_vocab,
+                 config.target_vocab, config.max_source_len, config.max_target_len);
+    train::RunProgress last;
+    while (!run.done()) {
+        last = run.step(10);
+        if (!quiet) draw_progress(last);
+    }
     if (!quiet) std::fprintf(stderr, "\n");
-    const double accuracy =
-        train::exact_match(network, task.heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos});
-    nlohmann::json training = {{"command", command_line},
-                               {"encoder", std::string(models::name(encoder))},
-                               {"seed", seed},
-                               {"data_seed", seed},
-                               {"steps", options.steps},
-                               {"batch_size", options.batch_size},
-                               {"learning_rate", options.learning_rate},
-                               {"final_lr_fraction", options.final_lr_fraction},
-                               {"clip_norm", options.clip_norm},
-                               {"train_pairs", task.train.size()},
-                               {"heldout_pairs", task.heldout.size()},
-                               {"heldout_exact_match", accuracy}};
-    io::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
+    if (last.diverged) std::fprintf(stderr, "apg: %s\n", last.message.c_str());
+    const io::Model model = run.trained_model();
+    const double accuracy = model.training().value("heldout_exact_match", 0.0);
     const auto bytes = model.save();
     write_file(out, bytes);
     std::printf("%s: held-out exact match %.2f%% (%zu pairs), %.0f seq/s, %s, %zu bytes\n", out.c_str(),
-                100.0 * accuracy, task.heldout.size(), last.sequences_per_second,
+                100.0 * accuracy, run.data().heldout.size(), last.sequences_per_second,
                 clock_text(last.elapsed_seconds).c_str(), bytes.size());
-    return 0;
+    return last.diverged ? 1 : 0;
 }
 
 io::Model load(const std::string &path) { return io::Model::load(read_file(path)); }

@@ -103,7 +103,12 @@ std::vector<std::string> tokenize_side(const io::Vocabulary &tokenizer, std::str
                    {{"side", std::string(side)},
                     {"length", static_cast<std::int64_t>(tokens.size())},
                     {"limit", static_cast<std::int64_t>(limits::max_pair_tokens)}});
-    for (const auto &t : tokens)
+    for (const auto &t : tokens) {
+        if (t == "<pad>" || t == "<s>" || t == "</s>" || t == "<unk>")
+            line_error(ErrorCode::bad_argument, line,
+                       std::string("the ") + side + " holds \"" + t +
+                           "\", a name the vocabulary keeps for itself (<pad>, <s>, </s>, <unk>)",
+                       {{"side", std::string(side)}});
         if (t.size() > static_cast<std::size_t>(limits::max_token_bytes))
             line_error(ErrorCode::too_long, line,
                        std::string("a word of the ") + side + " has " + std::to_string(t.size()) + " bytes, at most " +
@@ -111,6 +116,7 @@ std::vector<std::string> tokenize_side(const io::Vocabulary &tokenizer, std::str
                        {{"side", std::string(side)},
                         {"length", static_cast<std::int64_t>(t.size())},
                         {"limit", static_cast<std::int64_t>(limits::max_token_bytes)}});
+    }
     return tokens;
 }
 

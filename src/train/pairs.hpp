@@ -9,6 +9,7 @@
 //   - each line is exactly one tab between a source and a target; neither side may be empty once
 //     tokenized (the word tokenizer drops . , ! ? ; :);
 //   - no control characters (U+0000-U+001F but the tab, U+007F-U+009F), only well-formed UTF-8;
+//   - no word that is a vocabulary's special (<pad>, <s>, </s>, <unk>);
 //   - each side is at most max_pair_tokens tokens, each token at most limits::max_token_bytes
 //     bytes, each vocabulary at most limits::max_vocab_tokens tokens (the specials included).
 // Tokenization: `automatic` picks words when at least half of the sources and at least half of
@@ -47,7 +48,8 @@ std::size_t heldout_target(std::size_t count);
 // details "name", "limit", and "line" for the pair over the limit), too_long (a side over
 // max_pair_tokens tokens or a token over max_token_bytes: "line", "length", "limit"),
 // bad_argument (an empty line, a line without or with two tabs, an empty side, a control
-// character or bad UTF-8: "line", and "column" in code points where one is to blame). Every
+// character or bad UTF-8, a special as a word: "line", and "column" in code points where one is
+// to blame). Every
 // message starts "line N: ".
 PairsData parse_pairs(std::string_view text, Tokenization tokenization, std::uint64_t seed);
 

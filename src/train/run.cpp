@@ -131,7 +131,7 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     // The data, as apg train makes it: the task's examples from the seed.
     if (own) {
         pairs_ = std::make_unique<PairsData>(parse_pairs(*c.pairs, c.tokenization, c.seed));
-        task_.data = pairs_->data;
+        task_.data = std::move(pairs_->data);
         task_.source_vocab = source_vocabulary(task_.data);
         task_.target_vocab = target_vocabulary(task_.data);
         task_.train = encode_examples(task_.data.train, task_.source_vocab, task_.target_vocab);
@@ -181,6 +181,10 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     }
 
     // The model as apg train initialises it: Seq2Seq(config, seed).
+    // The examples as text are not needed past this point (a zh run holds ~5 MB of them).
+    task_.data.train = {};
+    task_.data.heldout = {};
+
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
     trainer_ = std::make_unique<Trainer>(*network_, task_.train, task_.heldout, kTokens, options_);
     std::size_t count = 0;
@@ -316,11 +320,10 @@ io::Model Run::snapshot() const {
                      task_.target_vocab, training_record(progress_.heldout_exact_match, last_examples_));
 }
 
-std::vector<std::uint8_t> Run::save() const {
+io::Model Run::trained_model() const {
     const double heldout = task_.heldout.size() > 0 ? exact_match(*network_, task_.heldout, kTokens) : -1;
-    io::Model model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab, task_.target_vocab,
-                    training_record(heldout, task_.heldout.size()));
-    return model.save();
+    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
+                     task_.target_vocab, training_record(heldout, task_.heldout.size()));
 }
 
 void Run::cancel() {

@@ -95,8 +95,10 @@ class Run {
     Evaluation evaluate(int limit = 0);
     // The model as trained so far, with its vocabularies and training record.
     io::Model snapshot() const;
-    // snapshot().save(); the record's heldout_exact_match is over every held-out pair.
-    std::vector<std::uint8_t> save() const;
+    // The model with its record's heldout_exact_match over every held-out pair (what apg train
+    // writes), and its .safetensors bytes.
+    io::Model trained_model() const;
+    std::vector<std::uint8_t> save() const { return trained_model().save(); }
     // Stops the run for good and frees the trainer's buffers; the model stays.
     void cancel();
 
@@ -105,10 +107,13 @@ class Run {
     const RunConfig &config() const { return config_; }
     const models::ModelConfig &model_config() const { return network_->config(); }
     const models::Seq2Seq &network() const { return *network_; }
+    // The vocabularies and the encoded pairs; data().data keeps the task's name, tokenizers and
+    // length limits, its examples (as text) are dropped once encoded.
     const PreparedTask &data() const { return task_; }
     const TrainOptions &options() const { return options_; }
     const RunProgress &progress() const { return progress_; }
-    // Own pairs only: what parse_pairs read (null for a task).
+    // Own pairs only: the count, tokenizer and length histograms parse_pairs read (null for a task;
+    // its data moved into data()).
     const PairsData *pairs() const { return pairs_.get(); }
 
   private:

@@ -86,6 +86,8 @@ TEST_CASE("pairs: every bad line is named by its number") {
         {"a\t \n", ErrorCode::bad_argument, 1, "line 1: the target is empty"},
         {"a b\tc d\n. !\tx y\n", ErrorCode::bad_argument, 2, "the source is empty (the word tokenizer drops"},
         {"ab\tc\n" + std::string(129, 'a') + "\tb\n", ErrorCode::too_long, 2, "line 2: the source has 129 tokens"},
+        {"a b\tc d\nx </s>\ty z\n", ErrorCode::bad_argument, 2, "line 2: the source holds \"</s>\", a name"},
+        {"a b\tc <pad>\n", ErrorCode::bad_argument, 1, "line 1: the target holds \"<pad>\""},
     };
     for (const Case &c : cases) {
         CAPTURE(c.text);

@@ -158,8 +158,9 @@ TEST_CASE("a non-finite loss stops the run, keeps the last finite step's paramet
         CHECK(e.code() == ErrorCode::bad_state);
         CHECK(std::string(e.what()).find("diverged") != std::string::npos);
     }
-    // The model is still there to decode and save.
-    CHECK(run.evaluate(5).probe.weights.allFinite());
+    // The model is still there to evaluate and save (after a step at 1e20 its outputs need not be
+    // finite numbers, but its parameters are, so the loader takes the file).
+    CHECK(run.evaluate(5).examples == 5);
     CHECK(io::Model::load(run.save()).training()["diverged"].is_string());
 }
 

@@ -1,0 +1,222 @@
+// The trainer module (build/wasm/trainer.js, made by the `trainer` target): the page module's API
+// (playground.d.ts: Model, Session, attend, limits, …) plus training over apg::train::Run
+// (src/train/run.hpp). Written by hand; tests/js/trainer-api.test.mjs checks that it names every
+// binding of the module and nothing else. Every error is an EngineError (playground.d.ts).
+import type {
+  AttentionStyle,
+  Model,
+  Playground,
+  PlaygroundOptions,
+  ScoreKind,
+  Tokenizer,
+} from './playground.js';
+
+export type { EngineError, Model, Session } from './playground.js';
+
+/** What a training run accepts, from src/core/limits.hpp. */
+export interface TrainLimits {
+  /** pairs in an own-pairs text */
+  maxPairs: number;
+  /** bytes of an own-pairs text (UTF-8) */
+  maxBytes: number;
+  /** tokens of one source / target of an own pair */
+  maxSourceTokens: number;
+  maxTargetTokens: number;
+  /** UTF-8 bytes of one token (a word) */
+  maxTokenBytes: number;
+  /** tokens of one vocabulary, the 4 specials included */
+  maxVocabTokens: number;
+  /** steps of a run, and mini-batches one step(n) call may take */
+  maxSteps: number;
+  maxStepsPerCall: number;
+  maxBatch: number;
+  minLearningRate: number;
+  /** high on purpose: a person may watch a run blow up (1e20 overflows the weights in two steps) */
+  maxLearningRate: number;
+  maxEmbed: number;
+  maxHidden: number;
+  /** held-out pairs one evaluate() decodes */
+  maxEvalExamples: number;
+  /** 2^53 − 1 */
+  maxSeed: number;
+  /** code points of the probe text */
+  maxProbeChars: number;
+}
+
+export type EncoderKind = 'gru' | 'transformer';
+
+/** A task's recipe (what `apg train` uses) and its probe; the defaults of a TrainConfig. */
+export interface TaskRecipe {
+  /** 'dates' | 'zh' | 'reverse' (trainTasks), 'pairs' (pairsRecipe) */
+  name: string;
+  /** the input whose alignment evaluate() returns ('' for pairs: the first held-out source) */
+  probe: string;
+  defaultSteps: number;
+  batch: number;
+  learningRate: number;
+  /** embedding size (the transformer's model size) */
+  embed: number;
+  /** GRU: the encoder state per direction (decoder 2 · hidden, additive attention hidden); transformer: feed-forward size */
+  hidden: number;
+  sourceTokenizer: Tokenizer;
+  targetTokenizer: Tokenizer;
+}
+
+/** 'auto': words when at least half of the sources and half of the targets hold a space, else characters. */
+export type Tokenization = 'auto' | 'char' | 'word';
+
+/** What parsePairs read: the data a run on these pairs trains on. */
+export interface PairsSummary {
+  count: number;
+  /** the tokenization used (auto resolved) */
+  tokenization: 'char' | 'word';
+  /** vocabulary sizes, the 4 specials included */
+  sourceVocab: number;
+  targetVocab: number;
+  trainCount: number;
+  /** a tenth of the pairs, at most 1,000, none under 10 pairs; split by source text, from the seed */
+  heldoutCount: number;
+  /** [k] = pairs whose side has k tokens */
+  sourceLengths: number[];
+  targetLengths: number[];
+  longestSource: number;
+  longestTarget: number;
+}
+
+/**
+ * A training run. Give `task` or `pairs` (not both). Every other field is optional: unset fields
+ * take the task's recipe (trainTasks / pairsRecipe). Out-of-range or wrongly typed values and
+ * unknown fields throw EngineError bad_argument with details.name = the field.
+ */
+export interface TrainConfig {
+  task?: 'dates' | 'zh' | 'reverse';
+  /** own data: source<TAB>target lines (see parsePairs) */
+  pairs?: string;
+  /** with pairs only; default 'auto' */
+  tokenization?: Tokenization;
+  score?: ScoreKind | 'scaled_cosine';
+  style?: AttentionStyle;
+  /** 'bigru' is read as 'gru' */
+  encoder?: EncoderKind | 'bigru';
+  embed?: number;
+  hidden?: number;
+  learningRate?: number;
+  batch?: number;
+  steps?: number;
+  /** data, initialisation and batch order, as `apg train --seed`; default 1 */
+  seed?: number;
+  /** held-out pairs evaluate() decodes when called without a limit; default 200 */
+  evalExamples?: number;
+  /** held-out exact match inside step() every this many steps (0, the default: never) */
+  evalEvery?: number;
+  /** the input of evaluate()'s alignment; default the task's probe */
+  probe?: string;
+  /** the transformer's feed-forward activation; default 'relu' */
+  activation?: 'relu' | 'gelu';
+}
+
+export interface TrainProgress {
+  step: number;
+  totalSteps: number;
+  /** sequences trained on so far */
+  sequences: number;
+  /** mean of the mini-batches' mean token cross-entropy over this step() call */
+  loss: number;
+  /** mean of the mini-batches' teacher-forced argmax accuracy over this step() call */
+  tokenAccuracy: number;
+  /** the last mini-batch's global gradient norm, before clipping */
+  gradNorm: number;
+  /** the last mini-batch's learning rate (cosine decay) */
+  learningRate: number;
+  /** training time so far (evaluations not counted) */
+  elapsedSeconds: number;
+  sequencesPerSecond: number;
+  /** the last evaluation's held-out exact match (evaluate() or evalEvery), null before any */
+  heldoutExactMatch: number | null;
+  done: boolean;
+  /** a non-finite loss, gradient norm or parameter: the last finite step's parameters were kept */
+  diverged: boolean;
+  /** with diverged: what happened, at which step */
+  message?: string;
+}
+
+export interface ProbeAlignment {
+  source: string[];
+  /** one token per decoding step, the end token '</s>' included when it was taken */
+  output: string[];
+  rows: number;
+  cols: number;
+  /** rows × cols, row-major: row i = step i's attention weights over the source (each row sums to 1) */
+  weights: Float32Array;
+}
+
+export interface Evaluation {
+  step: number;
+  /** of the first `examples` held-out pairs; null when the data has none held out */
+  heldoutExactMatch: number | null;
+  examples: number;
+  probe: ProbeAlignment;
+}
+
+/** The run's configuration with the recipe's values filled in, and its data's sizes. */
+export interface TrainSettings {
+  task: string;
+  score: string;
+  style: AttentionStyle;
+  encoder: EncoderKind;
+  embed: number;
+  hidden: number;
+  steps: number;
+  batch: number;
+  learningRate: number;
+  seed: number;
+  evalExamples: number;
+  trainCount: number;
+  heldoutCount: number;
+  sourceVocab: number;
+  targetVocab: number;
+  sourceTokenizer: Tokenizer;
+  targetTokenizer: Tokenizer;
+}
+
+/** An embind object: call delete() when done. */
+export interface TrainRun {
+  /** Trains up to n mini-batches (1..maxStepsPerCall), fewer at the end. Throws bad_state after divergence or cancel. */
+  step(n: number): TrainProgress;
+  /** limit: held-out pairs to decode (0 or left out: evalExamples; at most maxEvalExamples) */
+  evaluate(limit?: number): Evaluation;
+  /** the model as trained so far: a Model of this module, decoded like a loaded one */
+  snapshot(): Model;
+  /** .safetensors bytes in the CLI's format (vocabularies, config, training record with held-out exact match over every held-out pair) */
+  save(): Uint8Array;
+  /** stops the run for good and frees its training buffers; the model stays for snapshot/save */
+  cancel(): void;
+  settings(): TrainSettings;
+  /** the progress after the last step() (step 0 before any) */
+  progress(): TrainProgress;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface TrainRunClass {
+  /** EngineError bad_argument naming the field; parsePairs' errors for own pairs; the probe's vocabulary errors */
+  new (config: TrainConfig): TrainRun;
+}
+
+export interface Trainer extends Playground {
+  trainLimits(): TrainLimits;
+  /** the three tasks' recipes for an encoder (default 'gru') */
+  trainTasks(encoder?: EncoderKind): TaskRecipe[];
+  /** the defaults for own pairs (name 'pairs') */
+  pairsRecipe(encoder?: EncoderKind): TaskRecipe;
+  /**
+   * Reads own pairs as a run would (seed: the held-out split's, default 1). Throws EngineError
+   * naming the line ("line N: …", details.line): empty_input, bad_argument (an empty line, no or
+   * two tabs, an empty side, a control character, bad UTF-8), too_long (a side or a word), limit_exceeded
+   * (bytes, pairs, a vocabulary).
+   */
+  parsePairs(text: string, tokenization?: Tokenization, seed?: number): PairsSummary;
+  TrainRun: TrainRunClass;
+}
+
+export default function createTrainer(options?: PlaygroundOptions): Promise<Trainer>;
