@@ -23,9 +23,9 @@ export const trainer = $state({
   status: 'idle',
   /** @type {import('@engine/trainer.js').TrainLimits | null} */
   limits: null,
-  /** @type {Record<string, import('@engine/trainer.js').TrainTask[]>} encoder → the tasks' recipes */
+  /** @type {Record<string, import('@engine/trainer.js').TaskRecipe[]>} encoder → the tasks' recipes */
   tasks: {},
-  /** @type {Record<string, import('@engine/trainer.js').TrainTask>} encoder → the recipe for own pairs */
+  /** @type {Record<string, import('@engine/trainer.js').TaskRecipe>} encoder → the recipe for own pairs */
   pairs: {},
   error: '',
 });
@@ -36,7 +36,7 @@ export const pairs = $state({
   fileName: '',
   /** @type {'empty' | 'reading' | 'ok' | 'error'} */
   status: 'empty',
-  /** @type {import('@engine/trainer.js').ParsedPairs | null} */
+  /** @type {import('@engine/trainer.js').PairsSummary | null} */
   parsed: null,
   /** @type {import('../lib/errors.js').Failure | null} */
   failure: null,
@@ -61,7 +61,7 @@ export const timeline = $state({ scrub: /** @type {number | null} */ (null), ver
 /**
  * What each run reported, kept outside Svelte's reactivity (plain arrays the charts read):
  * every progress report as it came, and every evaluation with the model's bytes at that step.
- * @typedef {{ reports: import('@engine/trainer.js').StepReport[],
+ * @typedef {{ reports: import('@engine/trainer.js').TrainProgress[],
  *   evaluations: (import('@engine/trainer.js').Evaluation & { bytes: Uint8Array | null, at: number })[],
  *   final: { step: number, bytes: Uint8Array } | null, probeText: string }} RunData
  * @type {Map<number, RunData>}
@@ -185,7 +185,7 @@ export async function loadPairsFile(file) {
 
 /**
  * What a run is created from (every value explicit, so what is shown is what is used).
- * @returns {import('@engine/trainer.js').RunConfig}
+ * @returns {import('@engine/trainer.js').TrainConfig}
  */
 function runConfig(score) {
   const data =
@@ -194,7 +194,7 @@ function runConfig(score) {
           pairs: pairs.text,
           tokenization: /** @type {import('@engine/trainer.js').Tokenization} */ (config.tokenization),
         }
-      : { task: config.task };
+      : { task: /** @type {import('@engine/trainer.js').TrainConfig['task']} */ (config.task) };
   // Sizes and options not set here are left to the trainer's recipe (the values the form shows).
   const set = Object.fromEntries(
     ['embed', 'hidden', 'learningRate', 'batch', 'steps']
@@ -204,8 +204,8 @@ function runConfig(score) {
   return {
     ...data,
     score,
-    style: config.style,
-    encoder: config.encoder,
+    style: /** @type {import('../../wasm/playground').AttentionStyle} */ (config.style),
+    encoder: /** @type {import('@engine/trainer.js').EncoderKind} */ (config.encoder),
     ...set,
     seed: config.seed,
     evalExamples: config.evalExamples,

@@ -144,7 +144,7 @@ const api = {
   /** The trainer's limits, and each encoder's recipes for the tasks and for own pairs (loads the trainer module). */
   async info() {
     const t = await trainer();
-    const encoders = ['gru', 'transformer'];
+    const encoders = /** @type {const} */ (['gru', 'transformer']);
     return {
       limits: t.trainLimits(),
       tasks: Object.fromEntries(encoders.map((e) => [e, t.trainTasks(e)])),
@@ -160,7 +160,7 @@ const api = {
   /**
    * Creates the run (a bad value throws the engine's bad_argument) and starts training; the
    * progress, evaluations and the end arrive through `report`.
-   * @param {import('@engine/trainer.js').RunConfig} config
+   * @param {import('@engine/trainer.js').TrainConfig} config
    * @param {LoopOptions} options
    * @param {Report} report
    */
