@@ -185,7 +185,7 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     await checkTrace(page, name, run.evaluations[k].probe);
   });
 
-  test('the final model opens in Decode and Beam; after a reload it is still chosen and listed', async () => {
+  test('the final model opens in Decode, Beam and Compare; after a reload it is still chosen and listed', async () => {
     const [run] = await reported(page);
     await page.click('[data-testid=view-train]');
     await page.locator('[data-testid=train-follow]').click();
@@ -197,6 +197,13 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     await page.waitForSelector('[data-testid=beams]', { timeout: 20_000 });
     await urlSettled(page);
     assert.match(page.url(), new RegExp(`trained=${name}`));
+
+    // Compare: the trained model beside the shipped ones, its alignment the engine's probe alignment.
+    await page.click('[data-testid=view-compare]');
+    await page.waitForSelector(`[data-testid="output-${name}"]`, { timeout: 30_000 });
+    const probe = run.evaluations.at(-1).probe;
+    const row = await heatmapRow(page, `cmp-${name}`, 0, probe.cols);
+    row.forEach((w, j) => assert.ok(Math.abs(Number(w) - probe.weights[j]) <= 1e-6, `compare col ${j}`));
 
     await page.click('[data-testid=view-decode]');
     await page.waitForSelector('[data-testid=view-decode][aria-current=page]', { timeout: 5000 });
@@ -335,6 +342,10 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.ok(overflow <= 0, `no sideways scroll (${overflow} px too wide)`);
     await pageScreenshot(phone, `${shots}train-phone.png`);
+    await phone.locator('[data-testid=chart-loss]').scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: `${shots}train-phone-charts.png` });
+    await phone.locator('[data-testid=run-cosine]').scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: `${shots}train-phone-run.png` });
     await phone.close();
   });
 
