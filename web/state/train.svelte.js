@@ -361,7 +361,13 @@ function onReport(id, message) {
     run.message = message.error?.message ?? 'the run failed';
     stopWorker(id);
   }
-  redrawSoon();
+  // Progress redraws at a modest rate; an evaluation or a run's end shows at once.
+  if (message.type === 'progress') redrawSoon();
+  else {
+    clearTimeout(redrawTimer);
+    redrawTimer = 0;
+    timeline.version++;
+  }
 }
 
 // Past the budget, every other kept snapshot but the first and the newest drops its bytes.
