@@ -237,6 +237,20 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 1);
     assert.equal(await saved.count(), before + 1);
 
+    // Delete forgets it, in this page and after a reload.
+    await saved
+      .filter({ hasText: 'trained-download.safetensors' })
+      .locator('[data-testid=saved-delete]')
+      .click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
+      before,
+    );
+    await page.reload();
+    await page.waitForSelector('li[data-testid^=saved-]');
+    assert.equal(await saved.count(), before, 'still gone after a reload');
+    assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 0);
+
     const junk = `${shots}not-a-model.safetensors`;
     writeFileSync(junk, Buffer.from('this is not a safetensors file at all'));
     await page.locator('[data-testid=saved-file]').setInputFiles(junk);

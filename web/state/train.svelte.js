@@ -10,7 +10,6 @@ import { noteLink } from './notes.svelte.js';
 import { chooseTrained, holdModel, keepModel, newModelId } from './trained.svelte.js';
 import { readTrainUrl, trainDefaults, trainUrlFields } from './train-url.js';
 import { hashParts } from './url.js';
-import { nav } from './choice.svelte.js';
 
 const notes = /** @type {string[]} */ ([]);
 export const config = $state(readTrainUrl(location.hash, trainDefaults, notes));
@@ -217,12 +216,8 @@ export const anyTraining = () => runs.some(busy);
 export const anyRunning = () => runs.some((r) => r.status === 'running' || r.status === 'starting');
 export const anyPaused = () => runs.some((r) => r.status === 'paused');
 
-/** The probe's source as text: the task's probe, or the first own pair's source. */
-function probeText() {
-  if (config.data === 'task') return String(taskInfo(config.task)?.probe ?? '');
-  const line = pairs.text.split(/\r?\n/).find((l) => l.includes('\t')) ?? '';
-  return line.split('\t')[0];
-}
+/** The task's probe as text (for own pairs, the engine's probe is known from the first evaluation). */
+const probeText = () => String(taskInfo(config.task)?.probe ?? '');
 
 /** Train: one run per chosen score function, each in its own Worker; earlier runs are stopped. */
 export function startTraining() {
@@ -499,5 +494,3 @@ export const evaluationCount = () => {
   void timeline.version;
   return Math.max(0, ...[...runData.values()].map((d) => d.evaluations.length));
 };
-
-export { nav };
