@@ -246,6 +246,7 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
       (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
       before,
     );
+    await urlSettled(page);
     await page.reload();
     await page.waitForSelector('li[data-testid^=saved-]');
     assert.equal(await saved.count(), before, 'still gone after a reload');
@@ -342,6 +343,19 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     assert.ok(await page.locator('[data-testid=train-start]').isEnabled());
     await urlSettled(page);
     assert.doesNotMatch(decodeURIComponent(page.url()), /cba|abc/, 'no pair in the URL');
+    // A short run on them: its model decodes the engine's probe in Decode as the trainer traced it.
+    await page.locator('[data-testid=train-steps]').fill('40');
+    await page.locator('[data-testid=train-steps]').blur();
+    for (const box of await page.locator('[data-testid^=train-score-]').all())
+      if ((await box.getAttribute('data-testid')) !== 'train-score-additive') await box.uncheck();
+    await page.click('[data-testid=train-start]');
+    await waitForStatus(page, 'additive', ['done'], 120_000);
+    const [run] = await reported(page);
+    assert.equal(run.reports.at(-1).step, 40);
+    await page.click('[data-testid=run-additive-final-decode]');
+    const name = await decodedModel(page);
+    assert.match(name, /^pairs-additive-bahdanau-step40-/);
+    await checkTrace(page, name, run.evaluations.at(-1).probe);
   });
 
   test('at 375 px the view fits the width', async () => {
