@@ -260,6 +260,20 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
       await page.locator('[data-testid=saved-error]').textContent(),
       /not-a-model\.safetensors is not a model the engine can load: \S/,
     );
+
+    // Dropped on the box instead of picked: loaded and listed the same way.
+    await page.locator('[data-testid=saved-models]').evaluate((box, base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'dropped.safetensors'));
+      box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, bytes.toString('base64'));
+    await page.waitForFunction(() =>
+      /Loaded dropped\.safetensors/.test(
+        document.querySelector('[data-testid=saved-notice]')?.textContent ?? '',
+      ),
+    );
+    assert.equal(await saved.filter({ hasText: 'dropped.safetensors' }).count(), 1);
   });
 
   test('a diverging run (a huge learning rate) stops with its message and keeps the last good model', async () => {
@@ -330,8 +344,14 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
       const word = [...String(1000 + i)].map((d) => 'abcdefghij'[Number(d)]).join('');
       lines.push(`${word}\t${[...word].reverse().join('')}`);
     }
-    await page.locator('[data-testid=pairs-text]').fill(lines.join('\n'));
+    // Dropped as a file on the text box (as a person drags a .tsv in).
+    await page.locator('[data-testid=pairs-text]').evaluate((box, text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'reverse.tsv', { type: 'text/tab-separated-values' }));
+      box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, lines.join('\n'));
     await page.waitForSelector('[data-testid=pairs-summary]');
+    assert.equal(await page.locator('[data-testid=pairs-text]').inputValue(), lines.join('\n'));
     const summary = await page.locator('[data-testid=pairs-summary]').textContent();
     const [count, train, held] = [...summary.matchAll(/(\d[\d,]*)/g)].map((m) =>
       Number(m[1].replace(/,/g, '')),
