@@ -173,6 +173,22 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
       await page.evaluate(() => [...globalThis.trainCharts.exact.data[1]]),
       run.evaluations.slice(0, k + 1).map((e) => e.heldoutExactMatch),
     );
+    // An evaluation whose model was not kept offers the nearest kept one before it.
+    const j = run.evaluations.findIndex((e, i) => i > k && !e.kept);
+    if (j > 0) {
+      await page.locator('[data-testid=train-scrub]').fill(String(j));
+      const nearest = run.evaluations.slice(0, j + 1).findLast((e) => e.kept);
+      assert.match(
+        (await page.locator('[data-testid=run-additive-snapshot-what]').textContent())?.replace(
+          /\s+/g,
+          ' ',
+        ) ?? '',
+        new RegExp(
+          `Step ${run.evaluations[j].step}'s model was not kept .* the nearest before it, step ${nearest?.step}:`,
+        ),
+      );
+      await page.locator('[data-testid=train-scrub]').fill(String(k));
+    }
     // Open that snapshot in Decode: the stepper decodes the probe with it, and its alignment is
     // the one the trainer reported for that evaluation.
     await page.click('[data-testid=run-additive-snapshot-decode]');
