@@ -2,6 +2,7 @@
 // converts its JS arguments, calls the library, and converts the result back; C++ exceptions
 // reach JS as Error with their message. Every argument is taken as `val` so that a wrongly
 // typed argument becomes a C++ exception with a clear message instead of an embind TypeError.
+#include "attention/cosine_bound.hpp"
 #include "attention/score.hpp"
 #include "attention/softmax_terms.hpp"
 #include "attention/step.hpp"
@@ -13,6 +14,7 @@
 
 #include <emscripten/bind.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -43,7 +45,10 @@ ScoreParams default_params(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eig
     return ScoreParams::init(kind, dq, dk, da, rng);
 }
 
-// {kind, w} for general, {kind, w_q, w_k, v} for additive, {kind} otherwise.
+// The sandbox's bound on a scaled cosine's g: at |g| = 1000 the weights are one-hot already.
+constexpr double kMaxCosineScale = 1000;
+
+// {kind, w} for general, {kind, w_q, w_k, v} for additive, {kind, scale} for scaled_cosine, {kind} otherwise.
 val params_to_js(const ScoreParams &params) {
     val out = val::object();
     out.set("kind", std::string(attention::name(params.kind)));
@@ -53,6 +58,7 @@ val params_to_js(const ScoreParams &params) {
         out.set("w_k", to_js(params.w_k));
         out.set("v", to_js(params.v));
     }
+    if (params.kind == ScoreKind::scaled_cosine) out.set("scale", params.scale[0]);
     return out;
 }
 
@@ -70,6 +76,15 @@ ScoreParams params_from_js(ScoreKind kind, const val &params) {
         out.w_q = to_mat(field("w_q"), "options.params.w_q");
         out.w_k = to_mat(field("w_k"), "options.params.w_k");
         out.v = to_vec(field("v"), "options.params.v");
+    }
+    if (kind == ScoreKind::scaled_cosine) {
+        const val scale = field("scale");
+        if (!scale.isNumber()) bad_argument("options.params.scale", ": expected a number, got " + describe(scale));
+        const double g = scale.as<double>();
+        if (!(std::abs(g) <= kMaxCosineScale))
+            bad_argument("options.params.scale", ": expected a number from -1000 to 1000, got " + number_text(g),
+                         static_cast<std::int64_t>(kMaxCosineScale));
+        out.scale = Vec::Constant(1, static_cast<float>(g));
     }
     return out;
 }
@@ -117,7 +132,9 @@ val attend_js(val kind_js, val query_js, val keys_js, val values_js, val options
     out.set("context", to_js(step.context));
     out.set("hidden", kind == ScoreKind::additive ? to_js(step.score.hidden) : val::null());
     out.set("query_proj", kind == ScoreKind::additive ? to_js(step.score.query_proj) : val::null());
-    out.set("query_norm", kind == ScoreKind::cosine ? val(step.score.query_norm) : val::null());
+    const bool cosine = kind == ScoreKind::cosine || kind == ScoreKind::scaled_cosine;
+    out.set("query_norm", cosine ? val(step.score.query_norm) : val::null());
+    out.set("scale", kind == ScoreKind::scaled_cosine ? val(step.score.scale) : val::null());
     out.set("params", params_to_js(params));
     // stage 2 spelled out: exp((e_j − max)/τ), their sum, and the entropy of the weights
     const attention::SoftmaxTerms terms = attention::softmax_terms(step.score.scores, step_options);
@@ -167,10 +184,22 @@ val limits_js() {
     return out;
 }
 
+// The largest weight cosine attention can give over n keys with scale g (attention/cosine_bound.hpp).
+val cosine_weight_bound_js(val n, val scale) {
+    const auto keys = static_cast<int>(whole_number(n, "n", 1, limits::max_input_tokens));
+    double g = 1;
+    if (!scale.isUndefined()) {
+        if (!scale.isNumber()) bad_argument("scale", ": expected a number, got " + describe(scale));
+        g = scale.as<double>();
+    }
+    return val(attention::cosine_weight_bound(keys, g));
+}
+
 val attend(val kind, val query, val keys, val values, val options) {
     return guarded(attend_js, kind, query, keys, values, options);
 }
 val defaultParams(val kind, val dq, val dk, val da) { return guarded(default_params_js, kind, dq, dk, da); }
+val cosineWeightBound(val n, val scale) { return guarded(cosine_weight_bound_js, n, scale); }
 val scoreKinds() { return guarded(score_kinds_js); }
 val engineLimits() { return guarded(limits_js); }
 val weightDifference(val a, val b) { return guarded(weight_difference_js, a, b); }
@@ -181,12 +210,14 @@ std::string simdIsa() { return core::simd_isa(); }
 
 EMSCRIPTEN_BINDINGS(apg) {
     emscripten::function("attend", &apg::wasm::attend);
+    emscripten::function("cosineWeightBound", &apg::wasm::cosineWeightBound);
     emscripten::function("defaultParams", &apg::wasm::defaultParams);
     emscripten::function("limits", &apg::wasm::engineLimits);
     emscripten::function("scoreKinds", &apg::wasm::scoreKinds);
     emscripten::function("simdIsa", &apg::wasm::simdIsa);
     emscripten::function("weightDifference", &apg::wasm::weightDifference);
-    apg::wasm::guard_entry("attend", 1); // options may be left out
+    apg::wasm::guard_entry("attend", 1);            // options may be left out
+    apg::wasm::guard_entry("cosineWeightBound", 1); // scale may be left out
     for (const char *name : {"defaultParams", "limits", "scoreKinds", "simdIsa", "weightDifference"})
         apg::wasm::guard_entry(name);
 }

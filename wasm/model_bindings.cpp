@@ -187,6 +187,7 @@ val info_js(const std::shared_ptr<const Model> &model) {
     dims.set("maxTargetLen", c.max_target_len);
     out.set("dims", dims);
     val model_limits = val::object();
+    model_limits.set("minSourceTokens", 1); // an empty input is refused (empty_input)
     model_limits.set("maxSourceTokens", c.max_source_len);
     model_limits.set("maxTargetTokens", c.max_target_len);
     model_limits.set("maxTopK", m.target_vocab().size());
@@ -321,7 +322,8 @@ val encoder_states_js(SessionState &s) { return to_js(s.session->encoded().state
 // The transformer encoder's layers (kind "self_attention"); none for a GRU encoder.
 std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
     const auto &cache = s.session->encoded().self_attention;
-    return cache ? decode::to_records(*cache) : std::vector<trace::StepRecord>{};
+    return cache ? decode::to_records(s.model->network().parameters().transformer, *cache)
+                 : std::vector<trace::StepRecord>{};
 }
 
 val self_attention_js(SessionState &s) {
@@ -337,6 +339,19 @@ std::vector<std::string> output_tokens(const SessionState &s) {
 }
 val output_tokens_js(SessionState &s) { return strings_to_js(output_tokens(s)); }
 val output_text_js(SessionState &s) { return val(s.model->target_vocab().join(s.session->output_ids())); }
+
+val confidence_js(SessionState &s) {
+    const decode::Confidence c = s.session->confidence();
+    val out = val::object();
+    out.set("steps", c.steps);
+    out.set("meanProb", c.mean_prob);
+    out.set("minProb", c.min_prob);
+    out.set("minStep", c.min_step);
+    out.set("sequenceProb", c.sequence_prob);
+    out.set("low", c.low);
+    out.set("lowBelow", decode::low_confidence);
+    return out;
+}
 
 trace::Trace session_trace(const SessionState &s) {
     trace::Trace t;
@@ -486,6 +501,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("selfAttention", &session_call<self_attention_js>)
         .function("outputTokens", &session_call<output_tokens_js>)
         .function("outputText", &session_call<output_text_js>)
+        .function("confidence", &session_call<confidence_js>)
         .function("beam", &session_call_arg<beam_js>)
         .function("exportJson", &session_call<export_json_js>)
         .function("exportNpy", &session_call<export_npy_js>);
@@ -496,6 +512,6 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     guard_method("Model", "decode", 1); // options may be left out
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
-          "selfAttention", "outputTokens", "outputText", "beam", "exportJson", "exportNpy"})
+          "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy"})
         guard_method("Session", m);
 }

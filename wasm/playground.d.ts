@@ -62,7 +62,7 @@ export interface Matrix {
   cols: number;
 }
 
-export type ScoreKind = 'dot' | 'scaled_dot' | 'general' | 'additive' | 'cosine';
+export type ScoreKind = 'dot' | 'scaled_dot' | 'general' | 'additive' | 'cosine' | 'scaled_cosine';
 
 /** The parameters of a score function; only the kind's own members are present. */
 export interface ScoreParams {
@@ -75,6 +75,8 @@ export interface ScoreParams {
   w_k?: Matrix;
   /** additive: da */
   v?: Float32Array;
+  /** scaled_cosine: the scale g of scores = g · cos(q, k_j) (default √dk) */
+  scale?: number;
 }
 
 export interface ScoreParamsInput {
@@ -82,6 +84,8 @@ export interface ScoreParamsInput {
   w_q?: MatrixInput;
   w_k?: MatrixInput;
   v?: VectorInput;
+  /** scaled_cosine: g, from −1000 to 1000 */
+  scale?: number;
 }
 
 export interface AttendOptions {
@@ -89,7 +93,7 @@ export interface AttendOptions {
   temperature?: number;
   /** One entry per key, truthy = attend. Default: attend to every key. */
   mask?: ArrayLike<number | boolean>;
-  /** Score parameters (general, additive). Default: defaultParams(kind, dq, dk, hidden_size). */
+  /** Score parameters (general, additive, scaled_cosine). Default: defaultParams(kind, dq, dk, hidden_size). */
   params?: ScoreParamsInput;
   /** da of the default additive parameters. Default: the query size. */
   hidden_size?: number;
@@ -109,8 +113,10 @@ export interface AttendResult {
   hidden: Matrix | null;
   /** additive: W_q q (da); otherwise null */
   query_proj: Float32Array | null;
-  /** cosine: ‖q‖; otherwise null */
+  /** cosine, scaled_cosine: ‖q‖; otherwise null */
   query_norm: number | null;
+  /** scaled_cosine: the g the cosines were multiplied by; otherwise null */
+  scale: number | null;
   /** the parameters used: the caller's, or the defaults */
   params: ScoreParams;
   /** stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys */
@@ -166,6 +172,8 @@ export interface StepRecord {
   query: Float32Array;
   /** n: stage 1: e_j = score(query, h_j) */
   scores: Float32Array;
+  /** scaled_cosine: the learned g of scores = g · cos(query, h_j); 1 otherwise */
+  scale: number;
   /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
   /** n: stage 2: softmax(scores / τ) */
@@ -209,6 +217,18 @@ export interface SelfAttentionRecord {
   mask: number[];
   /** n × d: the layer's input (layer 0: embedding + positional code) */
   input: Tensor;
+  /** h × dh × d: each head's rows of W_q (out × in): q = W_q x + b_q */
+  wQ: Tensor;
+  /** h × dh: each head's part of b_q */
+  bQ: Tensor;
+  /** h × dh × d: each head's rows of W_k: k = W_k x + b_k */
+  wK: Tensor;
+  /** h × dh: each head's part of b_k */
+  bK: Tensor;
+  /** h × dh × d: each head's rows of W_v: v = W_v x + b_v */
+  wV: Tensor;
+  /** h × dh: each head's part of b_v */
+  bV: Tensor;
   /** h × n × dh: each head's columns of Q = X W_qᵀ + b_q */
   query: Tensor;
   /** h × n × dh: each head's K */
@@ -260,6 +280,8 @@ export interface Tensor {
 
 /** A model's own limits (Model.info().limits). */
 export interface ModelLimits {
+  /** the fewest tokens of one input: 1 (an empty input gives empty_input) */
+  minSourceTokens: number;
   /** tokens of one input (more gives too_long) */
   maxSourceTokens: number;
   /** tokens of one output; a session stops after maxTargetTokens + 1 steps unless maxSteps says otherwise */
@@ -345,6 +367,22 @@ export interface BeamResult {
   scores: number[];
 }
 
+/** How sure the model was of the tokens taken (Session.confidence()), the end token included. */
+export interface Confidence {
+  steps: number;
+  /** the mean of p(token) over the steps */
+  meanProb: number;
+  /** the lowest p(token), at minStep (from 0; -1 before the first step) */
+  minProb: number;
+  minStep: number;
+  /** Π p(token): the probability of the whole output */
+  sequenceProb: number;
+  /** minProb < lowBelow: at some step the other tokens together were more likely than the one taken */
+  low: boolean;
+  /** 0.5 */
+  lowBelow: number;
+}
+
 /** Any other key is refused (bad_argument naming it). */
 export interface DecodeOptions {
   /** how many next tokens each step reports: 1 to info().limits.maxTopK (default 5) */
@@ -379,6 +417,8 @@ export interface Session {
   length(): number;
   outputTokens(): string[];
   outputText(): string;
+  /** over the steps taken so far */
+  confidence(): Confidence;
   record(index: number): StepRecord;
   trace(): StepRecord[];
   beam(width: number): BeamResult;
@@ -426,9 +466,14 @@ export interface Playground {
     values: MatrixInput,
     options?: AttendOptions,
   ): AttendResult;
+  /**
+   * The largest weight cosine attention can give over n keys (1 to limits().maxInputTokens) with
+   * score scale g (default 1): e^{2g} / (e^{2g} + n − 1). Throws EngineError bad_argument.
+   */
+  cosineWeightBound(n: number, scale?: number): number;
   /** The deterministic parameters (fixed seed) used when attend() is given none. */
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): ScoreParams;
-  /** ['dot', 'scaled_dot', 'general', 'additive', 'cosine'] */
+  /** ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'] */
   scoreKinds(): ScoreKind[];
   /** 'wasm_simd128' or 'scalar': the ISA of the kernels in this build */
   simdIsa(): string;

@@ -1,4 +1,4 @@
-// Stage 1 of attention: the five score functions, forward and backward (shapes in score.hpp).
+// Stage 1 of attention: the six score functions, forward and backward (shapes in score.hpp).
 #include "attention/score.hpp"
 
 #include "core/kernels.hpp"
@@ -51,6 +51,7 @@ void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, co
         require_matrix(params.kind, "key cache (W_k k_j per row)", cache.projected, n, params.w_k.rows());
         break;
     case ScoreKind::cosine:
+    case ScoreKind::scaled_cosine:
         require_vector(params.kind, "key cache (‖k_j‖)", cache.norms, n);
         break;
     default:
@@ -58,7 +59,38 @@ void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, co
     }
 }
 
+// The cosines c_j = qᵀk_j / (‖q‖_ε ν_j) of every key into out (n) and ‖q‖ into query_norm.
+void cosine_forward(const Vec &query, const Mat &keys, const KeyCache &cache, Vec &out, float &query_norm) {
+    query_norm = std::sqrt(core::dot(view(query), view(query)));
+    core::gemv(view(keys), view(query), view(out), static_cast<std::size_t>(keys.rows()),
+               static_cast<std::size_t>(keys.cols()));
+    const float qn = clamped(query_norm);
+    for (Eigen::Index j = 0; j < keys.rows(); ++j) out[j] /= qn * clamped(cache.norms[j]);
+}
+
+// Given dL/dc_j for the cosines c_j (of cosine_forward), ACCUMULATES dL/dq, the direct dL/dk_j and
+// dL/dν_j. With ‖x‖_ε = max(‖x‖, ε) and ν_j = ‖k_j‖_ε (cached), a clamped norm is a constant, so
+// its term drops out of the gradient.
+void cosine_backward(const Vec &query, const Mat &keys, const KeyCache &cache, float query_norm, const Vec &cosines,
+                     const Vec &d_cosines, Vec &d_query, Mat &d_keys, KeyCache &d_cache) {
+    const float qn = clamped(query_norm);
+    float sum_dc_c = 0; // Σ_j dc_j c_j
+    for (Eigen::Index j = 0; j < keys.rows(); ++j) {
+        const float kn = clamped(cache.norms[j]);
+        const float dc = d_cosines[j], c = cosines[j];
+        // ∂c_j/∂q = k_j / (‖q‖ ν_j) − c_j q / ‖q‖²
+        core::axpy(dc / (qn * kn), row(keys, j), view(d_query));
+        // ∂c_j/∂k_j directly = q / (‖q‖ ν_j);  ∂c_j/∂ν_j = −c_j / ν_j
+        core::axpy(dc / (qn * kn), view(query), row(d_keys, j));
+        d_cache.norms[j] -= dc * c / kn;
+        sum_dc_c += dc * c;
+    }
+    if (query_norm >= cosine_norm_epsilon) core::axpy(-sum_dc_c / (qn * qn), view(query), view(d_query));
+}
+
 } // namespace
+
+float initial_cosine_scale(Eigen::Index dk) { return std::sqrt(static_cast<float>(dk)); }
 
 std::string_view name(ScoreKind kind) {
     switch (kind) {
@@ -72,6 +104,8 @@ std::string_view name(ScoreKind kind) {
         return "additive";
     case ScoreKind::cosine:
         return "cosine";
+    case ScoreKind::scaled_cosine:
+        return "scaled_cosine";
     }
     return "unknown";
 }
@@ -97,6 +131,9 @@ ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, 
         p.w_k = uniform_matrix(da, dk, rng);
         const Mat v = uniform_matrix(1, da, rng); // fan-in of vᵀ h is da
         p.v = v.row(0).transpose();
+    } else if (kind == ScoreKind::scaled_cosine) {
+        p.scale = Vec::Constant(1, initial_cosine_scale(dk));
+        p.check(dq, dk);
     } else {
         p.check(dq, dk);
     }
@@ -111,6 +148,7 @@ void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, E
         out.add("w_k", w_k, da, dk);
         out.add("v", v, da);
     }
+    if (wanted == ScoreKind::scaled_cosine) out.add("scale", scale, 1);
 }
 
 ScoreParams ScoreParams::zeros_like() const {
@@ -125,9 +163,11 @@ void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
     case ScoreKind::dot:
     case ScoreKind::scaled_dot:
     case ScoreKind::cosine:
+    case ScoreKind::scaled_cosine:
         if (dq != dk)
             fail(kind, "needs query and key of the same size, got a query of " + std::to_string(dq) + " and keys of " +
                            std::to_string(dk) + " columns");
+        if (kind == ScoreKind::scaled_cosine) require_vector(kind, "the scale g", scale, 1);
         break;
     case ScoreKind::general:
         require_matrix(kind, "W", w, dq, dk);
@@ -160,6 +200,7 @@ KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
         core::gemm_nt(view(keys), view(params.w_k), view(cache.projected), n, params.w_k.rows(), dk);
         break;
     case ScoreKind::cosine:
+    case ScoreKind::scaled_cosine:
         cache.norms.resize(keys.rows());
         for (Eigen::Index j = 0; j < keys.rows(); ++j)
             cache.norms[j] = std::sqrt(core::dot(row(keys, j), row(keys, j)));
@@ -182,6 +223,8 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
     out.hidden.resize(0, 0);
     out.query_proj.resize(0);
     out.query_norm = 0;
+    out.cosines.resize(0);
+    out.scale = 1;
     switch (params.kind) {
     case ScoreKind::dot:
         core::gemv(view(keys), view(query), view(out.scores), un, udk);
@@ -204,13 +247,15 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
         core::gemv(view(out.hidden), view(params.v), view(out.scores), un, static_cast<std::size_t>(da));
         break;
     }
-    case ScoreKind::cosine: {
-        out.query_norm = std::sqrt(core::dot(view(query), view(query)));
-        core::gemv(view(keys), view(query), view(out.scores), un, udk);
-        const float qn = clamped(out.query_norm);
-        for (Eigen::Index j = 0; j < n; ++j) out.scores[j] /= qn * clamped(cache.norms[j]);
+    case ScoreKind::cosine:
+        cosine_forward(query, keys, cache, out.scores, out.query_norm);
         break;
-    }
+    case ScoreKind::scaled_cosine:
+        out.cosines.resize(n);
+        cosine_forward(query, keys, cache, out.cosines, out.query_norm);
+        out.scale = params.scale[0];
+        out.scores = out.scale * out.cosines;
+        break;
     }
 }
 
@@ -278,22 +323,16 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
         for (Eigen::Index a = 0; a < da; ++a) core::axpy(d_query_proj[a], view(query), row(d_params.w_q, a));
         break;
     }
-    case ScoreKind::cosine: {
-        // e_j = qᵀk_j / (‖q‖_ε ν_j) with ‖x‖_ε = max(‖x‖, ε) and ν_j = ‖k_j‖_ε (cached). A clamped
-        // norm is a constant, so its term drops out of the gradient.
-        const float qn = clamped(fwd.query_norm);
-        float sum_ds_e = 0; // Σ_j d_scores_j e_j
-        for (Eigen::Index j = 0; j < n; ++j) {
-            const float kn = clamped(cache.norms[j]);
-            const float ds = d_scores[j], e = fwd.scores[j];
-            // ∂e_j/∂q = k_j / (‖q‖ ν_j) − e_j q / ‖q‖²
-            core::axpy(ds / (qn * kn), row(keys, j), view(d_query));
-            // ∂e_j/∂k_j directly = q / (‖q‖ ν_j);  ∂e_j/∂ν_j = −e_j / ν_j
-            core::axpy(ds / (qn * kn), view(query), row(d_keys, j));
-            d_cache.norms[j] -= ds * e / kn;
-            sum_ds_e += ds * e;
-        }
-        if (fwd.query_norm >= cosine_norm_epsilon) core::axpy(-sum_ds_e / (qn * qn), view(query), view(d_query));
+    case ScoreKind::cosine: // e_j = c_j
+        cosine_backward(query, keys, cache, fwd.query_norm, fwd.scores, d_scores, d_query, d_keys, d_cache);
+        break;
+    case ScoreKind::scaled_cosine: {
+        // e_j = g c_j:  dg += Σ_j de_j c_j,  dc_j = g de_j
+        require_vector(params.kind, "forward cosines", fwd.cosines, n);
+        require_vector(params.kind, "dg", d_params.scale, 1);
+        d_params.scale[0] += core::dot(view(d_scores), view(fwd.cosines));
+        const Vec d_cosines = params.scale[0] * d_scores;
+        cosine_backward(query, keys, cache, fwd.query_norm, fwd.cosines, d_cosines, d_query, d_keys, d_cache);
         break;
     }
     }
@@ -326,6 +365,7 @@ void prepare_keys_backward(const ScoreParams &params, const Mat &keys, const Key
         through_projection(params.w_k, d_params.w_k, "dW_k");
         break;
     case ScoreKind::cosine:
+    case ScoreKind::scaled_cosine:
         // ν_j = ‖k_j‖ unless clamped:  dk_j += dν_j k_j / ‖k_j‖
         require_vector(params.kind, "key cache (‖k_j‖)", cache.norms, n);
         for (Eigen::Index j = 0; j < n; ++j)

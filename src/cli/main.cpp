@@ -23,7 +23,8 @@ using namespace apg;
 namespace {
 
 const char *usage = R"(usage:
-  apg train --task dates|zh|reverse --score dot|scaled_dot|general|additive|cosine
+  apg train --task dates|zh|reverse
+            --score dot|scaled_dot|general|additive|cosine|scaled_cosine
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]

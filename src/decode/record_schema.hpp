@@ -92,6 +92,8 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) { return vec(s.step.query); }},
     {"scores", Type::vector, "n", false, "stage 1: e_j = score(query, h_j)",
      [](const SessionStep &s, int) { return vec(s.step.attention.score.scores); }},
+    {"scale", Type::number, "", false, "scaled_cosine: the learned g of scores = g · cos(query, h_j); 1 otherwise",
+     [](const SessionStep &s, int) { return scalar(s.step.attention.score.scale); }},
     {"hidden", Type::matrix, "n da", true, "additive: row j = tanh(W_q query + W_k h_j); otherwise null",
      [](const SessionStep &s, int) {
          const Mat &h = s.step.attention.score.hidden;

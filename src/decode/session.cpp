@@ -89,4 +89,26 @@ std::vector<int> DecodeSession::output_ids() const {
     return ids;
 }
 
+Confidence DecodeSession::confidence() const {
+    Confidence c;
+    c.steps = static_cast<int>(steps_.size());
+    if (steps_.empty()) return c;
+    double sum = 0, product = 1;
+    c.min_prob = 2;
+    for (int i = 0; i < c.steps; ++i) {
+        const auto &s = steps_[static_cast<std::size_t>(i)];
+        const double p = s.step.probs[s.token];
+        sum += p;
+        product *= p;
+        if (p < c.min_prob) {
+            c.min_prob = p;
+            c.min_step = i;
+        }
+    }
+    c.mean_prob = sum / c.steps;
+    c.sequence_prob = product;
+    c.low = c.min_prob < low_confidence;
+    return c;
+}
+
 } // namespace apg::decode

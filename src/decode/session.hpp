@@ -27,6 +27,21 @@ struct SessionStep {
     attention::SoftmaxTerms softmax; // stage 2 term by term: exps, their sum, the entropy
 };
 
+// How sure the model was of the tokens taken, end token included: p(token) at each step (a
+// forced token's too: the what-if's probability under the model).
+struct Confidence {
+    int steps = 0;
+    double mean_prob = 0;     // Σ p(token) / steps
+    double min_prob = 0;      // the lowest p(token)
+    int min_step = -1;        // the step of the lowest, from 0; -1 before the first step
+    double sequence_prob = 0; // Π p(token): the probability of the whole output
+    bool low = false;         // min_prob < low_confidence
+};
+// Below one half, the model gave the other tokens together more probability than the one taken:
+// at that step the output is more likely wrong than right, even though a seq2seq model always
+// answers something (it has no "I cannot read this" token).
+inline constexpr double low_confidence = 0.5;
+
 struct SessionOptions {
     int start_id = 1, end_id = 2;
     int top_k = 5;     // at least 1 (more than the vocabulary gives all of it)
@@ -64,6 +79,7 @@ class DecodeSession {
     const models::EncoderOutput &encoded() const { return encoded_; }
     const models::Seq2Seq &model() const { return *model_; }
     std::vector<int> output_ids() const; // the tokens taken, without the end token
+    Confidence confidence() const;       // over the steps taken so far
 
   private:
     const SessionStep &take(Choice choice, int token, models::DecoderStep &&step);

@@ -25,6 +25,12 @@ inline constexpr Field self_attention_layer[] = {
     {"heads", Type::integer, "", false, "h"},
     {"mask", Type::ints, "n", false, "1 = real token"},
     {"input", Type::tensor, "n d", false, "the layer's input (layer 0: embedding + positional code)"},
+    {"w_q", Type::tensor, "h dh d", false, "each head's rows of W_q (out × in): q = W_q x + b_q"},
+    {"b_q", Type::tensor, "h dh", false, "each head's part of b_q"},
+    {"w_k", Type::tensor, "h dh d", false, "each head's rows of W_k: k = W_k x + b_k"},
+    {"b_k", Type::tensor, "h dh", false, "each head's part of b_k"},
+    {"w_v", Type::tensor, "h dh d", false, "each head's rows of W_v: v = W_v x + b_v"},
+    {"b_v", Type::tensor, "h dh", false, "each head's part of b_v"},
     {"query", Type::tensor, "h n dh", false, "each head's columns of Q = X W_qᵀ + b_q"},
     {"key", Type::tensor, "h n dh", false, "each head's K"},
     {"value", Type::tensor, "h n dh", false, "each head's V"},
@@ -40,10 +46,12 @@ inline constexpr Field self_attention_layer[] = {
 
 } // namespace record
 
-trace::StepRecord to_record(const models::TransformerLayerCache &layer, const Mat &input,
-                            std::span<const std::uint8_t> mask, int index);
+// The record of one layer: its parameters' projections (where q, k and v come from) and its pass.
+trace::StepRecord to_record(const models::TransformerLayerParams &params, const models::TransformerLayerCache &layer,
+                            const Mat &input, std::span<const std::uint8_t> mask, int index);
 
-// One record per layer of the pass, in order.
-std::vector<trace::StepRecord> to_records(const models::TransformerEncoderCache &cache);
+// One record per layer of the pass, in order; `params` made the pass.
+std::vector<trace::StepRecord> to_records(const models::TransformerEncoderParams &params,
+                                          const models::TransformerEncoderCache &cache);
 
 } // namespace apg::decode

@@ -72,9 +72,7 @@ void ModelConfig::validate() const {
                       std::to_string(limits::max_decode_floats) + "; max_target_len can be at most " +
                       std::to_string(limits::max_decode_floats / target_vocab - 1),
                   limits::max_decode_floats / target_vocab - 1);
-    using attention::ScoreKind;
-    if ((score == ScoreKind::dot || score == ScoreKind::scaled_dot || score == ScoreKind::cosine) &&
-        decoder_hidden != encoder_state()) {
+    if (attention::same_size_query_and_keys(score) && decoder_hidden != encoder_state()) {
         const char *why = encoder == EncoderKind::transformer ? " = embedding)"
                           : bidirectional                     ? " = 2 x encoder_hidden)"
                                                               : ")";

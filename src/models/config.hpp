@@ -68,7 +68,7 @@ struct ModelConfig {
     // limits::max_heads / max_layers, max_source_len up to limits::max_input_tokens and
     // max_target_len + 1 up to limits::max_decode_steps, and (max_target_len + 1) × target_vocab up
     // to limits::max_decode_floats; all at least 1), for dot / scaled_dot /
-    // cosine with decoder_hidden != encoder_state() (the query and the keys must have one size),
+    // cosine / scaled_cosine with decoder_hidden != encoder_state() (the query and the keys must have one size),
     // and for a transformer whose embedding is not a multiple of heads. Within these bounds every
     // tensor has fewer than 2^31 elements and no size arithmetic overflows an int.
     void validate() const;

@@ -1,5 +1,7 @@
 #include "models/decoder.hpp"
 
+#include "nn/cross_entropy.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -179,7 +181,7 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
         const int y = targets[r];
         if (y < 0) continue;
         ++c.tokens;
-        c.loss_sum -= std::log(std::max(c.probs(r, y), 1e-30f));
+        c.loss_sum += nn::cross_entropy(row(std::as_const(logits), r), y);
         Eigen::Index best;
         c.probs.row(r).maxCoeff(&best);
         if (best == y) ++c.correct;
@@ -197,16 +199,13 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
                                     " encoder-state gradients for a batch of " + std::to_string(B));
 
     // dL/dlogits = scale · (p − onehot(y)) at active steps, 0 elsewhere.
-    c.d_logits = c.probs;
+    c.d_logits.resize(T * B, V);
     for (int r = 0; r < T * B; ++r) {
-        if (c.targets[r] < 0) {
+        if (c.targets[r] < 0)
             c.d_logits.row(r).setZero();
-            continue;
-        }
-        c.d_logits(r, c.targets[r]) -= 1.0f;
-        c.d_logits.row(r) *= scale;
+        else
+            nn::cross_entropy_backward(row(std::as_const(c.probs), r), c.targets[r], scale, row(c.d_logits, r));
     }
-    (void)V;
     nn::matmul_tn(nn::whole(std::as_const(c.d_logits)), nn::whole(std::as_const(c.features)), nn::whole(grads.out_w),
                   true);
     grads.out_b += c.d_logits.colwise().sum().transpose();

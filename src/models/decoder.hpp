@@ -71,7 +71,7 @@ struct DecoderCache {
     Mat features;                                    // T·B × Do: what W_out reads
     Mat probs;                                       // T·B × Vt
     int tokens = 0, correct = 0;                     // active steps, argmax == target
-    double loss_sum = 0;                             // Σ −log p(target) over active steps
+    double loss_sum = 0;                             // Σ −log p(target) over active steps (nn/cross_entropy)
     // backward scratch
     Mat d_logits, d_features, d_combined, d_gru_proj, d_gru_inputs, d_embedded, carry, carry_next, d_hidden_proj;
     std::vector<Mat> d_keys, d_values;

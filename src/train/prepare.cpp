@@ -37,8 +37,7 @@ models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind
         c.heads = 4;
         c.layers = 2;
         c.ff_hidden = 128;
-        if (score == attention::ScoreKind::dot || score == attention::ScoreKind::scaled_dot ||
-            score == attention::ScoreKind::cosine)
+        if (attention::same_size_query_and_keys(score))
             c.decoder_hidden = c.embedding; // the query must have the keys' size
     }
     c.max_source_len = static_cast<int>(task.data.max_source_len);

@@ -180,11 +180,11 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
     }
 
-    // The model as apg train initialises it: Seq2Seq(config, seed).
     // The examples as text are not needed past this point (a zh run holds ~5 MB of them).
     task_.data.train = {};
     task_.data.heldout = {};
 
+    // The model as apg train initialises it: Seq2Seq(config, seed).
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
     trainer_ = std::make_unique<Trainer>(*network_, task_.train, task_.heldout, kTokens, options_);
     std::size_t count = 0;

@@ -1,5 +1,6 @@
 #include "attention/score.hpp"
 
+#include "core/kernels.hpp"
 #include "gradcheck.hpp"
 
 #include <doctest/doctest.h>
@@ -29,7 +30,7 @@ TEST_CASE("score kinds round-trip through their names and an unknown name lists 
     CHECK(name(ScoreKind::scaled_dot) == "scaled_dot");
     const std::string message = test::invalid_argument_message([] { parse_score_kind("bilinear"); });
     CHECK(contains(message, "\"bilinear\""));
-    CHECK(contains(message, "dot, scaled_dot, general, additive, cosine"));
+    CHECK(contains(message, "dot, scaled_dot, general, additive, cosine, scaled_cosine"));
 }
 
 TEST_CASE("dot score is the plain inner product with each key") {
@@ -138,6 +139,88 @@ TEST_CASE("cosine score is the cosine of the angle and a zero vector scores zero
     }
 }
 
+TEST_CASE("scaled cosine score is the learned scale times the cosine") {
+    // q = [3, 4], ‖q‖ = 5, g = 2.5.  [6, 8] → 2.5 · 1;  [4, −3] → 0;  [−1, 0] → 2.5 · (−3/5) = −1.5
+    core::Rng rng(1);
+    ScoreParams params = ScoreParams::init(ScoreKind::scaled_cosine, 2, 2, 0, rng);
+    params.scale[0] = 2.5f;
+    Vec q(2);
+    q << 3, 4;
+    Mat keys(3, 2);
+    keys << 6, 8, 4, -3, -1, 0;
+    ScoreResult out;
+    score_forward(params, q, keys, prepare_keys(params, keys), out);
+    CHECK(out.query_norm == doctest::Approx(5.0));
+    CHECK(out.scale == 2.5f);
+    CHECK(out.cosines[0] == doctest::Approx(1.0));
+    CHECK(out.cosines[2] == doctest::Approx(-0.6));
+    CHECK(out.scores[0] == doctest::Approx(2.5));
+    CHECK(out.scores[1] == doctest::Approx(0.0));
+    CHECK(out.scores[2] == doctest::Approx(-1.5));
+
+    SUBCASE("the other kinds report a scale of 1 and no cosines") {
+        params.kind = ScoreKind::cosine;
+        score_forward(params, q, keys, prepare_keys(params, keys), out);
+        CHECK(out.scale == 1.0f);
+        CHECK(out.cosines.size() == 0);
+        CHECK(out.scores[2] == doctest::Approx(-0.6));
+    }
+    SUBCASE("dg is the sum of the cosines weighted by dL/de") {
+        const KeyCache cache = prepare_keys(params, keys);
+        Vec d_query = Vec::Zero(2);
+        Mat d_keys = Mat::Zero(3, 2);
+        ScoreParams d_params = params.zeros_like();
+        Vec d_scores(3);
+        d_scores << 1, 2, -1; // dg = 1 · 1 + 2 · 0 − 1 · (−0.6) = 1.6
+        score_backward(params, q, keys, cache, out, d_scores, d_query, d_keys, d_params);
+        CHECK(d_params.scale[0] == doctest::Approx(1.6));
+    }
+    SUBCASE("g without its one element is refused by name") {
+        params.scale.resize(0);
+        CHECK(contains(test::invalid_argument_message([&] { scores_of(params, q, keys); }),
+                       "the scale g has 0 elements, expected 1"));
+    }
+}
+
+TEST_CASE("scaled cosine starts at g = sqrt(dk) and draws nothing from the generator") {
+    core::Rng a(5), b(5);
+    const ScoreParams p = ScoreParams::init(ScoreKind::scaled_cosine, 128, 128, 64, a);
+    REQUIRE(p.scale.size() == 1);
+    CHECK(p.scale[0] == doctest::Approx(std::sqrt(128.0)));
+    CHECK(initial_cosine_scale(16) == 4.0f);
+    // The rest of a model then initialises exactly as the plain cosine model of the same seed.
+    CHECK(a.next_u64() == b.next_u64());
+    const ScoreParams z = p.zeros_like();
+    CHECK(z.kind == ScoreKind::scaled_cosine);
+    REQUIRE(z.scale.size() == 1);
+    CHECK(z.scale[0] == 0.0f);
+}
+
+TEST_CASE("scaled cosine scores from the SIMD kernels equal those from the scalar kernels and a double reference") {
+    // score_forward runs the kernels the build chose (SIMD here); the same computation spelled out
+    // with core::scalar:: kernels, and in double, must agree to float rounding.
+    core::Rng rng(23);
+    const Eigen::Index n = 9, d = 37; // not a multiple of 4: the SIMD tails too
+    ScoreParams params = ScoreParams::init(ScoreKind::scaled_cosine, d, d, 0, rng);
+    params.scale[0] = 7.25f;
+    const Vec q = test::random_vec(d, rng);
+    const Mat keys = test::random_mat(n, d, rng);
+    ScoreResult out;
+    score_forward(params, q, keys, prepare_keys(params, keys), out);
+    const float qn = std::sqrt(core::scalar::dot(view(q), view(q)));
+    Vec dots(n);
+    core::scalar::gemv(view(keys), view(q), view(dots), n, d);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        CAPTURE(j);
+        const float kn = std::sqrt(core::scalar::dot(row(keys, j), row(keys, j)));
+        const float scalar = params.scale[0] * (dots[j] / (qn * kn));
+        const double exact = 7.25 * q.cast<double>().dot(keys.row(j).transpose().cast<double>()) /
+                             (q.cast<double>().norm() * keys.row(j).cast<double>().norm());
+        CHECK(std::abs(out.scores[j] - scalar) <= 1e-5f);
+        CHECK(std::abs(out.scores[j] - exact) <= 1e-5);
+    }
+}
+
 TEST_CASE("score_backward matches central differences for every score function") {
     // n = 4 keys, dq = dk = 3 for the kinds that need equal sizes; general and additive use dk = 5.
     for (ScoreKind kind : all_score_kinds) {
@@ -149,6 +232,7 @@ TEST_CASE("score_backward matches central differences for every score function")
             // The checker needs parameters of order 1, not the ±1/√fan_in of init.
             for (Mat *m : {&params.w, &params.w_q, &params.w_k}) *m = test::random_mat(m->rows(), m->cols(), rng);
             params.v = test::random_vec(params.v.size(), rng);
+            if (kind == ScoreKind::scaled_cosine) params.scale[0] = 2.3f; // g ≠ √dk and ≠ 1
             Vec query = test::random_vec(dq, rng);
             Mat keys = test::random_mat(n, dk, rng);
             const Vec coeffs = test::random_vec(n, rng);
@@ -174,6 +258,11 @@ TEST_CASE("score_backward matches central differences for every score function")
                 CHECK(gradient_error(span_of(params.w_q), span_of(d_params.w_q), loss) <= 1.0);
                 CHECK(gradient_error(span_of(params.w_k), span_of(d_params.w_k), loss) <= 1.0);
                 CHECK(gradient_error(span_of(params.v), span_of(d_params.v), loss) <= 1.0);
+            }
+            if (kind == ScoreKind::scaled_cosine) {
+                REQUIRE(d_params.scale.size() == 1);
+                CHECK(std::abs(d_params.scale[0]) > 1e-3f); // the check below is not of a zero gradient
+                CHECK(gradient_error(span_of(params.scale), span_of(d_params.scale), loss) <= 1.0);
             }
 
             // Backward accumulates: a second call doubles every gradient.

@@ -110,6 +110,7 @@ TEST_CASE("attend_backward matches central differences with a mask and a tempera
             ScoreParams params = ScoreParams::init(kind, dq, dk, da, rng);
             for (Mat *m : {&params.w, &params.w_q, &params.w_k}) *m = test::random_mat(m->rows(), m->cols(), rng);
             params.v = test::random_vec(params.v.size(), rng);
+            if (kind == ScoreKind::scaled_cosine) params.scale[0] = 2.3f; // g ≠ √dk and ≠ 1
             Vec query = test::random_vec(dq, rng);
             Mat keys = test::random_mat(n, dk, rng);
             Mat values = test::random_mat(n, dv, rng);
@@ -137,6 +138,11 @@ TEST_CASE("attend_backward matches central differences with a mask and a tempera
                 CHECK(gradient_error(span_of(params.w_q), span_of(d_params.w_q), loss) <= 1.0);
                 CHECK(gradient_error(span_of(params.w_k), span_of(d_params.w_k), loss) <= 1.0);
                 CHECK(gradient_error(span_of(params.v), span_of(d_params.v), loss) <= 1.0);
+            }
+            if (kind == ScoreKind::scaled_cosine) {
+                REQUIRE(d_params.scale.size() == 1);
+                CHECK(std::abs(d_params.scale[0]) > 1e-3f); // the check below is not of a zero gradient
+                CHECK(gradient_error(span_of(params.scale), span_of(d_params.scale), loss) <= 1.0);
             }
             // The masked key and its value take no part, so they get no gradient at all.
             CHECK(d_values.row(1).isZero());
@@ -238,6 +244,7 @@ TEST_CASE("deferring the key-cache gradient to once per input gives the same gra
             CHECK(close(d_params_plain.w_q, d_params_deferred.w_q));
             CHECK(close(d_params_plain.w_k, d_params_deferred.w_k));
             CHECK(close(d_params_plain.v, d_params_deferred.v));
+            CHECK(close(d_params_plain.scale, d_params_deferred.scale));
             CHECK(d_keys_plain.norm() > 0.0f);
         }
     }

@@ -223,3 +223,35 @@ TEST_CASE("what a decoding keeps is bounded: steps × beams × target tokens, at
     CHECK(!fits.beams.empty());
     for (const auto &path : fits.beams) CHECK(path.size() <= 3);
 }
+
+TEST_CASE("confidence: the mean, lowest and product of p(token) over the steps taken, forced ones too") {
+    Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 5);
+    DecodeSession session(model, source);
+    CHECK(session.confidence().steps == 0);
+    CHECK(session.confidence().min_step == -1);
+    const SessionStep &first = session.step();
+    const int other = first.top_ids.back() == 2 ? first.top_ids[first.top_ids.size() - 2] : first.top_ids.back();
+    session.back();
+    session.force(other); // a what-if at the first step, so it counts
+    session.run();
+    const auto &steps = session.steps();
+    double sum = 0, product = 1, lowest = 2;
+    int at = -1;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const double p = steps[i].step.probs[steps[i].token];
+        sum += p;
+        product *= p;
+        if (p < lowest) lowest = p, at = static_cast<int>(i);
+    }
+    const Confidence c = session.confidence();
+    CHECK(c.steps == static_cast<int>(steps.size()));
+    CHECK(c.mean_prob == doctest::Approx(sum / static_cast<double>(steps.size())).epsilon(1e-12));
+    CHECK(c.min_prob == lowest);
+    CHECK(c.min_step == at);
+    CHECK(c.sequence_prob == doctest::Approx(product).epsilon(1e-12));
+    CHECK(c.sequence_prob == doctest::Approx(std::exp(steps.back().total_log_prob)).epsilon(1e-5));
+    CHECK(c.low == (lowest < low_confidence));
+    // the forced token, the least likely of the first step's top-k, is among the steps counted
+    CHECK(c.min_prob <= steps[0].step.probs[other]);
+    CHECK(steps[0].choice == Choice::forced);
+}

@@ -27,7 +27,7 @@ TEST_CASE("the transformer trace holds every head's stages per layer with the nu
     TransformerEncoderCache cache;
     transformer_encoder_forward(p, std::vector<int>{4, 8, 1}, {}, cache);
 
-    const std::vector<trace::StepRecord> records = to_records(cache);
+    const std::vector<trace::StepRecord> records = to_records(p, cache);
     REQUIRE(records.size() == 2);
     for (int l = 0; l < 2; ++l) {
         const trace::StepRecord &r = records[l];
@@ -71,7 +71,7 @@ TEST_CASE("a layer's record has exactly the fields of its table, with their shap
     const TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
     TransformerEncoderCache cache;
     transformer_encoder_forward(p, std::vector<int>{4, 8, 1, 2, 5}, {}, cache);
-    const trace::StepRecord r = to_records(cache).at(0);
+    const trace::StepRecord r = to_records(p, cache).at(0);
     // The shape letters of the table, for this pass.
     const std::map<std::string, std::size_t> size{{"n", 5}, {"d", 8}, {"h", 2}, {"dh", 4}, {"f", 12}};
     std::set<std::string> tensors, fields;
@@ -101,4 +101,38 @@ TEST_CASE("a layer's record has exactly the fields of its table, with their shap
     CHECK(has_tensors == tensors);
     CHECK(has_fields == fields);
     CHECK(r.kind == record::self_attention_kind[0]);
+}
+
+TEST_CASE("a layer's record holds each head's projections, and q, k, v are W x + b of its input") {
+    TransformerEncoderConfig config;
+    config.vocab = 9;
+    config.d_model = 8;
+    config.heads = 4;
+    config.d_ff = 16;
+    config.layers = 2;
+    core::Rng rng(21);
+    const TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
+    TransformerEncoderCache cache;
+    transformer_encoder_forward(p, std::vector<int>{4, 8, 1}, {}, cache);
+    const auto records = to_records(p, cache);
+    for (int l = 0; l < 2; ++l) {
+        const trace::StepRecord &r = records[l];
+        const auto &attn = p.layers[l].attn;
+        CHECK(r.get("w_q").shape() == std::vector<std::size_t>{4, 2, 8});
+        CHECK(r.get("b_v").shape() == std::vector<std::size_t>{4, 2});
+        // head 3's rows are rows 6 and 7 of W_q
+        CHECK(r.get("w_q")(3, 1, 5) == attn.w_q(7, 5));
+        CHECK(r.get("b_k")(1, 0) == attn.b_k(2));
+        for (const char *which : {"q", "k", "v"}) {
+            const std::string w = std::string("w_") + which, b = std::string("b_") + which;
+            const std::string out = which[0] == 'q' ? "query" : which[0] == 'k' ? "key" : "value";
+            for (std::size_t head = 0; head < 4; ++head)
+                for (std::size_t t = 0; t < 3; ++t)
+                    for (std::size_t i = 0; i < 2; ++i) {
+                        double sum = r.get(b)(head, i);
+                        for (std::size_t c = 0; c < 8; ++c) sum += r.get(w)(head, i, c) * r.get("input")(t, c);
+                        CHECK_MESSAGE(r.get(out)(head, t, i) == doctest::Approx(sum).epsilon(1e-5), which);
+                    }
+        }
+    }
 }

@@ -21,7 +21,7 @@ const shipped = readdirSync(modelDir)
 
 const DATES = 'dates-additive-bahdanau';
 const DATE = '29 november 2026';
-const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine'];
+const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 
 let ap, server, browser, page;
 const consoleErrors = [];
@@ -375,7 +375,7 @@ describe('decoding pages', { skip: ready ? false : `no ${DATES}.safetensors in w
     const bahdanau = SCORES.filter((s) => shipped.includes(`dates-${s}-bahdanau`)).length;
     assert.equal(
       await page.locator('[data-testid^="cmp-dates-"][data-testid$="-bahdanau"]:is(figure)').count(),
-      // the chosen model appears in every group (five scores; Bahdanau vs Luong; BiGRU vs Transformer)
+      // the chosen model appears in every group (six scores; Bahdanau vs Luong; BiGRU vs Transformer)
       bahdanau + 1 + (shipped.includes('dates-additive-bahdanau-transformer') ? 1 : 0),
     );
     await pageScreenshot(page, `${shots}page-compare-desktop.png`);

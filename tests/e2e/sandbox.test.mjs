@@ -15,7 +15,7 @@ import { serveBuild } from './static-server.mjs';
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
 
-const KINDS = ['dot', 'scaled_dot', 'general', 'additive', 'cosine'];
+const KINDS = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 const keys = exampleTokens.map((t) => t.key);
 const values = exampleTokens.map((t) => t.value);
 
@@ -101,7 +101,7 @@ describe('sandbox page', () => {
     assert.equal(await page.textContent('[data-testid=weights-sum]'), '1.000');
   });
 
-  test('the comparison shows the weights of all five score functions, each the engine result', async () => {
+  test('the comparison shows the weights of all six score functions, each the engine result', async () => {
     for (const kind of KINDS) {
       const expected = ap.attend(kind, exampleQuery, keys, values).weights;
       const cells = page.locator(`[data-testid^="compare-${kind}-"]`);
@@ -111,13 +111,15 @@ describe('sandbox page', () => {
       );
       assert.deepEqual(await cells.allTextContents(), Array.from(expected, formatNumber));
     }
-    await page.click('[data-testid=compare-panel] button:has-text("cosine")');
+    await page
+      .locator('[data-testid=compare-panel] button', { hasText: 'cosine', hasNotText: 'scaled' })
+      .click();
     const cosine = ap.attend('cosine', exampleQuery, keys, values);
     assertShows(await shownStages(page, cosine), cosine);
     await page.locator('body').press('1');
   });
 
-  test('every score function, picked by keys 1–5, shows exactly the engine results', async () => {
+  test('every score function, picked by keys 1–6, shows exactly the engine results', async () => {
     for (const [i, kind] of KINDS.entries()) {
       await page.locator('body').press(String(i + 1));
       const expected = ap.attend(kind, exampleQuery, keys, values);
@@ -141,10 +143,11 @@ describe('sandbox page', () => {
     await page.keyboard.press('End');
     await page.keyboard.type('2');
     assert.equal(await page.inputValue('[data-testid=query]'), '1, 0, 1, 02');
-    const typed = ap.attend('cosine', [1, 0, 1, 2], keys, values);
+    const last = KINDS.at(-1); // the score function the loop left chosen
+    const typed = ap.attend(last, [1, 0, 1, 2], keys, values);
     assertShows(await shownStages(page, typed), typed);
     await page.keyboard.press('Backspace');
-    const back = ap.attend('cosine', exampleQuery, keys, values);
+    const back = ap.attend(last, exampleQuery, keys, values);
     assertShows(await shownStages(page, back), back);
     await page.click('[data-testid=kind-dot]', { force: true });
   });

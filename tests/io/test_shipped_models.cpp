@@ -48,7 +48,7 @@ TEST_CASE("every shipped checkpoint is listed in the README and every listed one
     std::set<std::string> files;
     for (const auto &entry : std::filesystem::directory_iterator(models_dir))
         if (entry.path().extension() == ".safetensors") files.insert(entry.path().filename().string());
-    CHECK(files.size() >= 27); // 3 tasks × 5 scores Bahdanau + 2 tasks × 5 scores Luong + 2 transformer
+    CHECK(files.size() >= 30); // 3 tasks × 6 scores Bahdanau + 2 tasks × 5 scores Luong + 2 transformer
     for (const auto &f : files) CHECK_MESSAGE(listed.count(f), f << " is not in web/models/README.md");
     for (const auto &entry : listed) {
         const std::string f = entry.first;

@@ -69,7 +69,7 @@ describe('attend', () => {
     assert.deepEqual(result.params, { kind: 'dot' });
   });
 
-  for (const kind of ['dot', 'scaled_dot', 'general', 'additive', 'cosine']) {
+  for (const kind of ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine']) {
     test(`${kind}: scores, weights and context equal a plain-JS recomputation from the returned params`, () => {
       const result = ap.attend(kind, query, keys, values);
       const scores = referenceScores(kind, query, keys, result.params);
@@ -99,6 +99,29 @@ describe('attend', () => {
   test('cosine attention returns the query norm', () => {
     const result = ap.attend('cosine', query, keys, values);
     assert.ok(Math.abs(result.query_norm - Math.SQRT2) < 1e-6);
+  });
+
+  test('scaled cosine scores g times the cosine, g = √dk by default or the one given', () => {
+    const plain = ap.attend('cosine', query, keys, values);
+    const scaled = ap.attend('scaled_cosine', query, keys, values);
+    assert.deepEqual(scaled.params, { kind: 'scaled_cosine', scale: 2 }); // √4
+    assert.equal(scaled.scale, 2);
+    assert.ok(Math.abs(scaled.query_norm - Math.SQRT2) < 1e-6);
+    assertClose(
+      scaled.scores,
+      Array.from(plain.scores, (c) => 2 * c),
+      'default scores',
+    );
+    const sharp = ap.attend('scaled_cosine', query, keys, values, { params: { scale: 12.5 } });
+    assert.equal(sharp.scale, 12.5);
+    assertClose(
+      sharp.scores,
+      Array.from(plain.scores, (c) => 12.5 * c),
+      'scores with g = 12.5',
+    );
+    // a larger g sharpens the same cosines: the largest weight grows past cosine's bound
+    assert.ok(Math.max(...sharp.weights) > Math.max(...plain.weights));
+    assert.equal(plain.scale, null);
   });
 
   test('general attention with an identity W scores like dot', () => {
@@ -180,12 +203,20 @@ describe('defaultParams', () => {
     assert.deepEqual(ap.attend('additive', query, keys, values).params, additive);
     assert.deepEqual(ap.attend('general', query, keys, values).params, ap.defaultParams('general', 4, 4, 4));
     assert.deepEqual(ap.defaultParams('cosine', 4, 4, 4), { kind: 'cosine' });
+    assert.deepEqual(ap.defaultParams('scaled_cosine', 9, 9, 4), { kind: 'scaled_cosine', scale: 3 });
   });
 });
 
 describe('module', () => {
-  test('scoreKinds lists the five score functions in order', () => {
-    assert.deepEqual(ap.scoreKinds(), ['dot', 'scaled_dot', 'general', 'additive', 'cosine']);
+  test('scoreKinds lists the six score functions in order', () => {
+    assert.deepEqual(ap.scoreKinds(), [
+      'dot',
+      'scaled_dot',
+      'general',
+      'additive',
+      'cosine',
+      'scaled_cosine',
+    ]);
   });
 
   test('simdIsa names the kernels the module was built with', () => {
@@ -266,6 +297,21 @@ describe('errors', () => {
       'additive params with a member missing',
       () => ap.attend('additive', query, keys, values, { params: { w_q: [[1]] } }),
       /options.params.w_k is missing/,
+    ],
+    [
+      'scaled cosine params without their scale',
+      () => ap.attend('scaled_cosine', query, keys, values, { params: {} }),
+      /options.params.scale is missing \(needed by scaled_cosine\)/,
+    ],
+    [
+      'a scaled cosine scale that is not a number',
+      () => ap.attend('scaled_cosine', query, keys, values, { params: { scale: '2' } }),
+      /options.params.scale: expected a number, got/,
+    ],
+    [
+      'a scaled cosine scale out of bounds',
+      () => ap.attend('scaled_cosine', query, keys, values, { params: { scale: Infinity } }),
+      /options.params.scale: expected a number from -1000 to 1000, got/,
     ],
     [
       'a defaultParams size of 0',

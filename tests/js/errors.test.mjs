@@ -235,6 +235,7 @@ describe('limits', () => {
     const model = keep(ap.Model.load(checkpoint('dates-additive-bahdanau')));
     const info = model.info();
     assert.deepEqual(info.limits, {
+      minSourceTokens: 1,
       maxSourceTokens: info.dims.maxSourceLen,
       maxTargetTokens: info.dims.maxTargetLen,
       maxTopK: info.tgtVocab.length,
@@ -244,5 +245,7 @@ describe('limits', () => {
     assert.throws(() => model.decode('1/2/03', { topK: info.limits.maxTopK + 1 }), { code: 'bad_argument' });
     assert.throws(() => model.decode('1'.repeat(info.limits.maxSourceTokens + 1)), /at most/);
     assert.doesNotThrow(() => keep(model.decode('1'.repeat(info.limits.maxSourceTokens))));
+    assert.doesNotThrow(() => keep(model.decode('1'.repeat(info.limits.minSourceTokens))));
+    assert.throws(() => model.decode(' '), { code: 'empty_input' });
   });
 });

@@ -36,6 +36,7 @@ const pageNames = [
   'prevState',
   'query',
   'scores',
+  'scale',
   'hidden',
   'weights',
   'context',

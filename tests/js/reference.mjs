@@ -27,6 +27,9 @@ export function referenceScores(kind, query, keys, params) {
       }
       case 'cosine':
         return dot(query, key) / (norm(query) * norm(key));
+      case 'scaled_cosine':
+        // g · cos(q, k)
+        return (params.scale * dot(query, key)) / (norm(query) * norm(key));
       default:
         throw new Error(`no reference for ${kind}`);
     }
@@ -43,4 +46,19 @@ export function referenceWeights(scores, temperature = 1, mask = scores.map(() =
 
 export function referenceContext(weights, values) {
   return values[0].map((_, d) => weights.reduce((sum, w, j) => sum + w * values[j][d], 0));
+}
+
+/** The float32 tensors of a .safetensors file, by name: {data: Float32Array, shape}. */
+export function readSafetensors(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerSize = Number(view.getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerSize)));
+  const out = {};
+  for (const [name, t] of Object.entries(header)) {
+    if (name === '__metadata__' || t.dtype !== 'F32') continue;
+    const [begin, end] = t.data_offsets;
+    const raw = bytes.slice(8 + headerSize + begin, 8 + headerSize + end);
+    out[name] = { data: new Float32Array(raw.buffer), shape: t.shape };
+  }
+  return out;
 }

@@ -38,6 +38,7 @@ std::int64_t expected_count(const ModelConfig &c) {
     n += Hd * dh + Hd + Vt * E + gru(bahdanau ? E + dh : E, Hd);
     if (c.score == ScoreKind::general) n += Hd * dh;
     if (c.score == ScoreKind::additive) n += da * Hd + da * dh + da;
+    if (c.score == ScoreKind::scaled_cosine) n += 1; // g
     if (!bahdanau) n += Hd * (dh + Hd);
     n += Vt * (bahdanau ? Hd + dh + E : Hd) + Vt;
     return n;

@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 
 import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../web/lib/format.js';
 import { formatVector, parseVector } from '../../web/lib/vectors.js';
-import { fileStem } from '../../web/lib/export.js';
+import { beamCsv, compareCsv, fileStem, selfAttentionCsv } from '../../web/lib/export.js';
+import { inputHint } from '../../web/lib/tasks.js';
 import { readUrl } from '../../web/state/url.js';
 
 describe('parseVector', () => {
@@ -89,5 +90,74 @@ describe('fileStem', () => {
     assert.equal(fileStem('d', '29 november 2026!'), 'd-29_november_2026');
     assert.equal(fileStem('r', 'a'.repeat(50)), `r-${'a'.repeat(40)}`, 'one word longer than the limit');
     assert.equal(fileStem('r', '???'), 'r');
+  });
+});
+
+describe('inputHint', () => {
+  const info = (min, max, vocab) =>
+    /** @type {any} */ ({ limits: { minSourceTokens: min, maxSourceTokens: max }, srcVocab: vocab });
+  const letters = ['<pad>', '<s>', '</s>', '<unk>', ...'abcdefghij'];
+  test('states the model’s own limits and letters, never a hand-kept range', () => {
+    assert.equal(inputHint('reverse', info(1, 19, letters)), '1–19 letters from a to j, no spaces');
+    assert.equal(inputHint('reverse', info(2, 7, letters.slice(0, 7))), '2–7 letters from a to c, no spaces');
+    assert.equal(inputHint('dates', info(1, 33, [])), 'a date, 1–33 characters');
+    assert.equal(inputHint('zh', info(1, 18, [])), 'a sentence (lower-case words), 1–18 words');
+  });
+  test('names no number before the model is loaded', () => {
+    assert.doesNotMatch(inputHint('reverse', null), /\d/);
+  });
+});
+
+describe('the views’ CSV exports', () => {
+  const f32 = (...x) => Float32Array.from(x);
+  test('compareCsv writes one row per model, step and source token', () => {
+    const steps = /** @type {any} */ ([
+      { index: 0, token: 'x', logProb: -0.5, scores: f32(1, 2), weights: f32(0.25, 0.75) },
+    ]);
+    const text = compareCsv([{ name: 'm', heldout: 0.5, sourceTokens: ['a', 'b,c'], steps }]);
+    assert.equal(
+      text,
+      'model,heldout_exact_match,step,token,log_prob,source_index,source_token,score,weight\n' +
+        'm,0.5,0,x,-0.5,0,a,1,0.25\nm,0.5,0,x,-0.5,1,"b,c",2,0.75\n',
+    );
+  });
+  test('beamCsv marks the node that ends each final beam with its rank and score', () => {
+    const node = (id, parent, token, finished) =>
+      /** @type {any} */ ({
+        id,
+        parent,
+        depth: id,
+        token,
+        logProb: -1,
+        totalLogProb: -id,
+        finished,
+        weights: f32(1),
+      });
+    const text = beamCsv(
+      ['a'],
+      /** @type {any} */ ({
+        nodes: [node(0, -1, 'x', false), node(1, 0, '</s>', true)],
+        beams: [[0, 1]],
+        scores: [-0.5],
+      }),
+    );
+    assert.deepEqual(text.trimEnd().split('\n').slice(1), [
+      '0,-1,0,x,-1,0,false,,,0,a,1',
+      '1,0,1,</s>,-1,-1,true,1,-0.5,0,a,1',
+    ]);
+  });
+  test('selfAttentionCsv leaves a masked score (−∞) empty', () => {
+    const t = (...x) => ({ data: f32(...x), shape: [1, 2, 2] });
+    const layer = /** @type {any} */ ({
+      index: 0,
+      heads: 1,
+      rawScores: t(1, 2, 3, 4),
+      scores: t(0.5, -Infinity, 1.5, 2),
+      weights: t(1, 0, 0.25, 0.75),
+    });
+    const rows = selfAttentionCsv(['a', 'b'], [layer]).trimEnd().split('\n');
+    assert.equal(rows.length, 5);
+    assert.equal(rows[2], '0,0,0,a,1,b,2,,0');
+    assert.equal(rows[4], '0,0,1,b,1,b,4,2,0.75');
   });
 });

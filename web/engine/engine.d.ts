@@ -4,6 +4,7 @@ import type {
   AttendOptions,
   AttendResult,
   BeamResult,
+  Confidence,
   Matrix,
   MatrixInput,
   ModelInfo,
@@ -44,6 +45,8 @@ export interface Decoded {
   steps: StepRecord[];
   output: string[];
   outputText: string;
+  /** how sure the model was of the tokens taken (mean, lowest, product of p(token)) */
+  confidence: Confidence;
 }
 
 export interface SelfAttentionAnswer {
@@ -65,6 +68,8 @@ export interface EngineApi {
     options?: AttendOptions,
   ): Promise<AttendResult>;
   defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): Promise<ScoreParams>;
+  /** The largest weight cosine attention can give over n keys with score scale g (default 1). */
+  cosineWeightBound(n: number, scale?: number): Promise<number>;
   /** Where two models' weights (steps × source positions) differ most (computed in C++). */
   weightDifference(a: MatrixInput, b: MatrixInput): Promise<WeightDifference>;
   /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
@@ -79,6 +84,8 @@ export interface EngineApi {
   closeSession(session: SessionId): Promise<void>;
   /** The transformer-encoder model's layers for `text`, with its decoder's cross-attention. */
   selfAttention(name: string, text: string): Promise<SelfAttentionAnswer>;
+  /** The engine's trace JSON of `text` through the model `name`, a transformer's layers under "encoder". */
+  selfAttentionJson(name: string, text: string): Promise<string>;
   /** Beam search of width k over a kept session's input. */
   beam(session: SessionId, k: number): Promise<BeamResult>;
   /** The kept session's trace as JSON (session.exportJson()). */

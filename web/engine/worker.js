@@ -48,6 +48,9 @@ const api = {
   async defaultParams(kind, dq, dk, da) {
     return (await playground()).defaultParams(kind, dq, dk, da);
   },
+  async cosineWeightBound(n, scale) {
+    return (await playground()).cosineWeightBound(n, scale);
+  },
   async weightDifference(a, b) {
     return (await playground()).weightDifference(a, b);
   },
@@ -94,6 +97,7 @@ const api = {
         steps,
         output: s.outputTokens(),
         outputText: s.outputText(),
+        confidence: s.confidence(),
       };
       if (keep) {
         const id = ++lastSession;
@@ -125,6 +129,18 @@ const api = {
         cross: steps.map((step) => ({ token: step.token, weights: step.weights })),
         output: s.outputTokens(),
       };
+    } finally {
+      s.delete();
+    }
+  },
+
+  // The engine's trace of `text` through a transformer-encoder model as JSON: the decoder's steps
+  // and, under "encoder", every layer's record (the Self-attention view's export).
+  async selfAttentionJson(name, text) {
+    const s = model(name).decode(text, { topK: 1 });
+    try {
+      s.run();
+      return s.exportJson();
     } finally {
       s.delete();
     }

@@ -30,6 +30,12 @@ export const scoreFunctions = [
     tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
     note: 'The angle only: lengths divided out, so every score lies in [−1, 1].',
   },
+  {
+    kind: 'scaled_cosine',
+    label: 'scaled cosine',
+    tex: String.raw`e_j = g\,\frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
+    note: 'The cosine times a learned scale g (trained with the rest, starting at √dₖ): scores span [−g, g], so softmax can pick one key sharply.',
+  },
 ];
 
 // Softmax in the form the engine computes it: shifted by the largest score m (the same weights,

@@ -1,4 +1,4 @@
-// Which key presses the page's shortcuts (←/→, Home/End, space, 1–5, ↑/↓) may take. A control
+// Which key presses the page's shortcuts (←/→, Home/End, space, 1–6, ↑/↓) may take. A control
 // that has the focus keeps its own keys: a radio group's arrows move its choice, a text field's
 // arrows move the caret, a slider's move the slider, space presses a button. The page's keys act
 // only when the focus is on none of them (the page itself, a heading, a card).

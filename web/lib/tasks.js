@@ -1,5 +1,5 @@
 // The three trained tasks, their examples, and the checkpoints the page can offer for them.
-export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine'];
+export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 export const STYLES = ['bahdanau', 'luong'];
 
 export const tasks = [
@@ -7,6 +7,7 @@ export const tasks = [
     id: 'zh',
     label: 'English → Chinese',
     what: 'a sentence (lower-case words)',
+    unit: 'words',
     examples: [
       'tom chase jerry',
       'tom chased jerry in the kitchen yesterday',
@@ -18,23 +19,47 @@ export const tasks = [
     id: 'dates',
     label: 'Dates → ISO 8601',
     what: 'a date',
+    unit: 'characters',
     examples: ['29 november 2026', '11/29/26', 'sunday, 29 nov. 2026', '2026-11-29'],
   },
   {
     id: 'reverse',
     label: 'Reverse letters',
-    what: '3–15 letters from a to j, no spaces',
+    // the letters and how many come from the model (inputHint)
+    what: 'letters, no spaces',
+    unit: 'letters',
+    alphabet: true,
     examples: ['abcdefj', 'jihgabc', 'aabbccdd'],
   },
 ];
 
 export const task = (id) => tasks.find((t) => t.id === id) ?? tasks[0];
 
+/**
+ * What to type, with the true limits of the model that reads it (its info(): the fewest and most
+ * source tokens, and for a task of letters the first and last letter of its vocabulary), so the
+ * hint cannot drift from what the engine accepts: "1–19 letters from a to j, no spaces".
+ * @param {string} taskId
+ * @param {import('../../wasm/playground').ModelInfo | null | undefined} info
+ */
+export function inputHint(taskId, info) {
+  const t = task(taskId);
+  if (!info) return t.what;
+  const { minSourceTokens: min, maxSourceTokens: max } = info.limits;
+  const range = `${min}–${max} ${t.unit}`;
+  if (t.alphabet) {
+    const letters = info.srcVocab.slice(4); // after <pad>, <s>, </s>, <unk>
+    return `${range} from ${letters[0]} to ${letters.at(-1)}, no spaces`;
+  }
+  return `${t.what}, ${range}`;
+}
+
 /** "dates-additive-bahdanau" */
 export const modelName = (taskId, score, style) => `${taskId}-${score}-${style}`;
 
 /** The score and style of a model name, or null for a name that is not one. */
 export function parseModelName(name) {
-  const match = /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)$/.exec(name);
+  const match =
+    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine)-(bahdanau|luong)$/.exec(name);
   return match ? { task: match[1], score: match[2], style: match[3] } : null;
 }

@@ -13,7 +13,7 @@ seed=1
 runs=()
 for task in dates zh reverse; do runs+=("$task additive bahdanau"); done
 for task in dates zh reverse; do
-  for score in dot scaled_dot general cosine; do runs+=("$task $score bahdanau"); done
+  for score in dot scaled_dot general cosine scaled_cosine; do runs+=("$task $score bahdanau"); done
 done
 for task in dates zh; do
   for score in additive dot scaled_dot general cosine; do runs+=("$task $score luong"); done

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Rewrites web/models/README.md from the results make_models.sh left in build/models-logs/.
+# Rewrites web/models/README.md from the results make_models.sh left in build/models-logs/; the
+# rows of files it finds no result for are kept as they were.
+#   bash web/models/write_readme.sh [commit]     the commit the new files were made at (default HEAD)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 logs=build/models-logs
 commit=${1:-$(git rev-parse --short HEAD)}
+kept=()
+if [[ -f web/models/README.md ]]; then mapfile -t kept < <(grep -E '^\| [^ ]+\.safetensors ' web/models/README.md); fi
 {
   cat <<'HEAD'
 # Shipped models
@@ -14,8 +18,9 @@ seed (1: model initialisation, batch order and the generated data) and, per task
 (`src/train/prepare.cpp`), so comparing score functions and styles is fair:
 
 - model: embeddings 32, BiGRU encoder 2 × 64, decoder GRU 128, additive attention dimension 64
-  (the other score functions have no extra size; dot, scaled dot and cosine compare the 128-wide
-  decoder state with the 128-wide encoder state directly);
+  (the other score functions have no extra size but scaled cosine's one learned scale g; dot,
+  scaled dot, cosine and scaled cosine compare the 128-wide decoder state with the 128-wide
+  encoder state directly);
 - encoder `transformer` (files ending in `-transformer`): embeddings 64, positional codes, 2 layers of
   4-head self-attention (16 dimensions per head), feed-forward 128, residuals and post-layer norm, under
   the same decoder GRU 128 with additive attention 64;
@@ -31,21 +36,28 @@ held-out exact match) as JSON. `tests/io/test_shipped_models.cpp` loads every fi
 and checks the first 100 held-out pairs against the number in this table.
 
 Reproduce all of them (about 30 minutes on one core): `bash scripts/build.sh native && bash web/models/make_models.sh`
-then `bash web/models/write_readme.sh`. Training is deterministic for a given build; these files
+then `bash web/models/write_readme.sh`. Training is deterministic for a given build (the same
+commit and compiler); the last column names the commit each file was made at.
 HEAD
-  echo "were made at commit \`$commit\`."
   echo
-  echo "| file | task | encoder | score | style | held-out exact match | size | command |"
-  echo "|---|---|---|---|---|---|---|---|"
-  for result in "$logs"/*.result; do
-    [ -s "$result" ] || continue
-    name=$(basename "$result" .result)
-    IFS=- read -r task score style encoder <<<"$name"
-    flag=""
-    if [[ -n "$encoder" ]]; then flag=" --encoder $encoder"; else encoder=bigru; fi
-    pct=$(sed -E 's/.*held-out exact match ([0-9.]+)%.*/\1/' "$result")
-    bytes=$(stat -c %s "web/models/$name.safetensors")
-    kb=$(( (bytes + 512) / 1024 ))
-    echo "| $name.safetensors | $task | $encoder | $score | $style | $pct % | $kb KB | \`build/native/apg train --task $task --score $score --style $style$flag --seed 1 --out web/models/$name.safetensors\` |"
-  done | sort -t'|' -k3,3 -k4,4 -k6,6 -k5,5
+  echo "| file | task | encoder | score | style | held-out exact match | size | command | made at |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  {
+    for result in "$logs"/*.result; do
+      [ -s "$result" ] || continue
+      name=$(basename "$result" .result)
+      IFS=- read -r task score style encoder <<<"$name"
+      flag=""
+      if [[ -n "$encoder" ]]; then flag=" --encoder $encoder"; else encoder=bigru; fi
+      pct=$(sed -E 's/.*held-out exact match ([0-9.]+)%.*/\1/' "$result")
+      bytes=$(stat -c %s "web/models/$name.safetensors")
+      kb=$(( (bytes + 512) / 1024 ))
+      echo "| $name.safetensors | $task | $encoder | $score | $style | $pct % | $kb KB | \`build/native/apg train --task $task --score $score --style $style$flag --seed 1 --out web/models/$name.safetensors\` | \`$commit\` |"
+    done
+    # Files this run did not retrain keep their rows (and the commit they were made at).
+    for row in "${kept[@]}"; do
+      name=$(sed -E 's/^\| ([^ ]+)\.safetensors .*/\1/' <<<"$row")
+      [[ -s "$logs/$name.result" || ! -f "web/models/$name.safetensors" ]] || echo "$row"
+    done
+  } | sort -t'|' -k3,3 -k4,4 -k6,6 -k5,5
 } >web/models/README.md

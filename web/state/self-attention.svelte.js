@@ -23,6 +23,8 @@ export const selfAttention = $state({
   cross: [],
   /** @type {string[]} */
   output: [],
+  /** the input of the layers shown */
+  input: '',
   layer: initialDecode.selfAttention[0],
   head: initialDecode.selfAttention[1],
   /** the query token whose scores are spelled out */
@@ -65,6 +67,7 @@ export async function runSelfAttention() {
       error: '',
       failure: null,
       name,
+      input,
       ...result,
       layer: Math.min(view.layer, layers - 1),
       head: Math.min(view.head, (result.layers[0]?.heads ?? 1) - 1),
@@ -75,4 +78,10 @@ export async function runSelfAttention() {
     const failure = readError(error);
     fail(failure.message, failure);
   }
+}
+
+/** The engine's trace JSON of the input shown: the decoder's steps and every encoder layer's record. */
+export async function exportSelfAttentionJson() {
+  if (selfAttention.status !== 'ready') throw new Error('there is no self-attention to export');
+  return engineApi().selfAttentionJson(selfAttention.name, selfAttention.input);
 }

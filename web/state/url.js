@@ -2,7 +2,7 @@ import { task as taskOf } from '../lib/tasks.js';
 
 // The sandbox in the URL's hash, so a reload or a shared link restores it:
 //   #view=sandbox&kind=dot&t=1&q=1,0,1,0&tokens=[["Tom","0.6, 0.2, 0.5, 0.1","1, 0, 0, 1",1],…]
-const KINDS = ['dot', 'scaled_dot', 'general', 'additive', 'cosine'];
+const KINDS = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 
 /** The sandbox described by `hash`, field by field falling back to `defaults` when absent or malformed. */
 export function readUrl(hash, defaults) {
@@ -76,9 +76,10 @@ export function readDecodeUrl(hash, defaults, notes = []) {
     notes.push(
       `There is no task ${quote(task)} (the tasks are ${TASKS.join(', ')}); showing ${taskOf(out.task).label}.`,
     );
-  const model = /^(dot|scaled_dot|general|additive|cosine)-(bahdanau|luong)(-transformer)?$/.exec(
-    params.get('model') ?? '',
-  );
+  const model =
+    /^(dot|scaled_dot|general|additive|cosine|scaled_cosine)-(bahdanau|luong)(-transformer)?$/.exec(
+      params.get('model') ?? '',
+    );
   if (model) [out.score, out.style, out.encoder] = [model[1], model[2], model[3] ? 'transformer' : 'gru'];
   else if (params.has('model'))
     notes.push(
