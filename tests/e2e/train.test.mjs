@@ -403,6 +403,14 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     await phone.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
     await phone.click('[data-testid=train-start]');
     await waitForStatus(phone, 'cosine', ['done'], 120_000);
+    // The cosine run states the bound for the probe's n (the engine's number: e² / (e² + n − 1)).
+    const bound = phone.locator('[data-testid=run-cosine-bound]');
+    await bound.waitFor();
+    const n = Number(await bound.getAttribute('data-n'));
+    const cols = (await reported(phone))[1].evaluations.at(-1).probe.cols;
+    assert.equal(n, cols);
+    const e2 = Math.exp(2);
+    assert.ok(Math.abs(Number(await bound.getAttribute('data-value')) - e2 / (e2 + n - 1)) < 1e-6);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.ok(overflow <= 0, `no sideways scroll (${overflow} px too wide)`);
     await pageScreenshot(phone, `${shots}train-phone.png`);

@@ -12,8 +12,8 @@ export const trainDefaults = {
   /** 'task' (a generated task) or 'pairs' (the person's own pairs) */
   data: 'task',
   task: 'dates',
-  /** one run per score function, side by side */
-  scores: ['dot', 'scaled_dot', 'general', 'additive', 'cosine'],
+  /** one run per score function, side by side: the race of all six */
+  scores: [...ALL_SCORES],
   style: 'bahdanau',
   encoder: 'gru',
   // 0: the trainer's recipe for the task (the command line's; the form shows its value)
