@@ -99,7 +99,7 @@ try {
   const oneWall = one.last.sequences / ((one.end - one.first) / 1000);
 
   // 3. Five runs side by side: total sequences per wall second vs one run's.
-  await startRuns(page, { 'tr-steps': String(STEPS) });
+  await startRuns(page, { 'tr-scores': 'dot,scaled_dot,general,additive,cosine', 'tr-steps': String(STEPS) });
   await runsFinished(page, 5, 600_000);
   const five = await page.evaluate(() => {
     const data = [...globalThis.trainRunData.values()];
