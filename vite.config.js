@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
@@ -10,7 +11,8 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 // Rolldown's note on slow plugins (PLUGIN_TIMINGS) depends on how busy the machine is: noise too.
 function onLog(level, log, handler) {
   if (log.code === 'PLUGIN_TIMINGS') return;
-  if (/externalized for browser compatibility, imported by .*playground\.js/.test(log.message)) return;
+  if (/externalized for browser compatibility, imported by .*(playground|trainer)\.js/.test(log.message))
+    return;
   handler(level, log);
 }
 
@@ -28,6 +30,23 @@ function reloadOnEngineBuild() {
         if (engineFiles.includes(file)) server.ws.send({ type: 'full-reload' });
       });
     },
+  };
+}
+
+// The Train view's Worker imports the trainer module (build/wasm/trainer.js, built by the wasm
+// preset). Where it was not built, a stand-in whose factory rejects with that message keeps the
+// rest of the page building; the Train view shows the message.
+function trainerStandIn() {
+  const built = here('./build/wasm/trainer.js');
+  const id = '\0trainer-not-built';
+  return {
+    name: 'trainer-stand-in',
+    resolveId: (source) =>
+      (source === '@engine/trainer.js' || source === built) && !existsSync(built) ? id : null,
+    load: (source) =>
+      source === id
+        ? 'export default () => Promise.reject(new Error("the trainer module was not built (bash scripts/build.sh wasm builds build/wasm/trainer.js)"));'
+        : null,
   };
 }
 
@@ -51,7 +70,7 @@ export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
   base: './',
-  plugins: [svelte({ configFile: false }), reloadOnEngineBuild(), contentSecurityPolicy()],
+  plugins: [svelte({ configFile: false }), reloadOnEngineBuild(), contentSecurityPolicy(), trainerStandIn()],
   resolve: {
     // The Emscripten ES module built by `scripts/build.sh wasm`.
     alias: { '@engine': here('./build/wasm') },
@@ -66,7 +85,7 @@ export default defineConfig({
     assetsInlineLimit: (file) => (/\.(safetensors|woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: { onLog },
   },
-  worker: { format: 'es', rollupOptions: { onLog } },
+  worker: { format: 'es', plugins: () => [trainerStandIn()], rollupOptions: { onLog } },
   server: { host: '127.0.0.1', port: 5173 },
   preview: {
     host: '127.0.0.1',

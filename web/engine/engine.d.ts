@@ -74,6 +74,10 @@ export interface EngineApi {
   weightDifference(a: MatrixInput, b: MatrixInput): Promise<WeightDifference>;
   /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
   loadModel(name: string, bytes: ArrayBuffer): Promise<ModelInfo>;
+  /** Loads a model that is not shipped under `name` (replacing one of that name); returns its info. */
+  loadBytes(name: string, bytes: ArrayBuffer): Promise<ModelInfo>;
+  /** Deletes the model `name` from the engine (an unknown name is ignored). */
+  unloadModel(name: string): Promise<void>;
   /** Greedy decode of `text` by the model `name`, taking the forced tokens where given. */
   decode(name: string, text: string, options?: DecodeRequest): Promise<Decoded>;
   /** Deletes a kept session (an unknown id is ignored). */

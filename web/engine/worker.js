@@ -63,6 +63,19 @@ const api = {
     return m.info();
   },
 
+  // A model that is not shipped (trained in the page, or a file the person picked): loaded under
+  // `name`, replacing a model of that name; the loader's coded error when the bytes are not one.
+  async loadBytes(name, buffer) {
+    const m = (await playground()).Model.load(new Uint8Array(buffer));
+    models.get(name)?.delete();
+    models.set(name, m);
+    return m.info();
+  },
+  async unloadModel(name) {
+    models.get(name)?.delete();
+    models.delete(name);
+  },
+
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
   // says which token to take (the what-if); later steps follow from it.
   async decode(name, text, { topK = 5, forces = [], keep = true } = {}) {

@@ -14,6 +14,8 @@ export const choice = $state({
   input: initialDecode.input,
   forces: initialDecode.forces,
   beamWidth: initialDecode.beamWidth,
+  /** a model trained in the page or loaded from a file (its engine name), instead of a shipped one */
+  trained: '',
 });
 
 export const nav = $state({
@@ -28,8 +30,9 @@ export const nav = $state({
 });
 
 export const currentModelName = () =>
+  choice.trained ||
   modelName(choice.task, choice.score, choice.style) +
-  (choice.encoder === 'transformer' ? '-transformer' : '');
+    (choice.encoder === 'transformer' ? '-transformer' : '');
 
 /** The choice in one line (the folded settings on a phone): task · model · “input”. */
 export function choiceSummary() {
@@ -78,7 +81,8 @@ export function replaceInputWord(word, by) {
 }
 
 export function setTask(taskId) {
-  if (choice.task === taskId) return;
+  if (choice.task === taskId && !choice.trained) return;
+  choice.trained = '';
   choice.task = taskId;
   const shipped = availableModels(taskId);
   if (shipped.length && !shipped.some((m) => m.score === choice.score && m.style === choice.style))
@@ -88,6 +92,7 @@ export function setTask(taskId) {
 }
 
 export function setModel(score, style = choice.style) {
+  choice.trained = '';
   choice.score = score;
   choice.style = style;
   choice.forces = [];
@@ -110,6 +115,7 @@ export function setEncoder(encoder) {
     choice.score = 'additive';
     choice.style = 'bahdanau';
   }
+  choice.trained = '';
   choice.encoder = encoder;
   choice.forces = [];
 }

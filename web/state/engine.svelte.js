@@ -57,6 +57,9 @@ export function availableModels(taskId) {
 }
 export const hasModel = (name) => Boolean(checkpoints[name]);
 
+/** Models that are not shipped (trained in the page, or a file the person loaded): name → their bytes. */
+export const modelSources = new Map();
+
 /** The transformer-encoder checkpoint of a task ("zh-additive-bahdanau-transformer"). */
 export const selfAttentionModel = (taskId) => `${modelName(taskId, 'additive', 'bahdanau')}-transformer`;
 
@@ -66,7 +69,8 @@ export async function loadModel(name) {
   const api = engineApi();
   const known = models[name];
   if (known?.status === 'ready' || known?.status === 'loading') return known.promise;
-  if (!checkpoints[name]) {
+  const source = modelSources.get(name);
+  if (!checkpoints[name] && !source) {
     models[name] = {
       status: 'failed',
       info: null,
@@ -74,12 +78,14 @@ export async function loadModel(name) {
     };
     return;
   }
-  const promise = fetch(new URL(checkpoints[name], document.baseURI))
-    .then((response) => {
-      if (!response.ok)
-        throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
-      return response.arrayBuffer();
-    })
+  const bytes = source
+    ? Promise.resolve(source()).then((b) => b.slice().buffer)
+    : fetch(new URL(checkpoints[name], document.baseURI)).then((response) => {
+        if (!response.ok)
+          throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+        return response.arrayBuffer();
+      });
+  const promise = bytes
     .then((bytes) => api.loadModel(name, Comlink.transfer(bytes, [bytes])))
     .then((info) => {
       models[name] = { status: 'ready', info, error: '' };

@@ -41,13 +41,14 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train'];
 const VIEW_NAMES = {
   decode: 'Decode',
   compare: 'Compare',
   beam: 'Beam search',
   self: 'Self-attention',
   sandbox: 'Sandbox',
+  train: 'Train',
 };
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
@@ -139,8 +140,12 @@ export function writeUrl({ view, kind, temperature, scale = null, query, tokens 
   if (scale !== null) params.set('g', String(scale));
   params.set('q', query);
   params.set('tokens', JSON.stringify(tokens.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0])));
+  for (const part of hashParts) for (const [key, value] of part()) params.set(key, value);
   scheduleHash(`#${params}`);
 }
+
+/** Other features' fields of the hash (the Train view's configuration): each gives [key, value] pairs. */
+export const hashParts = /** @type {(() => [string, string][])[]} */ ([]);
 
 // history.replaceState costs Chromium from under 1 ms to ~10 ms (it waits on the browser
 // process, which is busy right after a frame): up to a step's whole budget. So the hash is

@@ -1,0 +1,483 @@
+// The Train view in headless Chromium with the real trainer module: dates trains for a few
+// hundred steps in a Worker, the loss falls, the numbers on the charts and the run card are the
+// engine's reports, the slider scrubs back to earlier alignments, the trained model opens in
+// Decode (whose stepper shows the same alignment the engine reported for the probe), it is kept
+// after a reload, downloads and loads again, a diverging run stops with its message and keeps its
+// last good model, cancel terminates the Workers, own pairs show the engine's messages, and the
+// page's first load fetches no trainer. Screenshots go to test-output/.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+
+import { launchBrowser, pageScreenshot, urlSettled, waitForStep } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+const shots = new URL('../../test-output/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+const built = existsSync(new URL('../../build/wasm/trainer.js', import.meta.url));
+
+let server, browser, context, page;
+const consoleErrors = [];
+const STEPS = 300;
+
+const trainHash = (fields) => `#${new URLSearchParams({ view: 'train', ...fields })}`;
+async function open(p, hash, ready = '[data-testid=train-start]:not([disabled])') {
+  await p.goto('about:blank');
+  await p.goto(server.url + hash);
+  await p.waitForSelector(ready, { timeout: 60_000 });
+}
+const runStatus = (p, score) => p.locator(`[data-testid=run-${score}]`).getAttribute('data-status');
+async function waitForStatus(p, score, statuses, timeout = 180_000) {
+  await p.waitForFunction(
+    ([score, statuses]) =>
+      statuses.includes(
+        document.querySelector(`[data-testid=run-${score}]`)?.getAttribute('data-status') ?? '',
+      ),
+    [score, statuses],
+    { timeout },
+  );
+}
+// What the page received from the engine for its runs (the reports as they came).
+const reported = (p) =>
+  p.evaluate(() =>
+    [...globalThis.trainRunData.values()].map((d) => ({
+      reports: d.reports,
+      evaluations: d.evaluations.map((e) => ({
+        step: e.step,
+        heldoutExactMatch: e.heldoutExactMatch,
+        probe: { ...e.probe, weights: [...e.probe.weights] },
+        kept: e.bytes !== null,
+      })),
+    })),
+  );
+
+describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not built' }, () => {
+  before(async () => {
+    [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
+    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('the first load of the page fetches neither the trainer nor its Worker', async () => {
+    const urls = [];
+    const listen = (r) => urls.push(r.url());
+    page.on('request', listen);
+    await page.goto(server.url + '#view=decode&task=dates&model=additive-bahdanau&input=29+november+2026');
+    await waitForStep(page, 'dates-additive-bahdanau', 0);
+    await page.waitForTimeout(500);
+    page.off('request', listen);
+    assert.ok(
+      urls.some((u) => /playground.*\.wasm$/.test(u)),
+      'the page engine loaded',
+    );
+    assert.deepEqual(
+      urls.filter((u) => /trainer|TrainView/.test(u)),
+      [],
+    );
+  });
+
+  test(`dates trains ${STEPS} steps: the loss falls and every number shown is the engine's`, async () => {
+    await open(page, trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS) }));
+    await page.click('[data-testid=train-start]');
+    await waitForStatus(page, 'additive', ['done']);
+    // The charts catch up with the reports at their redraw rate.
+    await page.waitForFunction(
+      () =>
+        globalThis.trainCharts?.exact?.data[0].length ===
+        [...globalThis.trainRunData.values()][0].evaluations.length,
+    );
+    const [run] = await reported(page);
+    const losses = run.reports.map((r) => r.loss);
+    assert.equal(run.reports.at(-1).step, STEPS);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    assert.ok(
+      mean(losses.slice(0, 3)) > 10 * mean(losses.slice(-3)),
+      `loss fell: first ${losses.slice(0, 3)}, last ${losses.slice(-3)}`,
+    );
+    const exact = run.evaluations.map((e) => e.heldoutExactMatch);
+    assert.equal(run.evaluations[0].step, 0, 'the untrained model is evaluated too');
+    assert.ok(exact.at(-1) > exact[0] + 0.5, `held-out exact match climbed: ${exact}`);
+    assert.equal(run.evaluations.at(-1).step, STEPS);
+    assert.ok(run.evaluations.at(-1).kept, 'the final evaluation keeps the model');
+
+    // The charts plot exactly the reports: every step's loss, every evaluation's exact match.
+    const charts = await page.evaluate(() => ({
+      loss: globalThis.trainCharts.loss.data.map((s) => [...s]),
+      exact: globalThis.trainCharts.exact.data.map((s) => [...s]),
+    }));
+    assert.deepEqual(
+      charts.loss[0],
+      run.reports.map((r) => r.step),
+    );
+    assert.deepEqual(charts.loss[1], losses);
+    assert.deepEqual(
+      charts.exact[0],
+      run.evaluations.map((e) => e.step),
+    );
+    assert.deepEqual(charts.exact[1], exact);
+    // The run card: the last report's numbers, as written.
+    const last = run.reports.at(-1);
+    assert.equal(
+      Number(await page.locator('[data-testid=run-additive-loss]').getAttribute('data-value')),
+      last.loss,
+    );
+    assert.equal(
+      await page.locator('[data-testid=run-additive-loss]').textContent(),
+      last.loss.toPrecision(4),
+    );
+    assert.equal(await page.locator('[data-testid=run-additive-step]').textContent(), `${STEPS} / ${STEPS}`);
+    assert.equal(
+      await page.locator('[data-testid=run-additive-sequences]').textContent(),
+      last.sequences.toLocaleString('en'),
+    );
+    assert.equal(
+      await page.locator('[data-testid=run-additive-exact]').textContent(),
+      `${(100 * exact.at(-1)).toFixed(1)}%`,
+    );
+    // The heatmap is the last evaluation's probe alignment.
+    const probe = run.evaluations.at(-1).probe;
+    assert.deepEqual(
+      await heatmapRow(page, 'run-additive-heatmap', 0, probe.cols),
+      probe.weights.slice(0, probe.cols).map(String),
+    );
+    assert.ok(await page.locator('[data-testid=run-additive-kept]').isVisible(), 'the finished run is kept');
+    await pageScreenshot(page, `${shots}train-desktop.png`);
+  });
+
+  test('the slider scrubs back: the alignment and the curves of an earlier evaluation', async () => {
+    const [run] = await reported(page);
+    await page.locator('[data-testid=train-scrub]').fill('0');
+    const first = run.evaluations[0].probe;
+    assert.deepEqual(
+      await heatmapRow(page, 'run-additive-heatmap', 0, first.cols),
+      first.weights.slice(0, first.cols).map(String),
+    );
+    assert.match(
+      (await page.locator('label[for=train-scrub]').textContent())?.replace(/\s+/g, ' ') ?? '',
+      /Evaluation 1 of \d+ \(step 0\)/,
+    );
+    // A kept snapshot in the middle: the curves stop at its step.
+    const k = run.evaluations.findIndex((e, i) => i > 0 && e.kept && e.step < STEPS);
+    assert.ok(k > 0, 'an earlier evaluation kept its model');
+    await page.locator('[data-testid=train-scrub]').fill(String(k));
+    const step = run.evaluations[k].step;
+    const xs = await page.evaluate(() => [...globalThis.trainCharts.loss.data[0]]);
+    assert.ok(xs.length > 0 && Math.max(...xs) <= step, `the loss curve stops at step ${step}`);
+    assert.deepEqual(
+      await page.evaluate(() => [...globalThis.trainCharts.exact.data[1]]),
+      run.evaluations.slice(0, k + 1).map((e) => e.heldoutExactMatch),
+    );
+    // An evaluation whose model was not kept offers the nearest kept one before it.
+    const j = run.evaluations.findIndex((e, i) => i > k && !e.kept);
+    if (j > 0) {
+      await page.locator('[data-testid=train-scrub]').fill(String(j));
+      const nearest = run.evaluations.slice(0, j + 1).findLast((e) => e.kept);
+      assert.match(
+        (await page.locator('[data-testid=run-additive-snapshot-what]').textContent())?.replace(
+          /\s+/g,
+          ' ',
+        ) ?? '',
+        new RegExp(
+          `Step ${run.evaluations[j].step}'s model was not kept .* the nearest before it, step ${nearest?.step}:`,
+        ),
+      );
+      await page.locator('[data-testid=train-scrub]').fill(String(k));
+    }
+    // Open that snapshot in Decode: the stepper decodes the probe with it, and its alignment is
+    // the one the trainer reported for that evaluation.
+    await page.click('[data-testid=run-additive-snapshot-decode]');
+    const name = await decodedModel(page);
+    assert.match(
+      name,
+      new RegExp(`^trained-dates-additive-bahdanau-.*-step${step}$`),
+      'a snapshot held in memory',
+    );
+    await checkTrace(page, name, run.evaluations[k].probe);
+  });
+
+  test('the final model opens in Decode, Beam and Compare; after a reload it is still chosen and listed', async () => {
+    const [run] = await reported(page);
+    await page.click('[data-testid=view-train]');
+    await page.locator('[data-testid=train-follow]').click();
+    await page.click('[data-testid=run-additive-final-decode]');
+    const name = await decodedModel(page);
+    await checkTrace(page, name, run.evaluations.at(-1).probe);
+    assert.equal(await page.locator('[data-testid=trained-model]').inputValue(), name);
+    await page.click('[data-testid=view-beam]');
+    await page.waitForSelector('[data-testid=beams]', { timeout: 20_000 });
+    await urlSettled(page);
+    assert.match(page.url(), new RegExp(`trained=${name}`));
+
+    // Compare: the trained model beside the shipped ones, its alignment the engine's probe alignment.
+    await page.click('[data-testid=view-compare]');
+    await page.waitForSelector(`[data-testid="output-${name}"]`, { timeout: 30_000 });
+    const probe = run.evaluations.at(-1).probe;
+    const row = await heatmapRow(page, `cmp-${name}`, 0, probe.cols);
+    row.forEach((w, j) => assert.ok(Math.abs(Number(w) - probe.weights[j]) <= 1e-6, `compare col ${j}`));
+
+    await page.click('[data-testid=view-decode]');
+    await page.waitForSelector('[data-testid=view-decode][aria-current=page]', { timeout: 5000 });
+    assert.equal(await decodedModel(page), name);
+    await urlSettled(page);
+    await page.reload();
+    assert.equal(await decodedModel(page), name, 'the link names the kept model');
+    await page.click('[data-testid=view-train]');
+    await page.waitForSelector(`[data-testid="saved-${name}"]`);
+    assert.match(
+      await page.locator(`[data-testid="saved-${name}"]`).textContent(),
+      /dates · additive · bahdanau/,
+    );
+  });
+
+  test('download the kept model and load the file again; a file that is no model gets the loader’s message', async () => {
+    const saved = page.locator('li[data-testid^=saved-]');
+    const before = await saved.count();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-testid=saved-download]').first().click(),
+    ]);
+    const file = `${shots}trained-download.safetensors`;
+    await download.saveAs(file);
+    const bytes = readFileSync(file);
+    assert.ok(bytes.length > 1000, 'a .safetensors file');
+    assert.equal(bytes.readUInt32LE(4), 0, 'its header length is a small 64-bit number');
+    await page.locator('[data-testid=saved-file]').setInputFiles(file);
+    await page.waitForSelector('[data-testid=saved-notice]');
+    assert.match(await page.locator('[data-testid=saved-notice]').textContent(), /dates, additive, bahdanau/);
+    assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 1);
+    assert.equal(await saved.count(), before + 1);
+
+    // Delete forgets it, in this page and after a reload.
+    await saved
+      .filter({ hasText: 'trained-download.safetensors' })
+      .locator('[data-testid=saved-delete]')
+      .click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
+      before,
+    );
+    await urlSettled(page);
+    await page.reload();
+    await page.waitForSelector('li[data-testid^=saved-]');
+    assert.equal(await saved.count(), before, 'still gone after a reload');
+    assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 0);
+
+    const junk = `${shots}not-a-model.safetensors`;
+    writeFileSync(junk, Buffer.from('this is not a safetensors file at all'));
+    await page.locator('[data-testid=saved-file]').setInputFiles(junk);
+    await page.waitForSelector('[data-testid=saved-error]');
+    assert.match(
+      await page.locator('[data-testid=saved-error]').textContent(),
+      /not-a-model\.safetensors is not a model the engine can load: \S/,
+    );
+
+    // Dropped on the box instead of picked: loaded and listed the same way.
+    await page.locator('[data-testid=saved-models]').evaluate((box, base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'dropped.safetensors'));
+      box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, bytes.toString('base64'));
+    await page.waitForFunction(() =>
+      /Loaded dropped\.safetensors/.test(
+        document.querySelector('[data-testid=saved-notice]')?.textContent ?? '',
+      ),
+    );
+    assert.equal(await saved.filter({ hasText: 'dropped.safetensors' }).count(), 1);
+  });
+
+  test('a diverging run (a huge learning rate) stops with its message and keeps the last good model', async () => {
+    await open(page, trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1e30' }));
+    await page.click('[data-testid=train-start]');
+    await waitForStatus(page, 'additive', ['diverged', 'failed'], 60_000);
+    assert.equal(await runStatus(page, 'additive'), 'diverged');
+    const message = await page.locator('[data-testid=run-additive-message]').textContent();
+    assert.ok(message && message.length > 10, `a message: ${message}`);
+    assert.ok(
+      await page.locator('[data-testid=run-additive-final-decode]').isVisible(),
+      'the last good model opens',
+    );
+    await page.click('[data-testid=run-additive-final-decode]');
+    await decodedModel(page);
+  });
+
+  test('pause holds the runs, resume goes on, cancel terminates their Workers', async () => {
+    await open(page, trainHash({ 'tr-scores': 'dot,additive', 'tr-steps': '20000' }));
+    const workersBefore = page.workers().length;
+    await page.click('[data-testid=train-start]');
+    await page.waitForFunction(
+      () =>
+        ['dot', 'additive'].every(
+          (s) =>
+            Number(document.querySelector(`[data-testid=run-${s}-step]`)?.textContent?.split(' ')[0]) > 0,
+        ),
+      null,
+      { timeout: 60_000 },
+    );
+    assert.equal(page.workers().length, workersBefore + 2, 'one Worker per run');
+    await page.click('[data-testid=train-pause]');
+    await waitForStatus(page, 'dot', ['paused']);
+    const held = await page.locator('[data-testid=run-dot-step]').textContent();
+    await page.waitForTimeout(600);
+    assert.equal(await page.locator('[data-testid=run-dot-step]').textContent(), held, 'paused');
+    await page.click('[data-testid=train-resume]');
+    await page.waitForFunction(
+      (held) => document.querySelector('[data-testid=run-dot-step]')?.textContent !== held,
+      held,
+      { timeout: 20_000 },
+    );
+    await page.click('[data-testid=train-cancel]');
+    assert.equal(await runStatus(page, 'dot'), 'cancelled');
+    assert.equal(await runStatus(page, 'additive'), 'cancelled');
+    for (let i = 0; i < 50 && page.workers().length > workersBefore; i++) await page.waitForTimeout(100);
+    assert.equal(page.workers().length, workersBefore, 'the runs’ Workers are gone');
+    await urlSettled(page);
+    assert.match(page.url(), /tr-scores=dot%2Cadditive/);
+    assert.match(page.url(), /tr-steps=20000/);
+  });
+
+  test('own pairs: the engine’s reading, and its message for a bad line (the data stays out of the URL)', async () => {
+    await open(page, trainHash({ 'tr-data': 'pairs' }), '[data-testid=pairs-text]');
+    await page.waitForFunction(() =>
+      /at most/.test(document.querySelector('[data-testid=pairs-limits]')?.textContent ?? ''),
+    );
+    assert.match(
+      await page.locator('[data-testid=pairs-limits]').textContent(),
+      /at most 50,000 pairs and 2,000,000 bytes/,
+    );
+    await page.locator('[data-testid=pairs-text]').fill('abc\tcba\nno tab on this line\nxyz\tzyx\n');
+    await page.waitForSelector('[data-testid=pairs-error]');
+    assert.match(await page.locator('[data-testid=pairs-error]').textContent(), /\b2\b/, 'names line 2');
+    assert.ok(await page.locator('[data-testid=train-start]').isDisabled(), 'no training on refused pairs');
+    const lines = [];
+    for (let i = 0; i < 120; i++) {
+      const word = [...String(1000 + i)].map((d) => 'abcdefghij'[Number(d)]).join('');
+      lines.push(`${word}\t${[...word].reverse().join('')}`);
+    }
+    // Dropped as a file on the text box (as a person drags a .tsv in).
+    await page.locator('[data-testid=pairs-text]').evaluate((box, text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'reverse.tsv', { type: 'text/tab-separated-values' }));
+      box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, lines.join('\n'));
+    await page.waitForSelector('[data-testid=pairs-summary]');
+    assert.equal(await page.locator('[data-testid=pairs-text]').inputValue(), lines.join('\n'));
+    const summary = await page.locator('[data-testid=pairs-summary]').textContent();
+    const [count, train, held] = [...summary.matchAll(/(\d[\d,]*)/g)].map((m) =>
+      Number(m[1].replace(/,/g, '')),
+    );
+    assert.equal(count, 120);
+    assert.equal(train + held, 120, 'train + held out = all pairs');
+    assert.match(summary, /character tokens/);
+    assert.ok((await page.locator('[data-testid=hist-source] rect').count()) > 0, 'a length histogram');
+    assert.ok(await page.locator('[data-testid=train-start]').isEnabled());
+    await urlSettled(page);
+    assert.doesNotMatch(decodeURIComponent(page.url()), /cba|abc/, 'no pair in the URL');
+    // A short run on them: its model decodes the engine's probe in Decode as the trainer traced it.
+    await page.locator('[data-testid=train-steps]').fill('40');
+    await page.locator('[data-testid=train-steps]').blur();
+    for (const box of await page.locator('[data-testid^=train-score-]').all())
+      if ((await box.getAttribute('data-testid')) !== 'train-score-additive') await box.uncheck();
+    await page.click('[data-testid=train-start]');
+    await waitForStatus(page, 'additive', ['done'], 120_000);
+    const [run] = await reported(page);
+    assert.equal(run.reports.at(-1).step, 40);
+    await page.click('[data-testid=run-additive-final-decode]');
+    const name = await decodedModel(page);
+    assert.match(name, /^pairs-additive-bahdanau-step40-/);
+    await checkTrace(page, name, run.evaluations.at(-1).probe);
+  });
+
+  test('at 375 px the view fits the width', async () => {
+    const phone = await context.newPage();
+    phone.on('pageerror', (e) => consoleErrors.push(String(e)));
+    await phone.setViewportSize({ width: 375, height: 800 });
+    await phone.goto(server.url + trainHash({ 'tr-scores': 'additive,cosine', 'tr-steps': '60' }));
+    await phone.click('[data-testid=settings-summary]');
+    await phone.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
+    await phone.click('[data-testid=train-start]');
+    await waitForStatus(phone, 'cosine', ['done'], 120_000);
+    // The cosine run states the bound for the probe's n (the engine's number: e² / (e² + n − 1)).
+    const bound = phone.locator('[data-testid=run-cosine-bound]');
+    await bound.waitFor();
+    const n = Number(await bound.getAttribute('data-n'));
+    const cols = (await reported(phone))[1].evaluations.at(-1).probe.cols;
+    assert.equal(n, cols);
+    const e2 = Math.exp(2);
+    assert.ok(Math.abs(Number(await bound.getAttribute('data-value')) - e2 / (e2 + n - 1)) < 1e-6);
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `no sideways scroll (${overflow} px too wide)`);
+    await pageScreenshot(phone, `${shots}train-phone.png`);
+    await phone.locator('[data-testid=chart-loss]').scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: `${shots}train-phone-charts.png` });
+    await phone.locator('[data-testid=run-cosine]').scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: `${shots}train-phone-run.png` });
+    await phone.close();
+  });
+
+  test('no console errors along the way', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+/** The weights of row i of a heatmap, as the page wrote them (data-value). */
+async function heatmapRow(p, testid, i, cols) {
+  const out = [];
+  for (let j = 0; j < cols; j++)
+    out.push(await p.locator(`[data-testid=${testid}-${i}-${j}]`).getAttribute('data-value'));
+  return out;
+}
+
+/** The trained model the Decode view decodes (the one the model choice names), once it is shown. */
+async function decodedModel(p) {
+  await p
+    .waitForFunction(
+      () => {
+        const d = document.querySelector('[data-testid=decode]');
+        const chosen = /** @type {HTMLSelectElement | null} */ (
+          document.querySelector('[data-testid=trained-model]')
+        );
+        return d && chosen?.value && d.dataset.model === chosen.value && !d.classList.contains('stale');
+      },
+      null,
+      { timeout: 30_000 },
+    )
+    .catch(async (e) => {
+      await p.screenshot({ path: '/tmp/diag.png' });
+      console.error(
+        'DIAG',
+        await p.evaluate(() => {
+          const d = document.querySelector('[data-testid=decode]');
+          return [
+            d?.dataset.model,
+            d?.className,
+            document.querySelector('[data-testid=trained-model]')?.value,
+            document.querySelectorAll('[data-testid=trained-model]').length,
+            location.hash.slice(0, 300),
+            document.querySelector('main')?.textContent?.slice(0, 300),
+          ];
+        }),
+      );
+      throw e;
+    });
+  return /** @type {string} */ (await p.locator('[data-testid=decode]').getAttribute('data-model'));
+}
+
+/** The stepper decodes the probe with the model; its alignment is the engine's probe alignment. */
+async function checkTrace(p, name, probe) {
+  await waitForStep(p, name, 0);
+  assert.equal(await p.locator('[data-testid=decode-input]').inputValue(), probe.source.join(''));
+  for (let i = 0; i < probe.rows; i++) {
+    const row = await heatmapRow(p, 'heatmap', i, probe.cols);
+    const expected = probe.weights.slice(i * probe.cols, (i + 1) * probe.cols);
+    row.forEach((w, j) =>
+      assert.ok(Math.abs(Number(w) - expected[j]) <= 1e-6, `row ${i} col ${j}: ${w} vs ${expected[j]}`),
+    );
+  }
+}
