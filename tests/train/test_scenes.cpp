@@ -1,0 +1,138 @@
+#include "train/tasks/scenes.hpp"
+
+#include "core/error.hpp"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+using namespace apg;
+using namespace apg::train::scenes;
+
+namespace {
+
+Object object(Shape shape, int colour, bool large, int x, int y) {
+    Object o;
+    o.shape = shape;
+    o.colour = colour;
+    o.large = large;
+    o.x = x;
+    o.y = y;
+    return o;
+}
+
+// FNV-1a over the first k samples' pixels and caption texts, train then held-out.
+std::uint64_t fingerprint(const ScenesData &data) {
+    std::uint64_t h = 1469598103934665603ull;
+    auto add = [&](unsigned char c) { h = (h ^ c) * 1099511628211ull; };
+    for (const auto *part : {&data.train, &data.heldout})
+        for (const Sample &s : *part) {
+            for (std::uint8_t p : s.pixels) add(p);
+            for (char c : s.caption.text()) add(static_cast<unsigned char>(c));
+            add(0xff);
+        }
+    return h;
+}
+
+} // namespace
+
+TEST_CASE("scenes are the same natively and in wasm (pixels and captions of the first scenes)") {
+    // Taken from the native build; the wasm test build checks the same constant.
+    CHECK(fingerprint(make_scenes(1, 200, 40)) == 9348834877038152276ull);
+}
+
+TEST_CASE("a caption names the objects along the axis they spread over most") {
+    Scene scene;
+    scene.objects = {object(Shape::square, 2, true, 20, 24), object(Shape::circle, 0, false, 18, 6)};
+    // vertical spread 18 > horizontal 2: top to bottom, joined by "above"
+    CHECK(caption(scene).text() == "a small red circle above a large blue square");
+    CHECK(caption(scene).object_of == std::vector<int>{1, 1, 1, 1, -1, 0, 0, 0, 0});
+    scene.objects = {object(Shape::diamond, 3, false, 26, 10), object(Shape::triangle, 1, true, 8, 14),
+                     object(Shape::circle, 0, false, 16, 20)};
+    CHECK(caption(scene).text() == "a large green triangle to the left of a small red circle to the left of a small "
+                                   "yellow diamond");
+}
+
+TEST_CASE("render draws each object in its colour over a dark textured background") {
+    Scene scene;
+    scene.texture_seed = 7;
+    scene.objects = {object(Shape::square, 0, true, 10, 10), object(Shape::triangle, 2, false, 24, 24)};
+    const auto px = render(scene);
+    REQUIRE(px.size() == static_cast<std::size_t>(image_bytes));
+    auto at = [&](int x, int y, int c) { return static_cast<int>(px[(y * image_size + x) * 3 + c]); };
+    // red square: R 215 ± 10, G and B 45 ± 10, over its whole box (corners included)
+    for (auto [x, y] : {std::pair{10, 10}, std::pair{4, 4}, std::pair{16, 16}}) {
+        CHECK(std::abs(at(x, y, 0) - 215) <= 10);
+        CHECK(std::abs(at(x, y, 1) - 45) <= 10);
+    }
+    // the triangle's apex row has one pixel, its base row seven; beside the apex is background
+    CHECK(std::abs(at(24, 21, 2) - 225) <= 10);
+    CHECK(at(23, 21, 2) < 90);
+    CHECK(std::abs(at(21, 27, 2) - 225) <= 10);
+    // background: 60..80 per channel (grey, checker, noise)
+    int lo = 255, hi = 0;
+    for (int x = 0; x < 3; ++x)
+        for (int y = 0; y < 32; ++y) lo = std::min(lo, at(x, y, 0)), hi = std::max(hi, at(x, y, 0));
+    CHECK(lo >= 54);
+    CHECK(hi <= 74);
+    CHECK(hi > lo); // textured, not flat
+}
+
+TEST_CASE("generated scenes: 1-3 objects apart inside the image, captions clear, held-out by composition") {
+    const ScenesData data = make_scenes(3, 600, 100);
+    CHECK(data.train.size() == 600);
+    CHECK(data.heldout.size() == 100);
+    std::set<std::string> train_compositions;
+    std::set<std::size_t> counts;
+    for (const Sample &s : data.train) {
+        CHECK_FALSE(heldout_composition(s.scene));
+        train_compositions.insert(composition(s.scene));
+        counts.insert(s.scene.objects.size());
+        for (const Object &o : s.scene.objects) {
+            const Box b = o.box();
+            CHECK((b.x0 >= 0 && b.y0 >= 0 && b.x1 < image_size && b.y1 < image_size));
+        }
+        CHECK(s.caption.tokens.size() <= max_caption_tokens);
+    }
+    CHECK(counts == std::set<std::size_t>{1, 2, 3});
+    for (const Sample &s : data.heldout) {
+        CHECK(heldout_composition(s.scene));
+        CHECK(train_compositions.count(composition(s.scene)) == 0);
+    }
+    // the first scenes of a bigger set are the smaller set's
+    const ScenesData small = make_scenes(3, 100, 10);
+    CHECK(small.train[99].caption.text() == data.train[99].caption.text());
+    CHECK(small.train[99].pixels == data.train[99].pixels);
+}
+
+TEST_CASE("a scene description parses to its objects and back") {
+    const Scene scene = parse_description(" small red circle at 10,12;large blue square at 24, 20 ;");
+    REQUIRE(scene.objects.size() == 2);
+    CHECK(scene.objects[0] == object(Shape::circle, 0, false, 10, 12));
+    CHECK(scene.objects[1] == object(Shape::square, 2, true, 24, 20));
+    CHECK(describe(scene) == "small red circle at 10,12; large blue square at 24,20");
+    CHECK(caption(scene).text() == "a small red circle to the left of a large blue square");
+}
+
+TEST_CASE("bad scene descriptions give coded errors naming the part") {
+    auto code_of = [](const char *text) {
+        try {
+            parse_description(text);
+        } catch (const Error &e) {
+            return std::string(name(e.code())) + ": " + e.message();
+        }
+        return std::string("no error");
+    };
+    CHECK(code_of("") == "empty_input: scene description: no objects (e.g. \"small red circle at 10,12\")");
+    CHECK(code_of("huge red circle at 1,1") == "bad_argument: scene description: unknown size \"huge\" (small, large)");
+    CHECK(code_of("small pink circle at 1,1").find("unknown colour \"pink\"") != std::string::npos);
+    CHECK(code_of("small red blob at 1,1").find("unknown shape \"blob\"") != std::string::npos);
+    CHECK(code_of("small red circle").find("has no \"at x,y\"") != std::string::npos);
+    CHECK(code_of("small red circle at 40,1").find("outside the 32-pixel image") != std::string::npos);
+    CHECK(code_of("small red circle at x,1").find("not a whole number") != std::string::npos);
+    CHECK(code_of("small red circle at 1 1").find("<x>,<y>") != std::string::npos);
+    std::string many;
+    for (int i = 0; i < 9; ++i) many += "small red circle at 5,5;";
+    CHECK(code_of(many.c_str()).rfind("limit_exceeded", 0) == 0);
+}
