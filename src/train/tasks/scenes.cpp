@@ -293,6 +293,44 @@ ScenesData make_scenes(std::uint64_t seed, std::size_t train_count, std::size_t 
     return data;
 }
 
+std::vector<std::uint8_t> to_model_image(std::span<const std::uint8_t> bytes, int width, int height, int channels) {
+    auto bad_argument = [](const std::string &message, const char *name, std::int64_t limit) {
+        throw InputError(ErrorCode::bad_argument, "image: " + message, {{"name", std::string(name)}, {"limit", limit}});
+    };
+    if (channels != 3 && channels != 4) bad_argument("channels must be 3 (RGB) or 4 (RGBA)", "channels", 4);
+    if (width < 1 || height < 1) bad_argument("the image has no pixels", width < 1 ? "width" : "height", 1);
+    if (width > max_upload_side || height > max_upload_side)
+        throw InputError(ErrorCode::limit_exceeded,
+                         "image: " + std::to_string(width) + " x " + std::to_string(height) +
+                             " pixels is larger than the " + std::to_string(max_upload_side) + " x " +
+                             std::to_string(max_upload_side) + " this engine reads",
+                         {{"name", std::string(width > max_upload_side ? "width" : "height")},
+                          {"limit", std::int64_t{max_upload_side}}});
+    const std::int64_t want = std::int64_t{width} * height * channels;
+    if (static_cast<std::int64_t>(bytes.size()) != want)
+        bad_argument(std::to_string(bytes.size()) + " bytes for " + std::to_string(width) + " x " +
+                         std::to_string(height) + " pixels of " + std::to_string(channels) + " bytes (" +
+                         std::to_string(want) + ")",
+                     "bytes", want);
+    std::vector<std::uint8_t> out(image_bytes);
+    for (int oy = 0; oy < image_size; ++oy) {
+        // Source rows [y0, y1) and columns [x0, x1) of this output pixel, at least one of each.
+        const int y0 = oy * height / image_size, y1 = std::max(y0 + 1, (oy + 1) * height / image_size);
+        for (int ox = 0; ox < image_size; ++ox) {
+            const int x0 = ox * width / image_size, x1 = std::max(x0 + 1, (ox + 1) * width / image_size);
+            std::int64_t sum[3] = {0, 0, 0};
+            for (int y = y0; y < y1; ++y)
+                for (int x = x0; x < x1; ++x)
+                    for (int c = 0; c < 3; ++c)
+                        sum[c] += bytes[(static_cast<std::size_t>(y) * width + x) * channels + c];
+            const std::int64_t n = std::int64_t{y1 - y0} * (x1 - x0);
+            for (int c = 0; c < 3; ++c)
+                out[(oy * image_size + ox) * image_channels + c] = static_cast<std::uint8_t>((sum[c] + n / 2) / n);
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> caption_words() {
     std::vector<std::string> out = {"a", "above", "to", "the", "left", "of"};
     for (auto names : {std::vector<std::string_view>(size_names.begin(), size_names.end()),

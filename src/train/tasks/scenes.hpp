@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,6 +113,15 @@ inline constexpr std::size_t default_train_scenes = 12000, default_heldout_scene
 // scene goes to the side its composition belongs to until that side is full).
 ScenesData make_scenes(std::uint64_t seed, std::size_t train_count = default_train_scenes,
                        std::size_t heldout_count = default_heldout_scenes);
+
+// Any picture to the model's input: width × height pixels of 3 (RGB) or 4 (RGBA, alpha ignored)
+// bytes, row-major, averaged over the source pixels each of the image_size × image_size output
+// pixels covers (integer arithmetic; an image smaller than the input is scaled up by repeating
+// pixels). Throws InputError: bad_argument (details "name", "limit") for channels other than 3 or
+// 4, a side below 1 or bytes that are not width · height · channels; limit_exceeded (details
+// "name", "limit") for a side over max_upload_side.
+inline constexpr int max_upload_side = 4096;
+std::vector<std::uint8_t> to_model_image(std::span<const std::uint8_t> bytes, int width, int height, int channels);
 
 // Every word a caption can hold, in a fixed order (the target vocabulary's tokens).
 std::vector<std::string> caption_words();
