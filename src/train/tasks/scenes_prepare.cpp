@@ -57,7 +57,9 @@ TrainOptions scenes_options() {
     o.learning_rate = 3e-3f;
     o.final_lr_fraction = 0.1f;
     o.clip_norm = 5.0f;
-    o.steps = 3000;
+    // The additive model passed 95% held-out exact match (200-scene checks) by step ~5,000 of a
+    // 6,000-step run (seed 1); 8,000 leaves room for the slower score functions (~3 minutes each).
+    o.steps = 8000;
     return o;
 }
 
