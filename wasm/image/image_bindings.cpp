@@ -119,10 +119,18 @@ val scene_js(val what, val texture_seed) {
 }
 
 std::vector<std::uint8_t> model_image(const val &pixels, const val &width, const val &height, const val &channels) {
-    const auto w = static_cast<int>(whole_number(width, "width", 1, sc::max_upload_side));
-    const auto h = static_cast<int>(whole_number(height, "height", 1, sc::max_upload_side));
+    // A side past the limit is limit_exceeded (an image too large to read), before its bytes are copied.
+    const auto w = whole_number(width, "width", 1, std::int64_t{1} << 30);
+    const auto h = whole_number(height, "height", 1, std::int64_t{1} << 30);
+    if (w > sc::max_upload_side || h > sc::max_upload_side)
+        limit_exceeded(w > sc::max_upload_side ? "width" : "height",
+                       ": " + std::to_string(w) + " x " + std::to_string(h) + " pixels is larger than the " +
+                           std::to_string(sc::max_upload_side) + " x " + std::to_string(sc::max_upload_side) +
+                           " the engine reads",
+                       sc::max_upload_side);
     const auto c = channels.isUndefined() ? 4 : static_cast<int>(whole_number(channels, "channels", 3, 4));
-    return sc::to_model_image(bytes_from_js(pixels, "pixels", kMaxUploadBytes), w, h, c);
+    return sc::to_model_image(bytes_from_js(pixels, "pixels", kMaxUploadBytes), static_cast<int>(w),
+                              static_cast<int>(h), c);
 }
 
 val to_model_image_js(val pixels, val width, val height, val channels) {
