@@ -42,6 +42,19 @@ TEST_CASE("scenes are the same natively and in wasm (pixels and captions of the 
     CHECK(fingerprint(make_scenes(1, 200, 40)) == 9348834877038152276ull);
 }
 
+TEST_CASE("random scenes by seed are the image module's (the same constant in tests/js/image.test.mjs)") {
+    // FNV-1a over seeds 1..20: random_scene(Rng(seed)) → its description, caption and pixels.
+    std::uint64_t h = 1469598103934665603ull;
+    auto add = [&](unsigned char c) { h = (h ^ c) * 1099511628211ull; };
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        core::Rng rng(seed);
+        const Scene scene = random_scene(rng);
+        for (char c : describe(scene) + "|" + caption(scene).text() + "|") add(static_cast<unsigned char>(c));
+        for (std::uint8_t p : render(scene)) add(p);
+    }
+    CHECK(h == 16108461145929030641ull);
+}
+
 TEST_CASE("a caption names the objects along the axis they spread over most") {
     Scene scene;
     scene.objects = {object(Shape::square, 2, true, 20, 24), object(Shape::circle, 0, false, 18, 6)};
