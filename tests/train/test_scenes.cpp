@@ -149,3 +149,48 @@ TEST_CASE("bad scene descriptions give coded errors naming the part") {
     for (int i = 0; i < 9; ++i) many += "small red circle at 5,5;";
     CHECK(code_of(many.c_str()).rfind("limit_exceeded", 0) == 0);
 }
+
+TEST_CASE("any picture to the model's input: averaged down, repeated up, alpha ignored") {
+    // 64 × 64 RGBA of 2 × 2 blocks: block (x, y) has R = x, G = y, B = 7; alpha varies
+    std::vector<std::uint8_t> big(64 * 64 * 4);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) {
+            std::uint8_t *p = &big[(y * 64 + x) * 4];
+            p[0] = static_cast<std::uint8_t>(x / 2 + (x % 2)); // 1 apart within a block: averages to x/2 + 0.5
+            p[1] = static_cast<std::uint8_t>(y / 2);
+            p[2] = 7;
+            p[3] = static_cast<std::uint8_t>(x * 3);
+        }
+    const auto small = to_model_image(big, 64, 64, 4);
+    REQUIRE(small.size() == static_cast<std::size_t>(image_bytes));
+    // R: (x/2 + x/2 + 1 + …) / 4 = x/2 + 0.5, rounded half up: x/2 + 1
+    CHECK(small[(5 * 32 + 9) * 3 + 0] == 10);
+    CHECK(small[(5 * 32 + 9) * 3 + 1] == 5);
+    CHECK(small[(5 * 32 + 9) * 3 + 2] == 7);
+    // a 2 × 1 image repeats its pixels
+    const std::vector<std::uint8_t> tiny = {10, 20, 30, 200, 100, 0};
+    const auto up = to_model_image(tiny, 2, 1, 3);
+    CHECK(up[0] == 10);
+    CHECK(up[(31 * 32 + 15) * 3 + 1] == 20);
+    CHECK(up[(0 * 32 + 16) * 3 + 0] == 200);
+    // 32 × 32 RGB is itself
+    const Scene scene = parse_description("large green diamond at 16,16");
+    CHECK(to_model_image(render(scene), 32, 32, 3) == render(scene));
+}
+
+TEST_CASE("bad pictures give coded errors") {
+    auto code = [](std::span<const std::uint8_t> b, int w, int h, int c) {
+        try {
+            to_model_image(b, w, h, c);
+        } catch (const Error &e) {
+            return std::string(name(e.code()));
+        }
+        return std::string("none");
+    };
+    const std::vector<std::uint8_t> three(3);
+    CHECK(code(three, 1, 1, 3) == "none");
+    CHECK(code(three, 1, 1, 2) == "bad_argument");
+    CHECK(code(three, 0, 1, 3) == "bad_argument");
+    CHECK(code(three, 2, 1, 3) == "bad_argument"); // 3 bytes for 6
+    CHECK(code(three, 10000, 10000, 4) == "limit_exceeded");
+}
