@@ -1,5 +1,7 @@
 #include "models/seq2seq.hpp"
 
+#include "core/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -16,7 +18,9 @@ Seq2Seq::Seq2Seq(const ModelConfig &config, Parameters params) : config_(config)
 }
 
 EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
-    if (config_.encoder == EncoderKind::conv) throw std::invalid_argument("encode: this model reads images");
+    if (config_.encoder == EncoderKind::conv)
+        throw InputError(ErrorCode::bad_argument, "encode: this model reads images, not text",
+                         {{"name", std::string("encoder")}});
     if (ids.empty()) throw std::invalid_argument("encode: the source is empty");
     if (static_cast<int>(ids.size()) > config_.max_source_len)
         throw std::invalid_argument("encode: the source has " + std::to_string(ids.size()) +

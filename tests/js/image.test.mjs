@@ -3,6 +3,7 @@
 // coded errors for bad input that leave the module working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadEngine } from './load-engine.mjs';
 import { loadImaging, readModel } from './load-imaging.mjs';
 
 const im = await loadImaging();
@@ -159,4 +160,20 @@ test('bad input gives coded errors and the module keeps working', () => {
   assert.equal(codeOf(() => run.step()).code, 'bad_state');
   assert.equal(run.outputText(), im.scene(3).caption);
   run.delete();
+});
+
+test('the page module refuses to decode text with a scenes model, with a code, and keeps working', async () => {
+  const ap = await loadEngine();
+  const scenes = ap.Model.load(readModel('scenes-additive-bahdanau.safetensors'));
+  assert.equal(scenes.info().task, 'scenes');
+  const refused = codeOf(() => scenes.decode('a small red circle'));
+  assert.equal(refused.code, 'bad_argument');
+  assert.match(refused.message, /reads images/);
+  scenes.delete();
+  const dates = ap.Model.load(readModel('dates-additive-bahdanau.safetensors'));
+  const run = dates.decode('29 november 2026');
+  run.run();
+  assert.equal(run.outputText(), '2026-11-29');
+  run.delete();
+  dates.delete();
 });

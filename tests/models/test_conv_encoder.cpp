@@ -102,7 +102,7 @@ TEST_CASE("the conv encoder rejects pixels of the wrong size and a text model re
     std::vector<std::uint8_t> short_image(8 * 8 * 3 - 1);
     CHECK_THROWS_WITH_AS(model.encode_image(short_image),
                          "conv encoder: 191 bytes for 1 images of 8x8 RGB pixels (192 bytes)", InputError);
-    CHECK_THROWS_AS(model.encode(std::vector<int>{1}), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(model.encode(std::vector<int>{1}), "encode: this model reads images, not text", InputError);
     const Seq2Seq text(testing::tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 3);
     CHECK_THROWS_AS(text.encode_image(std::vector<std::uint8_t>(192)), InputError);
 }
@@ -153,6 +153,7 @@ TEST_CASE("a conv model's config and checkpoint round-trip") {
     io::Model model(Seq2Seq(c, 5), io::Vocabulary::build({}, io::Tokenizer::words),
                     io::Vocabulary::build({{"x", "y", "z"}}, io::Tokenizer::words));
     const io::Model loaded = io::Model::load(model.save());
+    CHECK_THROWS_WITH_AS(loaded.translate("x y"), "this model reads images, not text (task test)", InputError);
     core::Rng rng(6);
     const auto image = random_image(rng, 8);
     const auto a = model.network().encode_image(image), b = loaded.network().encode_image(image);
