@@ -40,6 +40,19 @@ test('a described scene: objects with boxes, the grammar caption, pixels in the 
   assert.equal(s.caption, 'a small red circle to the left of a large blue square');
   assert.deepEqual(s.captionObjects, [0, 0, 0, 0, -1, -1, -1, -1, 1, 1, 1, 1]);
   assert.deepEqual(s.objects[1].box, { x0: 18, y0: 14, x1: 30, y1: 26 });
+  // held out: FNV-1a of the sorted object words joined by '|' is 0 mod 8 (1 composition in 8)
+  let heldout = 0;
+  for (let seed = 1; seed <= 200; seed++) {
+    const r = im.scene(seed);
+    const key = r.objects
+      .map((o) => o.words)
+      .sort()
+      .join('|');
+    const hash = fnv1a(1469598103934665603n, new TextEncoder().encode(key));
+    assert.equal(r.heldoutComposition, hash % 8n === 0n, key);
+    heldout += r.heldoutComposition ? 1 : 0;
+  }
+  assert.ok(heldout > 0 && heldout < 200);
   assert.equal(s.pixels.length, 32 * 32 * 3);
   const px = (x, y) => Array.from(s.pixels.subarray((y * 32 + x) * 3, (y * 32 + x) * 3 + 3));
   const [r, g, b] = px(10, 12); // red: 215, 45, 40 ± 10

@@ -91,6 +91,7 @@ val scene_to_js(const sc::Scene &scene) {
     out.set("caption", caption.text());
     out.set("captionTokens", strings_to_js(caption.tokens));
     out.set("captionObjects", object_of);
+    out.set("heldoutComposition", sc::heldout_composition(scene));
     out.set("width", sc::image_size);
     out.set("height", sc::image_size);
     out.set("pixels", bytes_to_js(sc::render(scene)));

@@ -35,6 +35,8 @@ export interface Scene {
   captionTokens: string[];
   /** per caption token, the index into objects of the object it names; -1 for relation words */
   captionObjects: number[];
+  /** its composition (the objects' sizes, colours and shapes) is one the models never saw in training */
+  heldoutComposition: boolean;
   width: 32;
   height: 32;
   /** RGB, row-major, width · height · 3 bytes */
