@@ -62,6 +62,9 @@ Model::Model(models::Seq2Seq network, Vocabulary source, Vocabulary target, nloh
 }
 
 std::vector<int> Model::encode_source(std::string_view text) const {
+    if (config().encoder == models::EncoderKind::conv)
+        throw InputError(ErrorCode::bad_argument, "this model reads images, not text (task " + config().task + ")",
+                         {{"name", std::string("encoder")}});
     const std::size_t length = count_code_points(text);
     if (length > static_cast<std::size_t>(limits::max_input_chars))
         too_long(length, limits::max_input_chars,

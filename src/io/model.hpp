@@ -40,7 +40,8 @@ class Model {
     const nlohmann::json &training() const { return training_; }
     nlohmann::json &training() { return training_; }
 
-    // Tokenizes and checks the input; throws InputError: too_long (details "length", "limit",
+    // Tokenizes and checks the input; throws InputError: bad_argument (details "name": "encoder")
+    // for a model of images (conv encoder); too_long (details "length", "limit",
     // "unit": "characters") for more than limits::max_input_chars code points, before anything
     // else; bad_argument for text that is not UTF-8; empty_input and unknown_token from
     // Vocabulary::encode; too_long ("unit": "tokens") for more tokens than max_source_len.

@@ -8,6 +8,8 @@ logs=build/models-logs
 commit=${1:-$(git rev-parse --short HEAD)}
 kept=()
 if [[ -f web/models/README.md ]]; then mapfile -t kept < <(grep -E '^\| [^ ]+\.safetensors ' web/models/README.md); fi
+# The scene models' section (write_scene_readme.sh) is kept as it is.
+scenes=$(sed -n '/^## Scene models/,$p' web/models/README.md 2>/dev/null || true)
 {
   cat <<'HEAD'
 # Shipped models
@@ -60,4 +62,5 @@ HEAD
       [[ -s "$logs/$name.result" || ! -f "web/models/$name.safetensors" ]] || echo "$row"
     done
   } | sort -t'|' -k3,3 -k4,4 -k6,6 -k5,5
+  [ -z "$scenes" ] || printf '\n%s\n' "$scenes"
 } >web/models/README.md
