@@ -38,13 +38,14 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'caption'];
 const VIEW_NAMES = {
   decode: 'Decode',
   compare: 'Compare',
   beam: 'Beam search',
   self: 'Self-attention',
   sandbox: 'Sandbox',
+  caption: 'Caption',
 };
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
@@ -129,6 +130,7 @@ export function writeUrl({ view, kind, temperature, query, tokens }, decode) {
     params.set('k', String(decode.beamWidth));
     if (decode.reveal) params.set('reveal', '1');
     if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
+    for (const [name, value] of decode.caption ?? []) params.set(name, value);
   }
   params.set('kind', kind);
   params.set('t', String(temperature));
