@@ -1,0 +1,325 @@
+// The Caption view in headless Chromium against the image module run here in node: the overlay's
+// weights, the stage grids and the context are the engine's numbers for the scene shown; dragging
+// an object re-captions the scene and moves the weight peak of the word naming it; an uploaded
+// PNG is captioned as the engine captions its pixels; bad uploads give a message; the first page
+// load does not fetch the image module; the console stays free of errors. Screenshots go to
+// test-output/.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { deflateSync } from 'node:zlib';
+
+import { loadImaging } from './caption-imaging.mjs';
+import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+const shots = new URL('../../test-output/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+
+const MODEL = 'scenes-additive-bahdanau';
+// A small red circle well above a large blue square: "a small red circle above a large blue square".
+const SCENE = [
+  { shape: 'circle', color: 'red', size: 'small', x: 16, y: 7 },
+  { shape: 'square', color: 'blue', size: 'large', x: 14, y: 23 },
+];
+const sceneParam = (objects) => objects.map((o) => [o.shape, o.color, o.size, o.x, o.y].join('.')).join('_');
+const hashOf = (objects, extra = {}) =>
+  `#${new URLSearchParams({ view: 'caption', cap: 'additive', scene: sceneParam(objects), ...extra })}`;
+
+let im, model, server, browser, page;
+const consoleErrors = [];
+
+function watchConsole(p) {
+  p.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  p.on('pageerror', (error) => consoleErrors.push(String(error)));
+}
+
+/** The engine's caption of `input` in node: plain data, the session deleted. */
+function reference(input) {
+  const s = model.caption(input, { topK: 5 });
+  try {
+    return { steps: s.run(), text: s.outputText(), image: s.image(), grid: s.grid() };
+  } finally {
+    s.delete();
+  }
+}
+
+const argmax = (xs) => Array.from(xs).reduce((b, x, j, all) => (x > all[b] ? j : b), 0);
+
+before(async () => {
+  [im, server, browser] = await Promise.all([loadImaging(), serveBuild(), launchBrowser()]);
+  model = im.CaptionModel.load(
+    new Uint8Array(readFileSync(new URL(`../../web/models/${MODEL}.safetensors`, import.meta.url))),
+  );
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  watchConsole(page);
+});
+
+after(async () => {
+  model?.delete();
+  await browser?.close();
+  await server?.close();
+});
+
+/** Waits until the view shows a caption of model `name` at word `i` with text `text` (any when null). */
+async function waitForCaption(p, i, text = null, name = MODEL) {
+  await p.waitForFunction(
+    ([name, i, text]) => {
+      const c = document.querySelector('[data-testid=caption]');
+      return (
+        c?.dataset.model === name &&
+        c.dataset.step === String(i) &&
+        (text === null || c.dataset.text === text) &&
+        !c.classList.contains('stale') &&
+        !c.querySelector('[data-pending]')
+      );
+    },
+    [name, i, text],
+    { timeout: 20_000 },
+  );
+}
+
+/** What the page shows for the current word: overlay weights, score and weight grids, context. */
+function shown(p) {
+  return p.evaluate(() => {
+    const read = (prefix) =>
+      [...document.querySelectorAll(`[data-testid^="${prefix}-"]`)]
+        .filter((el) => new RegExp(`^${prefix}-\\d+$`).test(el.dataset.testid ?? ''))
+        .map((el) => Number(el.dataset.value));
+    const context = document.querySelector('[data-testid=caption-context]');
+    return {
+      overlay: read('scene-cell'),
+      scores: read('caption-score'),
+      weights: read('caption-weight'),
+      context: (context?.getAttribute('data-values') ?? '').split(',').filter(Boolean).map(Number),
+      peak: Number(document.querySelector('[data-testid=scene]')?.getAttribute('data-peak')),
+      word: document.querySelector('[data-testid=scene]')?.getAttribute('data-word'),
+      words: [...document.querySelectorAll('[data-testid^="word-"]')].map((el) => el.textContent.trim()),
+    };
+  });
+}
+
+// A PNG of `width` × `height` pixels: 8-bit RGB from `rgb`, or (no rgb) 1-bit black, which keeps
+// even a 10,000 × 10,000 image a few kilobytes.
+const CRC = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type, data) {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+function png(width, height, rgb = null) {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = rgb ? 8 : 1; // bit depth
+  header[9] = rgb ? 2 : 0; // RGB or grey
+  const stride = rgb ? width * 3 : Math.ceil(width / 8);
+  const raw = Buffer.alloc((stride + 1) * height);
+  if (rgb)
+    for (let y = 0; y < height; y++)
+      Buffer.from(rgb.subarray(y * stride, (y + 1) * stride)).copy(raw, y * (stride + 1) + 1);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describe('caption view', () => {
+  test('the first page load does not fetch the image module; opening the view does', async () => {
+    const p = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    watchConsole(p);
+    const urls = [];
+    p.on('request', (r) => urls.push(r.url()));
+    await p.goto(`${server.url}#view=decode`);
+    await p.waitForSelector('[data-testid=decode]', { timeout: 20_000 });
+    await urlSettled(p);
+    const imaging = (u) => /imaging|scenes-|CaptionView/.test(u);
+    assert.deepEqual(urls.filter(imaging), [], 'the decode view fetched a part of the image engine');
+    await p.click('[data-testid=view-caption]');
+    await waitForCaption(p, 0);
+    assert.ok(
+      urls.some((u) => /imaging.*\.js$/.test(u)),
+      `no image module fetched: ${urls.filter(imaging)}`,
+    );
+    assert.ok(
+      urls.some((u) => /imaging.*\.wasm$/.test(u)),
+      'no image .wasm fetched',
+    );
+    await p.close();
+  });
+
+  test("the overlay's, the grids' and the context's numbers are the engine's, word by word", async () => {
+    const expected = reference({ scene: { objects: SCENE } });
+    await page.goto(`${server.url}${hashOf(SCENE)}`);
+    await waitForCaption(page, 0, expected.text);
+    const L = expected.grid.rows * expected.grid.cols;
+    for (let i = 0; i < expected.steps.length; i++) {
+      if (i > 0) await page.locator('body').press('ArrowRight');
+      await waitForCaption(page, i, expected.text);
+      const s = await shown(page);
+      const step = expected.steps[i];
+      assert.equal(s.overlay.length, L);
+      assert.deepEqual(s.overlay, Array.from(step.weights), `overlay of word ${i + 1}`);
+      assert.deepEqual(s.weights, Array.from(step.weights), `weights grid of word ${i + 1}`);
+      assert.deepEqual(s.scores, Array.from(step.scores), `scores grid of word ${i + 1}`);
+      assert.deepEqual(s.context, Array.from(step.context), `context of word ${i + 1}`);
+      assert.equal(s.peak, argmax(step.weights));
+      assert.equal(s.word, step.token);
+      assert.deepEqual(
+        s.words,
+        expected.steps.slice(0, i + 1).map((x) => x.token),
+      );
+    }
+    // Home goes back to the first word
+    await page.locator('body').press('Home');
+    await waitForCaption(page, 0, expected.text);
+  });
+
+  test('dragging an object re-captions the scene and moves the peak of the word naming it', async () => {
+    const before = reference({ scene: { objects: SCENE } });
+    await page.goto(`${server.url}${hashOf(SCENE)}`);
+    await waitForCaption(page, 0, before.text);
+    const circleStep = (ref) => ref.steps.findIndex((s) => s.token === 'circle');
+    assert.ok(circleStep(before) >= 0, `the caption names no circle: ${before.text}`);
+
+    // drag the circle from the top to the right edge, the square staying where it is
+    const box = await page.locator('[data-testid=scene-canvas]').boundingBox();
+    assert.ok(box);
+    const size = before.image.width;
+    const at = (x, y) => [box.x + ((x + 0.5) / size) * box.width, box.y + ((y + 0.5) / size) * box.height];
+    await page.mouse.move(...at(16, 7));
+    await page.mouse.down();
+    for (let k = 1; k <= 6; k++) await page.mouse.move(...at(16 + (12 * k) / 6, 7 + (9 * k) / 6));
+    await page.mouse.up();
+    const moved = [{ ...SCENE[0], x: 28, y: 16 }, SCENE[1]];
+    const after = reference({ scene: { objects: moved } });
+    assert.notEqual(
+      after.text,
+      before.text,
+      'the engine captions the moved scene alike: a useless test scene',
+    );
+    await waitForCaption(page, 0, after.text);
+    assert.equal(await page.locator('[data-testid=object-0-at]').textContent(), '28,16');
+    await urlSettled(page);
+    assert.match(
+      await page.evaluate(() => location.hash),
+      /scene=circle\.red\.small\.28\.16_square\.blue\.large\.14\.23/,
+    );
+
+    // the word "circle" now looks at the circle's new place
+    const i = circleStep(after);
+    assert.ok(i >= 0, `the new caption names no circle: ${after.text}`);
+    for (let k = 0; k < i; k++) await page.locator('body').press('ArrowRight');
+    await waitForCaption(page, i, after.text);
+    const s = await shown(page);
+    assert.deepEqual(s.overlay, Array.from(after.steps[i].weights));
+    const { cols } = after.grid;
+    const cell = size / cols;
+    const centre = (j) => ({ x: (j % cols) * cell + cell / 2, y: Math.floor(j / cols) * cell + cell / 2 });
+    const peakBefore = centre(argmax(before.steps[circleStep(before)].weights));
+    const peakAfter = centre(s.peak);
+    assert.notDeepEqual(peakAfter, peakBefore, 'the peak did not move');
+    const distance = (p, o) => Math.hypot(p.x - o.x, p.y - o.y);
+    assert.ok(
+      distance(peakAfter, moved[0]) < distance(peakAfter, SCENE[0]),
+      `the peak ${JSON.stringify(peakAfter)} is not nearer the circle's new centre than its old one`,
+    );
+  });
+
+  test('an uploaded PNG is captioned as the engine captions its pixels', async () => {
+    await page.goto(`${server.url}${hashOf(SCENE)}`);
+    await waitForCaption(page, 0);
+    // the engine's own drawing of another scene, as a PNG of the input's size (a canvas scales
+    // nothing then), so the caption must be the engine's caption of those pixels
+    const other = [
+      { shape: 'triangle', color: 'green', size: 'large', x: 8, y: 15 },
+      { shape: 'diamond', color: 'yellow', size: 'small', x: 25, y: 17 },
+    ];
+    const drawn = reference({ scene: { objects: other } });
+    const pixels = drawn.image;
+    const expected = reference({
+      image: { data: pixels.data, width: pixels.width, height: pixels.height, channels: 3 },
+    });
+    await page.setInputFiles('[data-testid=upload]', {
+      name: 'scene.png',
+      mimeType: 'image/png',
+      buffer: png(pixels.width, pixels.height, pixels.data),
+    });
+    await page.waitForSelector('[data-testid=upload-shown]');
+    await waitForCaption(page, 0, expected.text);
+    const s = await shown(page);
+    assert.deepEqual(s.overlay, Array.from(expected.steps[0].weights));
+    await page.click('[data-testid=upload-back]');
+    await waitForCaption(page, 0, reference({ scene: { objects: SCENE } }).text);
+  });
+
+  test('bad uploads give a message and leave the caption working', async () => {
+    await page.goto(`${server.url}${hashOf(SCENE)}`);
+    const expected = reference({ scene: { objects: SCENE } });
+    await waitForCaption(page, 0, expected.text);
+    await page.setInputFiles('[data-testid=upload]', {
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('this is not a picture\n'),
+    });
+    await page.waitForSelector('[data-testid=upload-error]');
+    assert.match(await page.locator('[data-testid=upload-error]').textContent(), /notes\.png.*not an image/);
+
+    await page.setInputFiles('[data-testid=upload]', {
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: png(10_000, 10_000),
+    });
+    await page.waitForFunction(() =>
+      /huge\.png/.test(document.querySelector('[data-testid=upload-error]')?.textContent ?? ''),
+    );
+    assert.match(await page.locator('[data-testid=upload-error]').textContent(), /10,000 × 10,000 pixels/);
+    // still the scene's caption, and still answering
+    assert.equal(await page.locator('[data-testid=upload-shown]').count(), 0);
+    await waitForCaption(page, 0, expected.text);
+    await page.locator('body').press('ArrowRight');
+    await waitForCaption(page, 1, expected.text);
+  });
+
+  test('score functions side by side on the same scene, and screenshots', async () => {
+    await page.goto(`${server.url}${hashOf(SCENE, { ccmp: '1' })}`);
+    await waitForCaption(page, 0);
+    await page.waitForSelector('[data-testid=caption-compare-panel]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid$="-text"][data-testid^=compare-]').length > 1,
+    );
+    await pageScreenshot(page, `${shots}caption-1440.png`);
+    const phone = await browser.newPage({
+      viewport: { width: 375, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    watchConsole(phone);
+    await phone.goto(`${server.url}${hashOf(SCENE)}`);
+    await waitForCaption(phone, 0);
+    const sideways = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(sideways <= 0, `the phone layout scrolls sideways by ${sideways} px`);
+    await pageScreenshot(phone, `${shots}caption-375.png`);
+    await phone.close();
+  });
+
+  test('no console errors on the way', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
