@@ -3,6 +3,7 @@
 //   apg eval FILE [--limit N]
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
+#include "cli/scenes.hpp"
 #include "io/model.hpp"
 #include "train/prepare.hpp"
 
@@ -26,8 +27,10 @@ const char *usage = R"(usage:
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
+  apg train --task scenes --score S --style bahdanau|luong --seed N --out FILE [--scenes N] [...]
   apg eval FILE [--limit N]        held-out exact match of a checkpoint on its task
   apg decode FILE "text"           output and alignment matrix
+  apg decode SCENES_FILE "small red circle at 10,12; large blue square at 24,20" | image.ppm [--ppm OUT]
 )";
 
 std::vector<std::uint8_t> read_file(const std::string &path) {
@@ -110,6 +113,21 @@ void draw_progress(const train::Progress &p) {
 
 int cmd_train(const Args &a, const std::string &command_line) {
     const std::string task_name = a.get("task");
+    if (task_name == "scenes") {
+        cli::SceneTraining r;
+        r.score = attention::parse_score_kind(a.get("score"));
+        r.style = models::parse_attention_style(a.get("style"));
+        r.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
+        r.out = a.get("out");
+        r.command_line = command_line;
+        r.steps = a.has("steps") ? static_cast<int>(to_int("steps", a.get("steps"))) : 0;
+        r.batch = a.has("batch") ? static_cast<int>(to_int("batch", a.get("batch"))) : 0;
+        r.eval_every = a.has("eval-every") ? static_cast<int>(to_int("eval-every", a.get("eval-every"))) : 0;
+        r.learning_rate = a.has("lr") ? std::stof(a.get("lr")) : 0.0f;
+        r.train_scenes = a.has("scenes") ? static_cast<std::size_t>(to_int("scenes", a.get("scenes"))) : 0;
+        r.quiet = a.has("quiet");
+        return cli::train_scenes(r);
+    }
     const auto score = attention::parse_score_kind(a.get("score"));
     const auto style = models::parse_attention_style(a.get("style"));
     const auto encoder = models::parse_encoder_kind(a.get("encoder", "gru"));
@@ -167,11 +185,12 @@ io::Model load(const std::string &path) { return io::Model::load(read_file(path)
 int cmd_eval(const Args &a) {
     if (a.positional.size() != 1) throw std::invalid_argument(usage);
     const io::Model model = load(a.positional[0]);
+    const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
+    if (model.config().encoder == models::EncoderKind::conv) return cli::eval_scenes(model, a.positional[0], limit);
     const auto seed = model.training().value("data_seed", std::uint64_t{1});
     const train::TaskData data = train::make_task(model.config().task, seed);
     const train::EncodedPairs heldout =
         train::encode_examples(data.heldout, model.source_vocab(), model.target_vocab());
-    const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
     const double accuracy = train::exact_match(model.network(), heldout,
                                                {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, limit);
     const std::size_t n = limit ? std::min(limit, heldout.size()) : heldout.size();
@@ -202,6 +221,8 @@ std::string cell(const std::string &text, int width) {
 int cmd_decode(const Args &a) {
     if (a.positional.size() != 2) throw std::invalid_argument(usage);
     const io::Model model = load(a.positional[0]);
+    if (model.config().encoder == models::EncoderKind::conv)
+        return cli::decode_scene(model, a.positional[1], a.get("ppm", ""));
     const io::Translation t = model.translate(a.positional[1]);
     std::printf("%s\n", t.output_text.c_str());
     if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);

@@ -29,6 +29,8 @@ inline constexpr int max_token_bytes = 64;     // UTF-8 bytes in one vocabulary 
 inline constexpr int max_model_dim = 4096; // embedding, hidden sizes, attention_dim, ff_hidden
 inline constexpr int max_heads = 64;
 inline constexpr int max_layers = 16;
+// Pixels per side of an image a model reads or the image module encodes (the max_input_chars of images).
+inline constexpr int max_image_side = 256;
 
 // ---- inputs ----
 inline constexpr int max_input_chars = 2000; // code points in one text to decode (the text box's limit)

@@ -9,12 +9,22 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace apg::decode {
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
       encoded_(model.encode(source_ids)) {
+    // More than the vocabulary is all of it (top_indices stops there).
+    if (options_.top_k < 1)
+        bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
+    steps_.reserve(static_cast<std::size_t>(max_steps_));
+}
+
+DecodeSession::DecodeSession(const models::Seq2Seq &model, models::EncoderOutput encoded, SessionOptions options)
+    : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
+      encoded_(std::move(encoded)) {
     // More than the vocabulary is all of it (top_indices stops there).
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));

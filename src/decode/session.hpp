@@ -47,6 +47,8 @@ class DecodeSession {
     // an id outside the vocabulary (see Seq2Seq::encode), InputError(bad_argument) for options
     // out of range (checked_max_steps; top_k). The model must outlive the session.
     DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options = {});
+    // A source encoded already (an image through the conv encoder: Seq2Seq::encode_image).
+    DecodeSession(const models::Seq2Seq &model, models::EncoderOutput encoded, SessionOptions options = {});
 
     // Throws StateError(bad_state) once the session is done (end token taken or max_steps reached).
     const SessionStep &step();

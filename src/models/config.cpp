@@ -17,12 +17,15 @@ AttentionStyle parse_attention_style(std::string_view text) {
     throw std::invalid_argument("unknown attention style \"" + std::string(text) + "\" (valid: bahdanau, luong)");
 }
 
-std::string_view name(EncoderKind kind) { return kind == EncoderKind::gru ? "gru" : "transformer"; }
+std::string_view name(EncoderKind kind) {
+    return kind == EncoderKind::gru ? "gru" : kind == EncoderKind::conv ? "conv" : "transformer";
+}
 
 EncoderKind parse_encoder_kind(std::string_view text) {
     if (text == "gru") return EncoderKind::gru;
     if (text == "transformer") return EncoderKind::transformer;
-    throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer)");
+    if (text == "conv") return EncoderKind::conv;
+    throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer, conv)");
 }
 
 namespace {
@@ -49,7 +52,7 @@ void ModelConfig::validate() const {
     require_range("source_vocab", source_vocab, 1, limits::max_vocab_tokens);
     require_range("target_vocab", target_vocab, 1, limits::max_vocab_tokens);
     require_range("embedding", embedding, 1, limits::max_model_dim);
-    if (encoder == EncoderKind::gru) {
+    if (encoder == EncoderKind::gru || encoder == EncoderKind::conv) {
         require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
     } else {
         require_range("heads", heads, 1, limits::max_heads);
@@ -58,6 +61,11 @@ void ModelConfig::validate() const {
         if (embedding % heads != 0)
             bad_field("heads", "a transformer's embedding (" + std::to_string(embedding) +
                                    ") must be a multiple of heads (" + std::to_string(heads) + ")");
+    }
+    if (encoder == EncoderKind::conv) {
+        require_range("image_size", image_size, 4, limits::max_image_side);
+        if (image_size % 4 != 0) bad_field("image_size", "image_size must be a multiple of 4 (two 2x2 poolings)");
+        require_range("conv_channels", conv_channels, 1, limits::max_model_dim);
     }
     require_range("decoder_hidden", decoder_hidden, 1, limits::max_model_dim);
     require_range("attention_dim", attention_dim, 1, limits::max_model_dim);
@@ -76,6 +84,7 @@ void ModelConfig::validate() const {
     if ((score == ScoreKind::dot || score == ScoreKind::scaled_dot || score == ScoreKind::cosine) &&
         decoder_hidden != encoder_state()) {
         const char *why = encoder == EncoderKind::transformer ? " = embedding)"
+                          : encoder == EncoderKind::conv      ? " = encoder_hidden + 2)"
                           : bidirectional                     ? " = 2 x encoder_hidden)"
                                                               : ")";
         bad_field("decoder_hidden", "score \"" + std::string(attention::name(score)) +
@@ -105,6 +114,11 @@ nlohmann::json ModelConfig::to_json() const {
         j["layers"] = layers;
         j["ff_hidden"] = ff_hidden;
         if (activation != nn::Activation::relu) j["activation"] = std::string(nn::name(activation));
+    }
+    if (encoder == EncoderKind::conv) {
+        j["encoder"] = std::string(name(encoder));
+        j["image_size"] = image_size;
+        j["conv_channels"] = conv_channels;
     }
     return j;
 }
@@ -170,7 +184,7 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
         try {
             c.encoder = parse_encoder_kind(encoder);
         } catch (const std::invalid_argument &) {
-            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer)");
+            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer, conv)");
         }
     }
     c.source_vocab = int_field(j, "source_vocab");
@@ -189,6 +203,10 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
                 bad_field("activation", "unknown activation " + quote(activation) + " (valid: relu, gelu)");
             }
         }
+    }
+    if (c.encoder == EncoderKind::conv) {
+        c.image_size = int_field(j, "image_size");
+        c.conv_channels = int_field(j, "conv_channels");
     }
     c.encoder_hidden = int_field(j, "encoder_hidden");
     c.bidirectional = bool_field(j, "bidirectional");

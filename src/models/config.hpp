@@ -24,7 +24,8 @@ AttentionStyle parse_attention_style(std::string_view text);
 
 // gru: embedding → GRU (one direction or both). transformer: embedding + positional code → L
 // layers of multi-head self-attention and feed-forward (models/transformer_encoder.hpp).
-enum class EncoderKind { gru, transformer };
+// conv: an RGB image → convolutions → a grid of cells (models/conv_encoder.hpp).
+enum class EncoderKind { gru, transformer, conv };
 
 std::string_view name(EncoderKind kind);
 // Inverse of name(); throws std::invalid_argument listing the valid names.
@@ -50,6 +51,8 @@ struct ModelConfig {
     int heads = 4;             // h, E % h == 0 (transformer)
     int layers = 2;            // L (transformer)
     int ff_hidden = 64;        // f, the feed-forward block's inner size (transformer)
+    int image_size = 32;       // S, pixels per side, a multiple of 4 (conv)
+    int conv_channels = 16;    // C, the first two convolutions' channels (conv)
     int decoder_hidden = 128;  // Hd
     int attention_dim = 64;    // da (additive only)
     int max_source_len = 0;    // longest input the model accepts
@@ -60,6 +63,7 @@ struct ModelConfig {
     // Size of one encoder state h_j: He, or 2·He when bidirectional; E for the transformer.
     int encoder_state() const {
         if (encoder == EncoderKind::transformer) return embedding;
+        if (encoder == EncoderKind::conv) return encoder_hidden + 2; // features + the cell's position
         return bidirectional ? 2 * encoder_hidden : encoder_hidden;
     }
     // Every check of a config, done here once. Throws InputError(bad_argument) with details

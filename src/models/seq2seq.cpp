@@ -16,6 +16,7 @@ Seq2Seq::Seq2Seq(const ModelConfig &config, Parameters params) : config_(config)
 }
 
 EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
+    if (config_.encoder == EncoderKind::conv) throw std::invalid_argument("encode: this model reads images");
     if (ids.empty()) throw std::invalid_argument("encode: the source is empty");
     if (static_cast<int>(ids.size()) > config_.max_source_len)
         throw std::invalid_argument("encode: the source has " + std::to_string(ids.size()) +
@@ -91,12 +92,16 @@ std::vector<DecoderStep> Seq2Seq::greedy(const EncoderOutput &encoded, int start
 }
 
 BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, TrainingWorkspace &ws) const {
-    const bool gru = config_.encoder == EncoderKind::gru;
-    if (gru)
+    const bool gru = config_.encoder == EncoderKind::gru, conv = config_.encoder == EncoderKind::conv;
+    if (conv)
+        conv_encoder_forward(params_.conv, conv_config(config_), batch.images, batch.size, ws.conv, ws.conv_states);
+    else if (gru)
         encoder_forward(params_.encoder, config_.bidirectional, batch.source, batch.source_lengths, ws.encoder);
     else
         transformer_encoder_forward_batch(params_.transformer, batch.source, batch.source_lengths, ws.transformer);
-    const std::vector<Mat> &states = gru ? ws.encoder.outputs : ws.transformer.outputs; // B × (n_b × dh)
+    const std::vector<Mat> &states = conv  ? ws.conv_states
+                                     : gru ? ws.encoder.outputs
+                                           : ws.transformer.outputs; // B × (n_b × dh)
     const int B = batch.size;
     ws.keys.resize(B);
     for (int b = 0; b < B; ++b) ws.keys[b] = attention::prepare_keys(params_.decoder.attn, states[b]);
@@ -111,7 +116,9 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
     for (int b = 0; b < B; ++b) ws.d_states[b].setZero(states[b].rows(), states[b].cols());
     decoder_backward(params_.decoder, config_.style, states, ws.keys, ws.decoder,
                      1.0f / static_cast<float>(ws.decoder.tokens), grads->decoder, ws.d_states);
-    if (gru)
+    if (conv)
+        conv_encoder_backward(params_.conv, conv_config(config_), ws.conv, ws.d_states, grads->conv);
+    else if (gru)
         encoder_backward(params_.encoder, config_.bidirectional, ws.encoder, ws.d_states, grads->encoder);
     else
         transformer_encoder_backward_batch(params_.transformer, ws.transformer, ws.d_states, grads->transformer);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "models/config.hpp"
+#include "models/conv_encoder.hpp"
 #include "models/decoder.hpp"
 #include "models/rnn_encoder.hpp"
 #include "models/transformer_encoder.hpp"
@@ -24,6 +25,7 @@ namespace apg::models {
 struct Parameters {
     EncoderParams encoder;                // gru encoder (empty for the transformer)
     TransformerEncoderParams transformer; // transformer encoder (empty for the gru)
+    ConvEncoderParams conv;               // conv encoder (images)
     DecoderParams decoder;
 
     // The tensors, once: "encoder." (the config's kind) then "decoder.".
@@ -63,23 +65,30 @@ struct EncoderOutput {
 
 // A padded, time-major batch of training pairs (ids already include start / end tokens).
 struct Batch {
-    int size = 0;                    // B
-    int source_steps = 0;            // N = longest source
-    int target_steps = 0;            // T = longest target + 1 (the end token)
-    std::vector<int> source;         // N·B, pad id past each end
-    std::vector<int> source_lengths; // B
-    std::vector<int> target_inputs;  // T·B: start token, y_1 … y_m, pad
-    std::vector<int> target_outputs; // T·B: y_1 … y_m, end token, −1 (ignored)
-    std::vector<int> target_lengths; // B: m + 1
+    int size = 0;                     // B
+    int source_steps = 0;             // N = longest source
+    int target_steps = 0;             // T = longest target + 1 (the end token)
+    std::vector<int> source;          // N·B, pad id past each end
+    std::vector<int> source_lengths;  // B
+    std::vector<int> target_inputs;   // T·B: start token, y_1 … y_m, pad
+    std::vector<int> target_outputs;  // T·B: y_1 … y_m, end token, −1 (ignored)
+    std::vector<int> target_lengths;  // B: m + 1
+    std::vector<std::uint8_t> images; // conv encoder: B images (S·S·3 bytes each); source is then empty
 };
 // sources / targets: token ids without start or end tokens; every source non-empty.
 Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector<std::vector<int>> &targets, int pad_id,
                  int start_id, int end_id);
 
+// The same for images (each S·S·3 RGB bytes): Batch::images filled, source empty (seq2seq_image.cpp).
+Batch make_image_batch(const std::vector<std::span<const std::uint8_t>> &images,
+                       const std::vector<std::vector<int>> &targets, int pad_id, int start_id, int end_id);
+
 // Buffers of one training pass, reused from batch to batch so the inner loops do not allocate.
 struct TrainingWorkspace {
     EncoderCache encoder;              // gru
     TransformerBatchCache transformer; // transformer
+    ConvEncoderCache conv;             // conv
+    std::vector<Mat> conv_states;      // conv: B × (L × dh)
     std::vector<attention::KeyCache> keys;
     DecoderCache decoder;
     std::vector<Mat> d_states;
@@ -106,6 +115,9 @@ class Seq2Seq {
     // Throws std::invalid_argument for an empty source, a source longer than max_source_len or
     // an id outside the source vocabulary.
     EncoderOutput encode(std::span<const int> ids) const;
+    // The conv encoder's states for one image (S·S·3 RGB bytes); ids stay empty. Throws
+    // InputError(bad_argument) for a model without a conv encoder or pixels of the wrong size.
+    EncoderOutput encode_image(std::span<const std::uint8_t> pixels) const;
     // One decoding step from prev_state (s_{i-1}) and the previous token (start token first).
     DecoderStep step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
                      const attention::StepOptions &options = {}) const;

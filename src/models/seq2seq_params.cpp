@@ -54,6 +54,8 @@ void DecoderParams::list(core::ParamList out, const ModelConfig &c) {
 void Parameters::list(core::ParamList out, const ModelConfig &c) {
     if (c.encoder == EncoderKind::gru)
         encoder.list(out.sub("encoder"), c);
+    else if (c.encoder == EncoderKind::conv)
+        conv.list(out.sub("encoder"), conv_config(c));
     else
         transformer.list(out.sub("encoder"), transformer_config(c));
     decoder.list(out.sub("decoder"), c);
@@ -84,6 +86,8 @@ Parameters init_parameters(const ModelConfig &c, std::uint64_t seed) {
     if (c.encoder == EncoderKind::gru) {
         p.encoder.fwd = nn::GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
         if (c.bidirectional) p.encoder.bwd = nn::GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
+    } else if (c.encoder == EncoderKind::conv) {
+        p.conv = ConvEncoderParams::init(conv_config(c), rng);
     } else {
         p.transformer = TransformerEncoderParams::init(transformer_config(c), rng);
     }

@@ -12,7 +12,8 @@ double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, Spec
     if (n == 0) return 0;
     std::size_t hits = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const auto encoded = model.encode(pairs.sources[k]);
+        const auto encoded =
+            pairs.images.empty() ? model.encode(pairs.sources[k]) : model.encode_image(pairs.images[k]);
         const auto steps = model.greedy(encoded, tokens.start, tokens.end);
         std::vector<int> output;
         for (const auto &s : steps) {
@@ -37,7 +38,7 @@ Trainer::Trainer(models::Seq2Seq &model, EncodedPairs train, EncodedPairs heldou
       grads_(models::zeros_like(model.parameters(), model.config())),
       grad_refs_(models::tensors(grads_, model.config())), adam_(model.tensors(), AdamOptions{options.learning_rate}),
       rng_(options.seed) {
-    if (train_.size() == 0 || train_.sources.size() != train_.targets.size())
+    if (train_.size() == 0 || train_.size() != train_.targets.size())
         throw std::invalid_argument("trainer: no training pairs");
     if (options_.batch_size <= 0 || options_.steps < 0)
         throw std::invalid_argument("trainer: batch_size must be positive and steps non-negative");
@@ -55,9 +56,10 @@ void Trainer::plan_epoch() {
     for (std::size_t start = 0; start < order_.size(); start += window) {
         const auto first = order_.begin() + static_cast<std::ptrdiff_t>(start);
         const auto last = order_.begin() + static_cast<std::ptrdiff_t>(std::min(start + window, order_.size()));
-        std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
-            return train_.sources[a].size() < train_.sources[b].size();
-        });
+        if (train_.images.empty())
+            std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
+                return train_.sources[a].size() < train_.sources[b].size();
+            });
         for (auto it = first; it < last; it += static_cast<std::ptrdiff_t>(std::min<std::size_t>(B, last - it)))
             batches_.emplace_back(it, it + static_cast<std::ptrdiff_t>(std::min<std::size_t>(B, last - it)));
     }
@@ -68,6 +70,12 @@ void Trainer::plan_epoch() {
 models::Batch Trainer::next_batch() {
     if (cursor_ >= batches_.size()) plan_epoch();
     const auto &indices = batches_[cursor_++];
+    if (!train_.images.empty()) {
+        std::vector<std::span<const std::uint8_t>> images;
+        std::vector<std::vector<int>> targets;
+        for (std::size_t idx : indices) images.emplace_back(train_.images[idx]), targets.push_back(train_.targets[idx]);
+        return models::make_image_batch(images, targets, tokens_.pad, tokens_.start, tokens_.end);
+    }
     std::vector<std::vector<int>> sources, targets;
     for (std::size_t idx : indices) {
         sources.push_back(train_.sources[idx]);

@@ -13,9 +13,11 @@
 namespace apg::train {
 
 // Token ids without start / end tokens, pair k = (sources[k], targets[k]).
+// An image task has images (S·S·3 RGB bytes each) instead of sources.
 struct EncodedPairs {
     std::vector<std::vector<int>> sources, targets;
-    std::size_t size() const { return sources.size(); }
+    std::vector<std::vector<std::uint8_t>> images;
+    std::size_t size() const { return images.empty() ? sources.size() : images.size(); }
 };
 
 // Ids of the special tokens (the vocabulary's pad, start and end).
