@@ -10,7 +10,8 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 // Rolldown's note on slow plugins (PLUGIN_TIMINGS) depends on how busy the machine is: noise too.
 function onLog(level, log, handler) {
   if (log.code === 'PLUGIN_TIMINGS') return;
-  if (/externalized for browser compatibility, imported by .*playground\.js/.test(log.message)) return;
+  if (/externalized for browser compatibility, imported by .*(playground|imaging)\.js/.test(log.message))
+    return;
   handler(level, log);
 }
 

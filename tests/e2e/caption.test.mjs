@@ -5,11 +5,11 @@
 // load does not fetch the image module; the console stays free of errors. Screenshots go to
 // test-output/.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 
-import { loadImaging } from './caption-imaging.mjs';
+import { loadImaging, readModel } from '../js/load-imaging.mjs';
 import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
@@ -36,23 +36,28 @@ function watchConsole(p) {
   p.on('pageerror', (error) => consoleErrors.push(String(error)));
 }
 
-/** The engine's caption of `input` in node: plain data, the session deleted. */
-function reference(input) {
-  const s = model.caption(input, { topK: 5 });
+/** The engine's caption of a picture in node: plain data, the session deleted. */
+function captionOf(pixels, width, height, channels) {
+  const s = model.caption(pixels, width, height, channels, { topK: 5 });
   try {
-    return { steps: s.run(), text: s.outputText(), image: s.image(), grid: s.grid() };
+    return { steps: s.run(), text: s.outputText(), pixels: s.pixels(), grid: s.grid() };
   } finally {
     s.delete();
   }
+}
+const describe_ = (objects) =>
+  objects.map((o) => `${o.size} ${o.color} ${o.shape} at ${o.x},${o.y}`).join('; ');
+/** The engine's drawing of a scene and its caption. */
+function reference(objects) {
+  const scene = im.scene(describe_(objects));
+  return { scene, ...captionOf(scene.pixels, scene.width, scene.height, 3) };
 }
 
 const argmax = (xs) => Array.from(xs).reduce((b, x, j, all) => (x > all[b] ? j : b), 0);
 
 before(async () => {
   [im, server, browser] = await Promise.all([loadImaging(), serveBuild(), launchBrowser()]);
-  model = im.CaptionModel.load(
-    new Uint8Array(readFileSync(new URL(`../../web/models/${MODEL}.safetensors`, import.meta.url))),
-  );
+  model = im.ImageModel.load(readModel(`${MODEL}.safetensors`));
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   watchConsole(page);
 });
@@ -165,7 +170,7 @@ describe('caption view', () => {
   });
 
   test("the overlay's, the grids' and the context's numbers are the engine's, word by word", async () => {
-    const expected = reference({ scene: { objects: SCENE } });
+    const expected = reference(SCENE);
     await page.goto(`${server.url}${hashOf(SCENE)}`);
     await waitForCaption(page, 0, expected.text);
     const L = expected.grid.rows * expected.grid.cols;
@@ -192,7 +197,7 @@ describe('caption view', () => {
   });
 
   test('dragging an object re-captions the scene and moves the peak of the word naming it', async () => {
-    const before = reference({ scene: { objects: SCENE } });
+    const before = reference(SCENE);
     await page.goto(`${server.url}${hashOf(SCENE)}`);
     await waitForCaption(page, 0, before.text);
     const circleStep = (ref) => ref.steps.findIndex((s) => s.token === 'circle');
@@ -201,14 +206,14 @@ describe('caption view', () => {
     // drag the circle from the top to the right edge, the square staying where it is
     const box = await page.locator('[data-testid=scene-canvas]').boundingBox();
     assert.ok(box);
-    const size = before.image.width;
+    const size = before.grid.imageSize;
     const at = (x, y) => [box.x + ((x + 0.5) / size) * box.width, box.y + ((y + 0.5) / size) * box.height];
     await page.mouse.move(...at(16, 7));
     await page.mouse.down();
     for (let k = 1; k <= 6; k++) await page.mouse.move(...at(16 + (12 * k) / 6, 7 + (9 * k) / 6));
     await page.mouse.up();
     const moved = [{ ...SCENE[0], x: 28, y: 16 }, SCENE[1]];
-    const after = reference({ scene: { objects: moved } });
+    const after = reference(moved);
     assert.notEqual(
       after.text,
       before.text,
@@ -245,33 +250,48 @@ describe('caption view', () => {
   test('an uploaded PNG is captioned as the engine captions its pixels', async () => {
     await page.goto(`${server.url}${hashOf(SCENE)}`);
     await waitForCaption(page, 0);
-    // the engine's own drawing of another scene, as a PNG of the input's size (a canvas scales
-    // nothing then), so the caption must be the engine's caption of those pixels
+    // the engine's own drawing of another scene, three times larger (each pixel a 3 × 3 block)
+    // and with 10 more columns of white on the left and on the right: the page cuts out the
+    // centred 96 × 96 square and the engine scales it, so the caption must be the engine's
+    // caption of those 96 × 96 pixels (which average back to the drawing itself)
     const other = [
       { shape: 'triangle', color: 'green', size: 'large', x: 8, y: 15 },
       { shape: 'diamond', color: 'yellow', size: 'small', x: 25, y: 17 },
     ];
-    const drawn = reference({ scene: { objects: other } });
-    const pixels = drawn.image;
-    const expected = reference({
-      image: { data: pixels.data, width: pixels.width, height: pixels.height, channels: 3 },
-    });
+    const drawn = reference(other).scene;
+    const [K, PAD] = [3, 10];
+    const side = drawn.width * K;
+    const square = new Uint8Array(side * side * 3);
+    const wide = new Uint8Array((side + 2 * PAD) * side * 3).fill(255);
+    for (let y = 0; y < side; y++)
+      for (let x = 0; x < side; x++)
+        for (let c = 0; c < 3; c++) {
+          const v = drawn.pixels[(Math.floor(y / K) * drawn.width + Math.floor(x / K)) * 3 + c];
+          square[(y * side + x) * 3 + c] = v;
+          wide[(y * (side + 2 * PAD) + x + PAD) * 3 + c] = v;
+        }
+    const expected = captionOf(square, side, side, 3);
+    assert.deepEqual(
+      Array.from(expected.pixels),
+      Array.from(drawn.pixels),
+      'the engine does not average back',
+    );
     await page.setInputFiles('[data-testid=upload]', {
       name: 'scene.png',
       mimeType: 'image/png',
-      buffer: png(pixels.width, pixels.height, pixels.data),
+      buffer: png(side + 2 * PAD, side, wide),
     });
     await page.waitForSelector('[data-testid=upload-shown]');
     await waitForCaption(page, 0, expected.text);
     const s = await shown(page);
     assert.deepEqual(s.overlay, Array.from(expected.steps[0].weights));
     await page.click('[data-testid=upload-back]');
-    await waitForCaption(page, 0, reference({ scene: { objects: SCENE } }).text);
+    await waitForCaption(page, 0, reference(SCENE).text);
   });
 
   test('bad uploads give a message and leave the caption working', async () => {
     await page.goto(`${server.url}${hashOf(SCENE)}`);
-    const expected = reference({ scene: { objects: SCENE } });
+    const expected = reference(SCENE);
     await waitForCaption(page, 0, expected.text);
     await page.setInputFiles('[data-testid=upload]', {
       name: 'notes.png',
@@ -301,9 +321,32 @@ describe('caption view', () => {
     await page.goto(`${server.url}${hashOf(SCENE, { ccmp: '1' })}`);
     await waitForCaption(page, 0);
     await page.waitForSelector('[data-testid=caption-compare-panel]');
+    // one caption per shipped scene model, each the engine's
+    const shipped = readdirSync(new URL('../../web/models/', import.meta.url))
+      .map((f) => /^scenes-(\w+)-bahdanau\.safetensors$/.exec(f)?.[1])
+      .filter(Boolean);
     await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid$="-text"][data-testid^=compare-]').length > 1,
+      (n) => document.querySelectorAll('[data-testid$="-text"][data-testid^=compare-]').length === n,
+      shipped.length,
     );
+    for (const score of shipped) {
+      const other = im.ImageModel.load(readModel(`scenes-${score}-bahdanau.safetensors`));
+      const scene = im.scene(describe_(SCENE));
+      const s = other.caption(scene.pixels, 32, 32, 3);
+      const first = Array.from(s.run()[0].weights);
+      const text = s.outputText();
+      s.delete();
+      other.delete();
+      assert.equal(await page.locator(`[data-testid=compare-${score}-text]`).textContent(), text);
+      const overlay = await page.evaluate(
+        (score) =>
+          [...document.querySelectorAll(`[data-testid^="compare-${score}-scene-cell-"]`)].map((el) =>
+            Number(/** @type {HTMLElement} */ (el).dataset.value),
+          ),
+        score,
+      );
+      assert.deepEqual(overlay, first, `${score}: the first word's weights`);
+    }
     await pageScreenshot(page, `${shots}caption-1440.png`);
     const phone = await browser.newPage({
       viewport: { width: 375, height: 800 },

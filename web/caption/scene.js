@@ -55,7 +55,8 @@ export function readScene(text, vocab, notes) {
     const [shape, color, size, x, y] = part.split('.');
     const nx = Number(x);
     const ny = Number(y);
-    const inside = (v) => Number.isInteger(v) && v >= 0 && v < vocab.imageSize;
+    const r = vocab.radius[size] ?? 0;
+    const inside = (v) => Number.isInteger(v) && v >= r && v < vocab.imageSize - r;
     if (
       vocab.shapes.includes(shape) &&
       vocab.colors.includes(color) &&
@@ -66,7 +67,7 @@ export function readScene(text, vocab, notes) {
       objects.push({ shape, color, size, x: nx, y: ny });
     else
       notes.push(
-        `The link's object “${part.slice(0, 40)}” is not shape.colour.size.x.y with the engine's words and 0 ≤ x, y < ${vocab.imageSize}; it is left out.`,
+        `The link's object “${part.slice(0, 40)}” is not shape.colour.size.x.y with the engine's words and its box inside the ${vocab.imageSize} × ${vocab.imageSize} image; it is left out.`,
       );
   }
   if (parts.length > vocab.maxObjects)

@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import { checkpoints } from './checkpoints.js';
 import { readError } from '../lib/errors.js';
-import { defaultScene, freeSpot, readScene, writeScene } from '../caption/scene.js';
+import { defaultScene, describeScene, freeSpot, readScene, writeScene } from '../caption/scene.js';
 
 /** @typedef {import('../caption/caption').CaptionApi} CaptionApi */
 /** @typedef {import('../caption/caption').Captioned} Captioned */
@@ -27,11 +27,10 @@ export const caption = $state({
   /** @type {'closed' | 'loading' | 'ready' | 'failed'} the image module's Worker */
   status: 'closed',
   error: '',
-  isa: '',
   /** @type {import('../caption/scene.js').SceneVocabulary | null} */
   vocab: null,
-  /** @type {Record<string, any>} */
-  limits: {},
+  /** @type {{ maxUploadSide: number, maxUploadBytes: number } | null} the engine's, for uploads */
+  limits: null,
   /** @type {Record<string, { status: 'loading' | 'ready' | 'failed', info: any, error: string }>} */
   models: {},
   /** the score function of the model shown */
@@ -44,13 +43,14 @@ export const caption = $state({
   objects: [],
   /** the object being edited (its panel open, its outline drawn), or -1 */
   selected: 0,
-  /** @type {{ name: string, width: number, height: number, pixels: import('../caption/caption').ImageInput } | null}
-   *  an uploaded image, as the engine receives it (already scaled to the input size) */
+  /** @type {{ name: string, width: number, height: number } | null} an uploaded image shown instead of the scene */
   upload: null,
   /** the last upload's problem, for the person */
   uploadError: '',
   /** @type {Record<string, Captioned>} model name → the engine's caption of what is shown */
   results: {},
+  /** @type {import('../caption/caption').Captions['scene']} the engine's scene of the results (null: an upload) */
+  scene: null,
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
   run: 'idle',
   runError: '',
@@ -67,6 +67,9 @@ export const currentResult = () => caption.results[currentName()] ?? null;
 
 /** @type {Comlink.Remote<CaptionApi> | null} */
 let remote = null;
+// The upload's pixels, kept out of the reactive state (they go to the Worker as they are).
+/** @type {import('../caption/caption').ImageInput | null} */
+let uploadPixels = null;
 /** @type {Worker | null} */
 let worker = null;
 
@@ -85,9 +88,8 @@ export async function openCaption() {
   );
   try {
     const info = await Promise.race([remote.init(), failed]);
-    caption.isa = info.isa;
     caption.vocab = info.scene;
-    caption.limits = info.limits ?? {};
+    caption.limits = info.limits;
     const notes = [];
     const linked = params.has('scene') ? readScene(params.get('scene') ?? '', info.scene, notes) : null;
     caption.notes = notes;
@@ -147,9 +149,9 @@ async function askEngine() {
   again = false;
   const names = wanted();
   const upload = caption.upload;
-  const input = upload
-    ? { image: $state.snapshot(upload.pixels) }
-    : { scene: { objects: $state.snapshot(caption.objects) } };
+  /** @type {import('../caption/caption').CaptionInput} */
+  const input =
+    upload && uploadPixels ? { image: uploadPixels } : { description: describeScene(caption.objects) };
   const key = upload ? `upload:${upload.name}` : writeScene(caption.objects);
   const askedAt = performance.now();
   caption.run = 'running';
@@ -160,10 +162,11 @@ async function askEngine() {
     const answer = await /** @type {Comlink.Remote<CaptionApi>} */ (remote).caption(ready, input, {
       topK: 5,
     });
-    caption.results = answer;
+    caption.results = answer.models;
+    caption.scene = answer.scene;
     caption.run = 'ready';
     caption.runError = '';
-    const steps = answer[currentName()]?.steps.length ?? 0;
+    const steps = answer.models[currentName()]?.steps.length ?? 0;
     caption.step = Math.max(0, Math.min(caption.step, steps - 1));
     shown.key = key;
     shown.askedAt = askedAt;
@@ -198,13 +201,20 @@ export function togglePlay() {
   caption.playing = !caption.playing;
 }
 
+// The centre of an object of this size, kept where its box stays inside the image (the engine
+// refuses a scene whose object leaves it).
+function inside(v, size) {
+  const n = caption.vocab?.imageSize ?? 32;
+  const r = caption.vocab?.radius[size] ?? 0;
+  return Math.max(r, Math.min(n - 1 - r, Math.round(v)));
+}
+
 /** Moves object `i` to (x, y) in the input's pixels (kept inside the image) and re-captions. */
 export function moveObject(i, x, y) {
-  const size = caption.vocab?.imageSize ?? 64;
   const o = caption.objects[i];
   if (!o) return;
-  const nx = Math.max(0, Math.min(size - 1, Math.round(x)));
-  const ny = Math.max(0, Math.min(size - 1, Math.round(y)));
+  const nx = inside(x, o.size);
+  const ny = inside(y, o.size);
   if (nx === o.x && ny === o.y) return;
   o.x = nx;
   o.y = ny;
@@ -216,6 +226,8 @@ export function editObject(i, field, value) {
   const o = caption.objects[i];
   if (!o || o[field] === value) return;
   o[field] = value;
+  o.x = inside(o.x, o.size);
+  o.y = inside(o.y, o.size);
   requestCaption();
 }
 
@@ -225,7 +237,9 @@ export function addObject() {
   const used = new Set(caption.objects.map((o) => o.shape));
   const shape = vocab.shapes.find((s) => !used.has(s)) ?? vocab.shapes[0];
   const color = vocab.colors[(caption.objects.length * 3 + 1) % vocab.colors.length];
-  caption.objects.push({ shape, color, size: vocab.sizes[0], ...freeSpot(caption.objects, vocab.imageSize) });
+  const spot = freeSpot(caption.objects, vocab.imageSize);
+  const size = vocab.sizes[0];
+  caption.objects.push({ shape, color, size, x: inside(spot.x, size), y: inside(spot.y, size) });
   caption.selected = caption.objects.length - 1;
   backToScene();
 }
@@ -240,12 +254,14 @@ export function removeObject(i) {
 /** Leaves an uploaded image for the composed scene again. */
 export function backToScene() {
   caption.upload = null;
+  uploadPixels = null;
   caption.uploadError = '';
   requestCaption();
 }
 
-/** Captions an uploaded image (already scaled to the input size, see ../caption/upload.js). */
-export function showUpload(upload) {
+/** Captions an uploaded image (its pixels as ../caption/upload.js read them; the engine scales them). */
+export function showUpload({ pixels, ...upload }) {
+  uploadPixels = pixels;
   caption.upload = upload;
   caption.uploadError = '';
   caption.step = 0;
