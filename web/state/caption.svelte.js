@@ -51,6 +51,8 @@ export const caption = $state({
   results: {},
   /** @type {import('../caption/caption').Captions['scene']} the engine's scene of the results (null: an upload) */
   scene: null,
+  /** what the results shown were asked for: the scene (as in the link) or "upload:" and the file's name */
+  shownKey: '',
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
   run: 'idle',
   runError: '',
@@ -132,8 +134,6 @@ const wanted = () => (caption.compare ? sceneModels.map((m) => m.name) : [curren
 // so the captions keep up with the pointer instead of queueing behind it.
 let inFlight = false;
 let again = false;
-/** what the answer shown was asked for (the bench and the tests read it) */
-export const shown = { key: '', askedAt: 0 };
 
 export function requestCaption() {
   if (caption.status !== 'ready') return;
@@ -153,7 +153,6 @@ async function askEngine() {
   const input =
     upload && uploadPixels ? { image: uploadPixels } : { description: describeScene(caption.objects) };
   const key = upload ? `upload:${upload.name}` : writeScene(caption.objects);
-  const askedAt = performance.now();
   caption.run = 'running';
   try {
     await Promise.all(names.map(loadSceneModel));
@@ -168,8 +167,7 @@ async function askEngine() {
     caption.runError = '';
     const steps = answer.models[currentName()]?.steps.length ?? 0;
     caption.step = Math.max(0, Math.min(caption.step, steps - 1));
-    shown.key = key;
-    shown.askedAt = askedAt;
+    caption.shownKey = key;
   } catch (error) {
     caption.run = 'error';
     caption.runError = readError(error).message;
