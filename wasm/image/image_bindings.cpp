@@ -106,8 +106,8 @@ val scene_js(val what, val texture_seed) {
     if (what.isString()) {
         const std::string text = what.as<std::string>();
         if (text.size() > static_cast<std::size_t>(limits::max_input_chars))
-            limit_exceeded("scene", ": the description has more than " + std::to_string(limits::max_input_chars) +
-                                        " characters",
+            limit_exceeded("scene",
+                           ": the description has more than " + std::to_string(limits::max_input_chars) + " characters",
                            limits::max_input_chars);
         return scene_to_js(sc::parse_description(text, texture));
     }
