@@ -317,6 +317,21 @@ describe('caption view', () => {
     await waitForCaption(page, 1, expected.text);
   });
 
+  test("a link's objects that are not a scene are left out, each with a note", async () => {
+    const circle = SCENE[0];
+    const hash = `#${new URLSearchParams({
+      view: 'caption',
+      scene: `${sceneParam([circle])}_hexagon.red.small.5.5_square.blue.large.30.30_circle.red`,
+    })}`;
+    await page.goto(`${server.url}${hash}`);
+    await waitForCaption(page, 0, reference([circle]).text);
+    const notes = await page.locator('[data-testid=caption-notes] li').allTextContents();
+    assert.equal(notes.length, 3, notes.join('\n'));
+    assert.match(notes[0], /hexagon\.red\.small\.5\.5/);
+    assert.match(notes[1], /square\.blue\.large\.30\.30/);
+    assert.equal(await page.locator('[data-testid^="object-"][data-testid$="-at"]').count(), 1);
+  });
+
   test('score functions side by side on the same scene, and screenshots', async () => {
     await page.goto(`${server.url}${hashOf(SCENE, { ccmp: '1' })}`);
     await waitForCaption(page, 0);
