@@ -257,10 +257,13 @@ export function backToScene() {
   requestCaption();
 }
 
-/** Captions an uploaded image (its pixels as ../caption/upload.js read them; the engine scales them). */
-export function showUpload({ pixels, ...upload }) {
+/**
+ * Captions an uploaded image (its pixels as ../caption/upload.js read them; the engine scales them).
+ * @param {{ name: string, width: number, height: number, pixels: import('../caption/caption').ImageInput }} upload
+ */
+export function showUpload({ name, width, height, pixels }) {
   uploadPixels = pixels;
-  caption.upload = upload;
+  caption.upload = { name, width, height };
   caption.uploadError = '';
   caption.step = 0;
   requestCaption();
