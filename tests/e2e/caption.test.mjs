@@ -247,6 +247,47 @@ describe('caption view', () => {
     );
   });
 
+  test('colour, size and shape changes, adding and removing objects re-caption at once', async () => {
+    await page.goto(`${server.url}${hashOf(SCENE)}`);
+    await waitForCaption(page, 0, reference(SCENE).text);
+    const scene = SCENE.map((o) => ({ ...o }));
+    const expect = async (what) => {
+      const text = reference(scene).text;
+      await waitForCaption(page, 0, text);
+      await urlSettled(page);
+      assert.ok((await page.evaluate(() => location.hash)).includes(`scene=${sceneParam(scene)}`), what);
+    };
+    await page.selectOption('[data-testid=object-0-color]', 'yellow');
+    scene[0].color = 'yellow';
+    await expect('colour');
+    await page.selectOption('[data-testid=object-1-size]', 'small');
+    scene[1].size = 'small';
+    await expect('size');
+    await page.selectOption('[data-testid=object-1-shape]', 'triangle');
+    scene[1].shape = 'triangle';
+    await expect('shape');
+    await page.click('[data-testid=object-add]');
+    const added = await page.locator('[data-testid=object-2-at]').textContent();
+    const [x, y] = String(added).split(',').map(Number);
+    scene.push({
+      shape: await page.locator('[data-testid=object-2-shape]').inputValue(),
+      color: await page.locator('[data-testid=object-2-color]').inputValue(),
+      size: await page.locator('[data-testid=object-2-size]').inputValue(),
+      x,
+      y,
+    });
+    await expect('add');
+    await page.click('[data-testid=object-0-remove]');
+    scene.shift();
+    await expect('remove');
+    // with the picture focused the arrow keys move the picked object, and do not step
+    await page.click('[data-testid=object-0]');
+    await page.locator('[data-testid=scene-canvas]').focus();
+    await page.keyboard.press('ArrowLeft');
+    scene[0].x -= 2;
+    await expect('arrow key');
+  });
+
   test('an uploaded PNG is captioned as the engine captions its pixels', async () => {
     await page.goto(`${server.url}${hashOf(SCENE)}`);
     await waitForCaption(page, 0);
