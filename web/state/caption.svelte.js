@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import { checkpoints } from './checkpoints.js';
 import { readError } from '../lib/errors.js';
+import { SCORES } from '../lib/tasks.js';
 import { defaultScene, describeScene, freeSpot, readScene, writeScene } from '../caption/scene.js';
 
 /** @typedef {import('../caption/caption').CaptionApi} CaptionApi */
@@ -14,11 +15,14 @@ import { defaultScene, describeScene, freeSpot, readScene, writeScene } from '..
 const TASK = 'scenes';
 const params = new URLSearchParams(typeof location === 'undefined' ? '' : location.hash.replace(/^#/, ''));
 
+const rank = (score) => (SCORES.includes(score) ? SCORES.indexOf(score) : SCORES.length);
+
 /** The scene models this build ships, by score function: "scenes-additive-bahdanau" → "additive". */
 export const sceneModels = Object.keys(checkpoints)
-  .filter((name) => name.startsWith(`${TASK}-`))
-  .sort()
-  .map((name) => ({ name, score: name.split('-')[1] }));
+  .map((name) => ({ name, score: new RegExp(`^${TASK}-(\\w+)-bahdanau$`).exec(name)?.[1] ?? '' }))
+  .filter((m) => m.score)
+  // in the order of the other views' keys 1–5 (dot, scaled dot, general, additive, cosine), others after
+  .sort((a, b) => rank(a.score) - rank(b.score) || a.score.localeCompare(b.score));
 
 const linkedScore = params.get('cap') ?? '';
 const linkedStep = Number(params.get('cstep'));
