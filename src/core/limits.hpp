@@ -31,6 +31,9 @@ inline constexpr int max_heads = 64;
 inline constexpr int max_layers = 16;
 // Pixels per side of an image a model reads or the image module encodes (the max_input_chars of images).
 inline constexpr int max_image_side = 256;
+// Floats of a conv encoder's widest activation (image_size² × conv_channels): what one encoding of
+// an image may allocate is a small multiple of it (the patches of the second convolution are 2.25×).
+inline constexpr std::int64_t max_image_activations = std::int64_t{1} << 22;
 
 // ---- inputs ----
 inline constexpr int max_input_chars = 2000; // code points in one text to decode (the text box's limit)

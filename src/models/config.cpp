@@ -66,6 +66,12 @@ void ModelConfig::validate() const {
         require_range("image_size", image_size, 4, limits::max_image_side);
         if (image_size % 4 != 0) bad_field("image_size", "image_size must be a multiple of 4 (two 2x2 poolings)");
         require_range("conv_channels", conv_channels, 1, limits::max_model_dim);
+        const std::int64_t activations = std::int64_t{image_size} * image_size * conv_channels;
+        if (activations > limits::max_image_activations)
+            bad_field("conv_channels",
+                      "image_size² x conv_channels is " + std::to_string(activations) + ", more than the limit of " +
+                          std::to_string(limits::max_image_activations),
+                      limits::max_image_activations / (std::int64_t{image_size} * image_size));
     }
     require_range("decoder_hidden", decoder_hidden, 1, limits::max_model_dim);
     require_range("attention_dim", attention_dim, 1, limits::max_model_dim);

@@ -136,6 +136,14 @@ TEST_CASE("a conv model's config and checkpoint round-trip") {
     odd["image_size"] = 10;
     CHECK_THROWS_WITH_AS(ModelConfig::from_json(odd),
                          "model config: image_size must be a multiple of 4 (two 2x2 poolings)", InputError);
+    nlohmann::json wide = j;
+    wide["image_size"] = 256;
+    wide["conv_channels"] = 65; // 256² × 65 > 2^22 floats of activations
+    CHECK_THROWS_WITH_AS(ModelConfig::from_json(wide),
+                         "model config: image_size² x conv_channels is 4259840, more than the limit of 4194304",
+                         InputError);
+    wide["conv_channels"] = 64;
+    CHECK(ModelConfig::from_json(wide).conv_channels == 64);
     const auto names = tensor_shapes(c);
     CHECK(names[0].name == "encoder.conv1.w");
     CHECK(names[0].shape == std::vector<std::int64_t>{2, 27});

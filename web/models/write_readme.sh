@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 logs=build/models-logs
 commit=${1:-$(git rev-parse --short HEAD)}
+# The scene models' section (write_scene_readme.sh) is kept as it is.
+scenes=$(sed -n '/^## Scene models/,$p' web/models/README.md 2>/dev/null || true)
 {
   cat <<'HEAD'
 # Shipped models
@@ -48,4 +50,5 @@ HEAD
     kb=$(( (bytes + 512) / 1024 ))
     echo "| $name.safetensors | $task | $encoder | $score | $style | $pct % | $kb KB | \`build/native/apg train --task $task --score $score --style $style$flag --seed 1 --out web/models/$name.safetensors\` |"
   done | sort -t'|' -k3,3 -k4,4 -k6,6 -k5,5
+  [ -z "$scenes" ] || printf '\n%s\n' "$scenes"
 } >web/models/README.md
