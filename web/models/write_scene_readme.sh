@@ -36,9 +36,10 @@ TEXT
   echo "|---|---|---|---|---|---|---|---|---|"
   for score in additive dot scaled_dot general cosine; do
     log=$logs/scenes-$score.log
-    [ -s "$log" ] || continue
-    line=$(tail -n 1 "$log")
     name=scenes-$score-bahdanau
+    [ -s "$log" ] && [ -f "web/models/$name.safetensors" ] || continue
+    line=$(tail -n 1 "$log")
+    [[ $line == *"held-out exact match"* ]] || continue
     em=$(sed -E 's/.*held-out exact match ([0-9.]+)%.*/\1/' <<<"$line")
     hits=$(sed -E 's/.*attention hits the object ([0-9.]+)%.*/\1/' <<<"$line")
     kb=$(( ($(stat -c %s "web/models/$name.safetensors") + 512) / 1024 ))
