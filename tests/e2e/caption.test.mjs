@@ -429,6 +429,33 @@ describe('caption view', () => {
     await phone.close();
   });
 
+  test('a missing image .wasm or a broken scene checkpoint gives a message instead of hanging', async () => {
+    const context = await browser.newContext();
+    // their consoles are expected to report the 404 and the failed load
+    await context.route('**/imaging-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    const noEngine = await context.newPage();
+    await noEngine.goto(`${server.url}${hashOf(SCENE)}`);
+    await noEngine.waitForSelector('[data-testid=caption-engine-error]', { timeout: 20_000 });
+    assert.match(
+      await noEngine.textContent('[data-testid=caption-engine-error]'),
+      /The image engine did not load/,
+    );
+    await context.close();
+
+    const broken = await browser.newContext();
+    await broken.route('**/scenes-additive-bahdanau-*.safetensors', (route) =>
+      route.fulfill({ status: 200, body: 'not a checkpoint' }),
+    );
+    const badModel = await broken.newPage();
+    await badModel.goto(`${server.url}${hashOf(SCENE)}`);
+    await badModel.waitForSelector('[data-testid=caption-error]', { timeout: 20_000 });
+    assert.match(
+      await badModel.textContent('[data-testid=caption-error]'),
+      /scenes-additive-bahdanau: .*checkpoint/,
+    );
+    await broken.close();
+  });
+
   test('no console errors on the way', () => {
     assert.deepEqual(consoleErrors, []);
   });
