@@ -2,7 +2,7 @@
 // beside the page's engine. A lazy glob, so its code is a chunk of its own, fetched only when the
 // Caption view's Worker first asks for it; a build without the module gives no loader (the view
 // says so) instead of failing the page's build.
-const found = import.meta.glob(['@engine/imaging.js', '@engine/*/imaging.js']);
+const found = import.meta.glob('@engine/imaging.js');
 
 /** @returns {(() => Promise<any>) | null} */
 export function imagingLoader() {
