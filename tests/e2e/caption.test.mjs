@@ -62,10 +62,14 @@ before(async () => {
   watchConsole(page);
 });
 
+// The browser and the server are closed whatever else fails: left open they keep the process alive.
 after(async () => {
-  model?.delete();
-  await browser?.close();
-  await server?.close();
+  try {
+    model?.delete();
+  } finally {
+    await browser?.close();
+    await server?.close();
+  }
 });
 
 /**
