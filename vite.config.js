@@ -11,7 +11,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 // Rolldown's note on slow plugins (PLUGIN_TIMINGS) depends on how busy the machine is: noise too.
 function onLog(level, log, handler) {
   if (log.code === 'PLUGIN_TIMINGS') return;
-  if (/externalized for browser compatibility, imported by .*(playground|trainer)\.js/.test(log.message))
+  if (
+    /externalized for browser compatibility, imported by .*(playground|trainer|imaging)\.js/.test(log.message)
+  )
     return;
   handler(level, log);
 }

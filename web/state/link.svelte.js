@@ -1,4 +1,5 @@
 // The page's state in the address's hash (replaceState), so a reload or a shared link restores it.
+import { captionLink } from './caption.svelte.js';
 import { choice, nav } from './choice.svelte.js';
 import { sandbox } from './sandbox.svelte.js';
 import { selfAttention } from './self-attention.svelte.js';
@@ -9,6 +10,12 @@ export function syncUrl() {
   const { layer, head, token } = selfAttention;
   writeUrl(
     { view: nav.view, kind, temperature, scale, query, tokens },
-    { ...choice, step: nav.step, reveal: nav.reveal, selfAttention: [layer, head, token] },
+    {
+      ...choice,
+      step: nav.step,
+      reveal: nav.reveal,
+      selfAttention: [layer, head, token],
+      caption: captionLink(),
+    },
   );
 }

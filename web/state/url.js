@@ -41,7 +41,7 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption'];
 const VIEW_NAMES = {
   decode: 'Decode',
   compare: 'Compare',
@@ -49,6 +49,7 @@ const VIEW_NAMES = {
   self: 'Self-attention',
   sandbox: 'Sandbox',
   train: 'Train',
+  caption: 'Caption',
 };
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
@@ -134,6 +135,7 @@ export function writeUrl({ view, kind, temperature, scale = null, query, tokens 
     params.set('k', String(decode.beamWidth));
     if (decode.reveal) params.set('reveal', '1');
     if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
+    for (const [name, value] of decode.caption ?? []) params.set(name, value);
   }
   params.set('kind', kind);
   params.set('t', String(temperature));
