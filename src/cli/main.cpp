@@ -23,7 +23,7 @@ namespace {
 
 const char *usage = R"(usage:
   apg train --task dates|zh|reverse
-            --score dot|scaled_dot|general|additive|cosine|scaled_cosine
+            --score dot|scaled_dot|general|additive|cosine|scaled_cosine|none (none: no attention)
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
