@@ -4,6 +4,7 @@
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
 #include "io/model.hpp"
+#include "train/length_accuracy.hpp"
 #include "train/prepare.hpp"
 
 #include <cstdio>
@@ -27,7 +28,8 @@ const char *usage = R"(usage:
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
-  apg eval FILE [--limit N]        held-out exact match of a checkpoint on its task
+  apg eval FILE [--limit N] [--by-length W]   held-out exact match of a checkpoint on its task
+                                   (and per bucket of W source lengths)
   apg decode FILE "text"           output and alignment matrix
 )";
 
@@ -181,6 +183,14 @@ int cmd_eval(const Args &a) {
                 std::string(models::name(model.config().encoder)).c_str(),
                 std::string(attention::name(model.config().score)).c_str(),
                 std::string(models::name(model.config().style)).c_str(), 100.0 * accuracy, n);
+    if (a.has("by-length")) {
+        const train::LengthAccuracy by = train::accuracy_by_length(
+            model.network(), heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos},
+            to_int("by-length", a.get("by-length")), limit);
+        for (const train::LengthBucket &b : by.buckets)
+            std::printf("  source %3d-%-3d %5d pairs  exact match %6.2f%%\n", b.min_length, b.max_length, b.pairs,
+                        100.0 * b.exact_match());
+    }
     return 0;
 }
 
@@ -206,6 +216,10 @@ int cmd_decode(const Args &a) {
     const io::Translation t = model.translate(a.positional[1]);
     std::printf("%s\n", t.output_text.c_str());
     if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);
+    if (model.config().score == attention::ScoreKind::none) {
+        std::printf("\nno attention: the decoder read one fixed context (the encoder's final states) at every step\n");
+        return 0;
+    }
     // Alignment: one row per output token, one column per source token, weights in percent.
     const int w = 6; // a column: up to 5 display cells of the token, then a space
     std::printf("\nattention weights (%%), rows = output, columns = source\n%s", cell("", 8).c_str());

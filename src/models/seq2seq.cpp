@@ -21,8 +21,8 @@ Mat fixed_vector(const ModelConfig &config, const Mat &H) {
     if (!config.bidirectional) return H.bottomRows(1);
     const Eigen::Index He = dh / 2;
     Mat out(1, dh);
-    out.leftCols(He) = H.block(n - 1, 0, 1, He);  // forward GRU after the last token
-    out.rightCols(He) = H.block(0, He, 1, He);    // backward GRU after the first token
+    out.leftCols(He) = H.block(n - 1, 0, 1, He); // forward GRU after the last token
+    out.rightCols(He) = H.block(0, He, 1, He);   // backward GRU after the first token
     return out;
 }
 
@@ -136,8 +136,8 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
     const std::vector<Mat> &decoder_states = fixed ? ws.fixed : states;
     ws.keys.resize(B);
     for (int b = 0; b < B; ++b) ws.keys[b] = attention::prepare_keys(params_.decoder.attn, decoder_states[b]);
-    decoder_forward(params_.decoder, config_.style, decoder_states, ws.keys, batch.target_inputs,
-                    batch.target_outputs, batch.target_lengths, ws.decoder);
+    decoder_forward(params_.decoder, config_.style, decoder_states, ws.keys, batch.target_inputs, batch.target_outputs,
+                    batch.target_lengths, ws.decoder);
     BatchResult result;
     result.tokens = ws.decoder.tokens;
     result.correct = ws.decoder.correct;

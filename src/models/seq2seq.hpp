@@ -64,7 +64,7 @@ struct EncoderOutput {
     // step: [→h_n; ←h_1], the forward GRU's last state and the backward GRU's (which ends at the
     // first token); →h_n for a one-direction GRU. Empty for attention models.
     Mat fixed;
-    Vec initial_state;        // s_0 (Hd)
+    Vec initial_state; // s_0 (Hd)
     // Transformer encoder only: every layer's intermediates (per-head scores, weights, …) for the
     // self-attention trace; null for the gru encoder. Shared, so copies of the output stay cheap.
     std::shared_ptr<const TransformerEncoderCache> self_attention;

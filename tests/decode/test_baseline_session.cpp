@@ -35,8 +35,8 @@ TEST_CASE("a baseline session has one context for every step and records without
 }
 
 TEST_CASE("an attention model's records say their context comes from the weights") {
-    Seq2Seq model(testing::tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau, testing::session_sizes),
-                  3);
+    Seq2Seq model(
+        testing::tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau, testing::session_sizes), 3);
     decode::DecodeSession session(model, std::vector<int>{4, 5, 6});
     session.step();
     const trace::StepRecord r = decode::record::to_record(session.steps()[0], 0, {});
@@ -46,7 +46,8 @@ TEST_CASE("an attention model's records say their context comes from the weights
 }
 
 TEST_CASE("beam search over a baseline model runs and a beam of width 1 is the greedy decoding") {
-    Seq2Seq model(testing::tiny_config(attention::ScoreKind::none, AttentionStyle::bahdanau, testing::session_sizes), 8);
+    Seq2Seq model(testing::tiny_config(attention::ScoreKind::none, AttentionStyle::bahdanau, testing::session_sizes),
+                  8);
     const EncoderOutput enc = model.encode(std::vector<int>{4, 5, 6});
     decode::DecodeSession session(model, std::vector<int>{4, 5, 6});
     session.run();

@@ -119,7 +119,8 @@ TEST_CASE("the baseline's step-by-step decoding reproduces its teacher-forced tr
 
 TEST_CASE("a baseline checkpoint holds no attention tensors, says score none, and round-trips") {
     const io::Vocabulary letters({"<pad>", "<s>", "</s>", "<unk>", "a", "b", "c"}, io::Tokenizer::characters);
-    const ModelConfig c = tiny_config(ScoreKind::none, AttentionStyle::bahdanau, {.source_vocab = 7, .max_target_len = 6});
+    const ModelConfig c =
+        tiny_config(ScoreKind::none, AttentionStyle::bahdanau, {.source_vocab = 7, .max_target_len = 6});
     const io::Model model(Seq2Seq(c, 9), letters, letters);
     const auto bytes = model.save();
     const io::Checkpoint file = io::load_safetensors(bytes);
