@@ -3,8 +3,8 @@
 //   apg eval FILE [--limit N]
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
+#include "decode/length_accuracy.hpp"
 #include "io/model.hpp"
-#include "train/length_accuracy.hpp"
 #include "train/prepare.hpp"
 
 #include <cstdio>
@@ -184,10 +184,10 @@ int cmd_eval(const Args &a) {
                 std::string(attention::name(model.config().score)).c_str(),
                 std::string(models::name(model.config().style)).c_str(), 100.0 * accuracy, n);
     if (a.has("by-length")) {
-        const train::LengthAccuracy by = train::accuracy_by_length(
-            model.network(), heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos},
-            to_int("by-length", a.get("by-length")), limit);
-        for (const train::LengthBucket &b : by.buckets)
+        const decode::LengthAccuracy by = decode::accuracy_by_length(
+            model.network(), heldout.sources, heldout.targets, io::Vocabulary::bos, io::Vocabulary::eos,
+            static_cast<int>(to_int("by-length", a.get("by-length"))), limit);
+        for (const decode::LengthBucket &b : by.buckets)
             std::printf("  source %3d-%-3d %5d pairs  exact match %6.2f%%\n", b.min_length, b.max_length, b.pairs,
                         100.0 * b.exact_match());
     }

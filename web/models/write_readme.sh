@@ -70,7 +70,7 @@ HEAD
 
 What attention is for: the fixed vector holds less of a longer input. Greedy exact match of the
 1,000 held-out pairs per bucket of 4 source tokens (`build/native/apg eval FILE --by-length 4`,
-`train::accuracy_by_length`), the baseline (`none`) beside additive attention, both Bahdanau style.
+`decode::accuracy_by_length`), the baseline (`none`) beside additive attention, both Bahdanau style.
 
 | task | source tokens | pairs | none | additive |
 |---|---|---|---|---|

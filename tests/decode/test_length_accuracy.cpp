@@ -1,6 +1,6 @@
 // Accuracy by source length against a direct count: every bucket's pairs and hits equal
 // exact_match run over just the pairs of that length range.
-#include "train/length_accuracy.hpp"
+#include "decode/length_accuracy.hpp"
 #include "train/trainer.hpp"
 
 #include "core/error.hpp"
@@ -30,6 +30,12 @@ train::EncodedPairs some_pairs() {
     return p;
 }
 
+// The pairs' ids use the tiny vocabulary's start 1 and end 2, like train::SpecialTokens{}.
+template <class... Rest>
+decode::LengthAccuracy acc(const Seq2Seq &model, const train::EncodedPairs &pairs, int width, Rest... rest) {
+    return decode::accuracy_by_length(model, pairs.sources, pairs.targets, 1, 2, width, rest...);
+}
+
 } // namespace
 
 TEST_CASE("accuracy by length equals exact_match over each bucket's pairs") {
@@ -39,11 +45,11 @@ TEST_CASE("accuracy by length equals exact_match over each bucket's pairs") {
         CAPTURE(seed);
         Seq2Seq model(c, seed);
         const train::EncodedPairs pairs = some_pairs();
-        const train::LengthAccuracy result = train::accuracy_by_length(model, pairs, {}, 3);
+        const decode::LengthAccuracy result = acc(model, pairs, 3);
         REQUIRE(result.buckets.size() == 3); // 1-3, 4-6, 7-9
         int total_hits = 0;
         for (std::size_t b = 0; b < result.buckets.size(); ++b) {
-            const train::LengthBucket &bucket = result.buckets[b];
+            const decode::LengthBucket &bucket = result.buckets[b];
             CHECK(bucket.min_length == 1 + 3 * static_cast<int>(b));
             CHECK(bucket.max_length == 3 + 3 * static_cast<int>(b));
             train::EncodedPairs in_bucket;
@@ -85,11 +91,11 @@ TEST_CASE("a model that answers every pair right scores 1 in every bucket, and e
         }
         pairs.sources.push_back(source);
         pairs.targets.push_back(output);
-        CHECK(train::greedy_matches(model, source, output, {}) == ended);
+        CHECK(decode::greedy_matches(model, source, output, 1, 2) == ended);
         output.push_back(3);
-        CHECK_FALSE(train::greedy_matches(model, source, output, {}));
+        CHECK_FALSE(decode::greedy_matches(model, source, output, 1, 2));
     }
-    const train::LengthAccuracy result = train::accuracy_by_length(model, pairs, {}, 2);
+    const decode::LengthAccuracy result = acc(model, pairs, 2);
     REQUIRE(result.buckets.size() == 4); // 1-2, 3-4, 5-6, 7-8
     CHECK(result.buckets[0].pairs == 2);
     CHECK(result.buckets[1].pairs == 0);
@@ -108,24 +114,23 @@ TEST_CASE("accuracy by length reports progress, stops when asked and refuses bad
         pairs.targets.push_back({3});
     }
     std::vector<std::size_t> seen;
-    const auto stopped = train::accuracy_by_length(model, pairs, {}, 4, 0, [&](std::size_t done, std::size_t total) {
+    const auto stopped = acc(model, pairs, 4, std::size_t{0}, [&](std::size_t done, std::size_t total) {
         CHECK(total == 120);
         seen.push_back(done);
         return done < 100;
     });
     CHECK(seen == std::vector<std::size_t>{50, 100});
     CHECK(stopped.pairs == 100);
-    CHECK(train::accuracy_by_length(model, pairs, {}, 4, 30).pairs == 30);
-    CHECK_THROWS_AS(train::accuracy_by_length(model, pairs, {}, 0), InputError);
+    CHECK(acc(model, pairs, 4, std::size_t{30}).pairs == 30);
+    CHECK_THROWS_AS(acc(model, pairs, 0), InputError);
     pairs.sources.push_back({});
     pairs.targets.push_back({});
     try {
-        train::accuracy_by_length(model, pairs, {}, 4);
+        acc(model, pairs, 4);
         FAIL("an empty source was accepted");
     } catch (const InputError &e) {
         CHECK(e.code() == ErrorCode::empty_input);
     }
     pairs.targets.pop_back();
-    CHECK_THROWS_WITH_AS(train::accuracy_by_length(model, pairs, {}, 4), doctest::Contains("121 sources but 120"),
-                         InputError);
+    CHECK_THROWS_WITH_AS(acc(model, pairs, 4), doctest::Contains("121 sources but 120"), InputError);
 }
