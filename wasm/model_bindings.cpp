@@ -1,8 +1,9 @@
 // The embind surface for trained models (declared for TypeScript in playground.d.ts):
-// Model.load(bytes) → model.info(), model.decode(text) → a decoding session with step, force,
-// back, reset, run, beam, trace and exports. Conversion only: the work is done by
-// io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
+// Model.load(bytes) → model.info(), model.accuracyByLength(pairs, options), model.decode(text) → a decoding session
+// with step, force, back, reset, run, beam, trace and exports. Conversion only: the work is done by io::Model and
+// decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
+#include "decode/length_accuracy.hpp"
 #include "decode/record_schema.hpp"
 #include "decode/session.hpp"
 #include "decode/transformer_trace.hpp"
@@ -261,6 +262,59 @@ val decode_js(const std::shared_ptr<const Model> &model, const DecodeRequest &r)
     return val(SessionHandle{std::move(s)});
 }
 
+// Pairs read from JS at most: ten times a task's held-out set.
+constexpr std::int64_t kMaxPairs = 10'000;
+
+// pairs: [[source text, target text], …]; options {bucketWidth (default 4)}. Returns {bucketWidth,
+// pairs, hits, buckets: [{minLength, maxLength, pairs, hits, exactMatch}]}. No progress callback:
+// the entry guard hands the engine functions as empty ones, so a Worker that shows progress calls
+// this on slices of its pairs.
+val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &pairs_js, const val &options_js) {
+    const Model &m = *model;
+    if (!pairs_js.isArray())
+        bad_argument("accuracyByLength",
+                     ": expected the pairs as an array of [source, target], got " + describe(pairs_js));
+    const val options = options_js.isUndefined() ? val::object() : options_js;
+    if (options.typeOf().as<std::string>() != "object" || options.isNull())
+        bad_argument("options", ": expected an object, got " + describe(options));
+    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
+        if (key != "bucketWidth") bad_argument("options." + key, " is not an option of accuracyByLength (bucketWidth)");
+    const auto width = option(options, "bucketWidth");
+    const int bucket_width =
+        width ? static_cast<int>(whole_number(*width, "options.bucketWidth", 1, limits::max_input_tokens)) : 4;
+    const double count = pairs_js["length"].as<double>();
+    if (count > static_cast<double>(kMaxPairs))
+        limit_exceeded("accuracyByLength", ": " + number_text(count) + " pairs, at most " + std::to_string(kMaxPairs),
+                       kMaxPairs);
+    decode::Sequences sources, targets;
+    for (int k = 0; k < static_cast<int>(count); ++k) {
+        const val pair = pairs_js[k];
+        const std::string where = "pairs[" + std::to_string(k) + "]";
+        if (!pair.isArray() || pair["length"].as<int>() != 2 || !pair[0].isString() || !pair[1].isString())
+            bad_argument(where, ": expected [source text, target text], got " + describe(pair));
+        sources.push_back(m.encode_source(pair[0].as<std::string>()));
+        targets.push_back(m.target_vocab().encode(pair[1].as<std::string>()));
+    }
+    const decode::LengthAccuracy result = decode::accuracy_by_length(m.network(), sources, targets, io::Vocabulary::bos,
+                                                                     io::Vocabulary::eos, bucket_width);
+    val buckets = val::array();
+    for (const decode::LengthBucket &b : result.buckets) {
+        val item = val::object();
+        item.set("minLength", b.min_length);
+        item.set("maxLength", b.max_length);
+        item.set("pairs", b.pairs);
+        item.set("hits", b.hits);
+        item.set("exactMatch", b.exact_match());
+        buckets.call<void>("push", item);
+    }
+    val out = val::object();
+    out.set("bucketWidth", result.bucket_width);
+    out.set("pairs", result.pairs);
+    out.set("hits", result.hits);
+    out.set("buckets", buckets);
+    return out;
+}
+
 // ---- Session ----
 
 val step_js(SessionState &s) {
@@ -418,7 +472,7 @@ val beam_js(SessionState &s, val width) {
         node.set("logProb", n.log_prob);
         node.set("totalLogProb", n.total_log_prob);
         node.set("finished", n.finished);
-        node.set("weights", to_js(n.step.attention.weights));
+        node.set("weights", optional_vec(n.step.attention.weights)); // null without attention
         nodes.call<void>("push", node);
     }
     val beams = val::array();
@@ -453,6 +507,14 @@ val Model_decode(ModelHandle &h, val text, val options) {
         },
         text, options);
 }
+val Model_accuracyByLength(ModelHandle &h, val pairs, val options) {
+    return guarded(
+        [&h](val p, val o) {
+            const std::shared_ptr<const Model> model = h.model;
+            return accuracy_by_length_js(model, p, o);
+        },
+        pairs, options);
+}
 val recordSchema(val kind) {
     return guarded(
         [](val k) {
@@ -485,6 +547,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     emscripten::class_<ModelHandle>("Model")
         .class_function("load", &Model_load)
         .function("info", &Model_info)
+        .function("accuracyByLength", &Model_accuracyByLength)
         .function("decode", &Model_decode);
     emscripten::class_<SessionHandle>("Session")
         .function("step", &session_call<step_js>)
@@ -510,6 +573,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     guard_entry("recordSchema");
     guard_method("Model", "info");
     guard_method("Model", "decode", 1); // options may be left out
+    guard_method("Model", "accuracyByLength", 1);
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
           "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy"})

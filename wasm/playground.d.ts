@@ -170,15 +170,17 @@ export interface StepRecord {
   prevState: Float32Array;
   /** Hd: s_{i-1} (Bahdanau) or s_i (Luong) */
   query: Float32Array;
-  /** n: stage 1: e_j = score(query, h_j) */
-  scores: Float32Array;
+  /** 'weights': context = Σ_j weights_j h_j; 'fixed_vector': no attention, context = the encoder's final states, the same at every step (scores, weights and exps null, the softmax numbers 0) */
+  contextFrom: 'weights' | 'fixed_vector';
+  /** n: stage 1: e_j = score(query, h_j); null without attention */
+  scores: Float32Array | null;
   /** scaled_cosine: the learned g of scores = g · cos(query, h_j); 1 otherwise */
   scale: number;
   /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
-  /** n: stage 2: softmax(scores / τ) */
-  weights: Float32Array;
-  /** dh: stage 3: Σ_j weights_j h_j */
+  /** n: stage 2: softmax(scores / τ); null without attention */
+  weights: Float32Array | null;
+  /** dh: stage 3: Σ_j weights_j h_j (without attention the fixed vector) */
   context: Float32Array;
   /** Hd: s_i */
   state: Float32Array;
@@ -188,8 +190,8 @@ export interface StepRecord {
   logits: Float32Array;
   /** Vt: softmax(logits) */
   probs: Float32Array;
-  /** n: stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys */
-  exps: Float32Array;
+  /** n: stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys; null without attention */
+  exps: Float32Array | null;
   /** the largest unmasked score */
   maxScore: number;
   /** Σ_j exps_j; weights_j = exps_j / expSum */
@@ -434,9 +436,31 @@ export interface Session {
   isDeleted(): boolean;
 }
 
+/** Sources of minLength to maxLength tokens: how many pairs, how many decoded exactly right. */
+export interface LengthBucket {
+  minLength: number;
+  maxLength: number;
+  pairs: number;
+  hits: number;
+  /** hits / pairs (0 for a bucket with no pairs) */
+  exactMatch: number;
+}
+
+/** Greedy exact match per bucket of bucketWidth source lengths (Model.accuracyByLength). */
+export interface LengthAccuracy {
+  bucketWidth: number;
+  pairs: number;
+  hits: number;
+  /** consecutive buckets from the shortest source's to the longest's; empty ones between are kept */
+  buckets: LengthBucket[];
+}
+
 /** An embind object: call delete() when done (sessions keep their model alive). */
 export interface Model {
   info(): ModelInfo;
+  /** Exact match of [source text, target text] pairs by source length (default bucketWidth 4);
+   *  EngineError bad_argument for bad pairs or options, empty_input / unknown_token for a bad text */
+  accuracyByLength(pairs: [string, string][], options?: { bucketWidth?: number }): LengthAccuracy;
   /** EngineError empty_input, unknown_token (named, with suggestions) or too_long; bad_argument for bad options */
   decode(text: string, options?: DecodeOptions): Session;
   delete(): void;

@@ -106,6 +106,8 @@ std::string_view name(ScoreKind kind) {
         return "cosine";
     case ScoreKind::scaled_cosine:
         return "scaled_cosine";
+    case ScoreKind::none:
+        return "none";
     }
     return "unknown";
 }
@@ -113,8 +115,10 @@ std::string_view name(ScoreKind kind) {
 ScoreKind parse_score_kind(std::string_view text) {
     for (ScoreKind kind : all_score_kinds)
         if (name(kind) == text) return kind;
+    if (text == name(ScoreKind::none)) return ScoreKind::none;
     std::string valid;
     for (ScoreKind kind : all_score_kinds) valid += (valid.empty() ? "" : ", ") + std::string(name(kind));
+    valid += ", none";
     throw std::invalid_argument("unknown score function \"" + std::string(text) + "\"; valid names: " + valid);
 }
 
@@ -134,7 +138,7 @@ ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, 
     } else if (kind == ScoreKind::scaled_cosine) {
         p.scale = Vec::Constant(1, initial_cosine_scale(dk));
         p.check(dq, dk);
-    } else {
+    } else if (kind != ScoreKind::none) {
         p.check(dq, dk);
     }
     return p;
@@ -178,6 +182,9 @@ void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
         require_matrix(kind, "W_k", w_k, w_q.rows(), dk);
         require_vector(kind, "v", v, w_q.rows());
         break;
+    case ScoreKind::none:
+        // Reached by score_forward / backward only: a model without attention never scores.
+        fail(kind, "a model without attention has no score function");
     }
 }
 
@@ -255,6 +262,8 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
         cosine_forward(query, keys, cache, out.cosines, out.query_norm);
         out.scale = params.scale[0];
         out.scores = out.scale * out.cosines;
+        break;
+    case ScoreKind::none: // params.check() refused it above
         break;
     }
 }
@@ -335,6 +344,8 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
         cosine_backward(query, keys, cache, fwd.query_norm, fwd.cosines, d_cosines, d_query, d_keys, d_cache);
         break;
     }
+    case ScoreKind::none: // params.check() refused it above
+        break;
     }
 }
 

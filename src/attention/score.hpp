@@ -7,6 +7,8 @@
 //   additive    e_j = vᵀ tanh(W_q q + W_k k_j),  W_q: da × dq, W_k: da × dk, v: da   (Bahdanau)
 //   cosine      e_j = qᵀ k_j / (‖q‖ ‖k_j‖)       (dq == dk)
 //   scaled_cosine  e_j = g · qᵀ k_j / (‖q‖ ‖k_j‖),  g: a learned scalar   (dq == dk)
+//   none        no scores at all: the fixed-vector baseline, whose decoder reads one context made
+//               from the encoder's final states (models/decoder.hpp); it has no parameters here
 #pragma once
 
 #include "core/params.hpp"
@@ -18,7 +20,8 @@
 
 namespace apg::attention {
 
-enum class ScoreKind { dot, scaled_dot, general, additive, cosine, scaled_cosine };
+enum class ScoreKind { dot, scaled_dot, general, additive, cosine, scaled_cosine, none };
+// The score functions; `none` is not one (nothing scores, nothing can be attended with it).
 inline constexpr std::array<ScoreKind, 6> all_score_kinds{ScoreKind::dot,     ScoreKind::scaled_dot,
                                                           ScoreKind::general, ScoreKind::additive,
                                                           ScoreKind::cosine,  ScoreKind::scaled_cosine};
@@ -42,9 +45,9 @@ inline constexpr float cosine_norm_epsilon = 1e-8f;
 // unit size (‖q‖ ≈ ‖k‖ ≈ √dk) also starts where scaled dot's does: g · cos = qᵀk / √dk.
 float initial_cosine_scale(Eigen::Index dk);
 
-// "dot", "scaled_dot", "general", "additive", "cosine", "scaled_cosine"
+// "dot", "scaled_dot", "general", "additive", "cosine", "scaled_cosine", "none"
 std::string_view name(ScoreKind kind);
-// Inverse of name(); throws std::invalid_argument listing the valid names.
+// Inverse of name() (also "none"); throws std::invalid_argument listing the valid names.
 ScoreKind parse_score_kind(std::string_view text);
 
 // The learnable parameters of a score function; the members a kind does not use stay empty.

@@ -4,6 +4,7 @@
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
 #include "cli/scenes.hpp"
+#include "decode/length_accuracy.hpp"
 #include "io/model.hpp"
 #include "train/prepare.hpp"
 #include "train/run.hpp"
@@ -25,12 +26,13 @@ namespace {
 
 const char *usage = R"(usage:
   apg train --task dates|zh|reverse
-            --score dot|scaled_dot|general|additive|cosine|scaled_cosine
+            --score dot|scaled_dot|general|additive|cosine|scaled_cosine|none (none: no attention)
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
   apg train --task scenes --score S --style bahdanau|luong --seed N --out FILE [--scenes N] [...]
-  apg eval FILE [--limit N]        held-out exact match of a checkpoint on its task
+  apg eval FILE [--limit N] [--by-length W]   held-out exact match of a checkpoint on its task
+                                   (and per bucket of W source lengths)
   apg decode FILE "text"           output and alignment matrix
   apg decode SCENES_FILE "small red circle at 10,12; large blue square at 24,20" | image.ppm [--ppm OUT]
 )";
@@ -185,6 +187,14 @@ int cmd_eval(const Args &a) {
                 std::string(models::name(model.config().encoder)).c_str(),
                 std::string(attention::name(model.config().score)).c_str(),
                 std::string(models::name(model.config().style)).c_str(), 100.0 * accuracy, n);
+    if (a.has("by-length")) {
+        const decode::LengthAccuracy by = decode::accuracy_by_length(
+            model.network(), heldout.sources, heldout.targets, io::Vocabulary::bos, io::Vocabulary::eos,
+            static_cast<int>(to_int("by-length", a.get("by-length"))), limit);
+        for (const decode::LengthBucket &b : by.buckets)
+            std::printf("  source %3d-%-3d %5d pairs  exact match %6.2f%%\n", b.min_length, b.max_length, b.pairs,
+                        100.0 * b.exact_match());
+    }
     return 0;
 }
 
@@ -212,6 +222,10 @@ int cmd_decode(const Args &a) {
     const io::Translation t = model.translate(a.positional[1]);
     std::printf("%s\n", t.output_text.c_str());
     if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);
+    if (model.config().score == attention::ScoreKind::none) {
+        std::printf("\nno attention: the decoder read one fixed context (the encoder's final states) at every step\n");
+        return 0;
+    }
     // Alignment: one row per output token, one column per source token, weights in percent.
     const int w = 6; // a column: up to 5 display cells of the token, then a space
     std::printf("\nattention weights (%%), rows = output, columns = source\n%s", cell("", 8).c_str());

@@ -61,6 +61,8 @@ struct Field {
 inline constexpr std::string_view kind_labels[] = {"decoder"};
 // In the order of decode::Choice.
 inline constexpr std::string_view choice_labels[] = {"greedy", "forced", "beam"};
+// How the step's context was made: from its weights, or (a model without attention) the fixed vector.
+inline constexpr std::string_view context_labels[] = {"weights", "fixed_vector"};
 
 inline Value vec(const Vec &v) { return {.data = v.data(), .rows = v.size()}; }
 inline Value scalar(double x) { return {.number = x}; }
@@ -90,7 +92,11 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) { return vec(s.step.prev_state); }},
     {"query", Type::vector, "Hd", false, "s_{i-1} (Bahdanau) or s_i (Luong)",
      [](const SessionStep &s, int) { return vec(s.step.query); }},
-    {"scores", Type::vector, "n", false, "stage 1: e_j = score(query, h_j)",
+    {"context_from", Type::label, "", false,
+     "'weights': context = Σ_j weights_j h_j; 'fixed_vector': no attention, context = the encoder's final "
+     "states, the same at every step (scores, weights and exps null, the softmax numbers 0)",
+     [](const SessionStep &s, int) { return scalar(s.step.attention.weights.size() == 0 ? 1 : 0); }, context_labels},
+    {"scores", Type::vector, "n", true, "stage 1: e_j = score(query, h_j); null without attention",
      [](const SessionStep &s, int) { return vec(s.step.attention.score.scores); }},
     {"scale", Type::number, "", false, "scaled_cosine: the learned g of scores = g · cos(query, h_j); 1 otherwise",
      [](const SessionStep &s, int) { return scalar(s.step.attention.score.scale); }},
@@ -99,9 +105,9 @@ inline constexpr Field decoder_step[] = {
          const Mat &h = s.step.attention.score.hidden;
          return Value{.data = h.data(), .rows = h.rows(), .cols = h.cols()};
      }},
-    {"weights", Type::vector, "n", false, "stage 2: softmax(scores / τ)",
+    {"weights", Type::vector, "n", true, "stage 2: softmax(scores / τ); null without attention",
      [](const SessionStep &s, int) { return vec(s.step.attention.weights); }},
-    {"context", Type::vector, "dh", false, "stage 3: Σ_j weights_j h_j",
+    {"context", Type::vector, "dh", false, "stage 3: Σ_j weights_j h_j (without attention the fixed vector)",
      [](const SessionStep &s, int) { return vec(s.step.attention.context); }},
     {"state", Type::vector, "Hd", false, "s_i", [](const SessionStep &s, int) { return vec(s.step.state); }},
     {"attentional", Type::vector, "Hd", true, "Luong: tanh(W_c [context; s_i]); Bahdanau: null",
@@ -110,7 +116,8 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) { return vec(s.step.logits); }},
     {"probs", Type::vector, "Vt", false, "softmax(logits)",
      [](const SessionStep &s, int) { return vec(s.step.probs); }},
-    {"exps", Type::vector, "n", false, "stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys",
+    {"exps", Type::vector, "n", true,
+     "stage 2 spelled out: exp((e_j − maxScore)/τ), 0 at masked keys; null without attention",
      [](const SessionStep &s, int) { return vec(s.softmax.exps); }},
     {"max_score", Type::number, "", false, "the largest unmasked score",
      [](const SessionStep &s, int) { return scalar(s.softmax.max_score); }},

@@ -44,7 +44,9 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
     s.total_log_prob = (steps_.empty() ? 0.0 : steps_.back().total_log_prob) + s.log_prob;
     s.top_ids = top_indices(s.step.probs, options_.top_k);
     for (int id : s.top_ids) s.top_probs.push_back(s.step.probs[id]);
-    s.softmax = attention::softmax_terms(s.step.attention.score.scores, options_.attention);
+    // Without attention there is nothing to spell out: the terms stay empty and 0.
+    if (model_->config().score != attention::ScoreKind::none)
+        s.softmax = attention::softmax_terms(s.step.attention.score.scores, options_.attention);
     steps_.push_back(std::move(s));
     return steps_.back();
 }

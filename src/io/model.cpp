@@ -86,10 +86,12 @@ Translation Model::translate(std::string_view text) const {
     for (int id : ids) t.source_tokens.push_back(source_.token(id));
     const models::EncoderOutput encoded = network_.encode(ids);
     t.steps = network_.greedy(encoded, Vocabulary::bos, Vocabulary::eos);
-    t.weights.resize(static_cast<Eigen::Index>(t.steps.size()), static_cast<Eigen::Index>(ids.size()));
+    // A model without attention has no weights: steps × 0.
+    const bool attends = config().score != attention::ScoreKind::none;
+    t.weights.resize(static_cast<Eigen::Index>(t.steps.size()), attends ? static_cast<Eigen::Index>(ids.size()) : 0);
     std::vector<int> output;
     for (std::size_t i = 0; i < t.steps.size(); ++i) {
-        t.weights.row(static_cast<Eigen::Index>(i)) = t.steps[i].attention.weights.transpose();
+        if (attends) t.weights.row(static_cast<Eigen::Index>(i)) = t.steps[i].attention.weights.transpose();
         Eigen::Index best;
         t.steps[i].probs.maxCoeff(&best);
         if (best == Vocabulary::eos) {

@@ -86,6 +86,10 @@ void ModelConfig::validate() const {
                       std::to_string(limits::max_decode_floats) + "; max_target_len can be at most " +
                       std::to_string(limits::max_decode_floats / target_vocab - 1),
                   limits::max_decode_floats / target_vocab - 1);
+    // The fixed vector is made of a GRU's final states; a transformer encoder has none.
+    if (score == attention::ScoreKind::none && encoder != EncoderKind::gru)
+        bad_field("score", "score \"none\" (no attention) needs the gru encoder: its fixed vector is the GRU's final "
+                           "states");
     if (attention::same_size_query_and_keys(score) && decoder_hidden != encoder_state()) {
         const char *why = encoder == EncoderKind::transformer ? " = embedding)"
                           : encoder == EncoderKind::conv      ? " = encoder_hidden + 2)"
@@ -176,6 +180,7 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
         std::string valid;
         for (attention::ScoreKind kind : attention::all_score_kinds)
             valid += (valid.empty() ? "" : ", ") + std::string(attention::name(kind));
+        valid += ", none";
         bad_field("score", "unknown score function " + quote(score) + " (valid: " + valid + ")");
     }
     try {

@@ -40,7 +40,7 @@ struct TensorShape {
 
 struct ModelConfig {
     std::string task; // "dates" | "zh" | "reverse" | anything for hand-made models
-    attention::ScoreKind score = attention::ScoreKind::additive;
+    attention::ScoreKind score = attention::ScoreKind::additive; // none: no attention (gru encoder only)
     AttentionStyle style = AttentionStyle::bahdanau;
     int source_vocab = 0; // Vs
     int target_vocab = 0; // Vt

@@ -17,6 +17,21 @@ void check_token(const DecoderParams &params, int token) {
                                     " is outside the target vocabulary of " + std::to_string(params.embedding.rows()));
 }
 
+bool attends(const DecoderParams &params) { return params.attn.kind != attention::ScoreKind::none; }
+
+// The step's attention: attend(), or without attention (kind none) the mean of H as the context,
+// the scores and weights empty.
+void attend_or_fix(const DecoderParams &params, const Vec &query, const Mat &H, const attention::KeyCache &keys,
+                   const attention::StepOptions &options, attention::AttentionStep &out) {
+    if (attends(params)) {
+        attention::attend(params.attn, query, H, keys, H, options, out);
+        return;
+    }
+    out.score = {};
+    out.weights.resize(0);
+    out.context = H.colwise().mean().transpose();
+}
+
 nn::CMatMap row_view(const Vec &v) { return nn::CMatMap(v.data(), 1, v.size()); }
 nn::MatMap row_view(Vec &v) { return nn::MatMap(v.data(), 1, v.size()); }
 
@@ -54,7 +69,7 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
     nn::GruStepCache gru;
     if (style == AttentionStyle::bahdanau) {
         out.query = prev_state;
-        attention::attend(params.attn, out.query, H, keys, H, options, out.attention);
+        attend_or_fix(params, out.query, H, keys, options, out.attention);
         gru_in.resize(E + dh);
         gru_in.head(E) = params.embedding.row(prev_token).transpose();
         gru_in.tail(dh) = out.attention.context;
@@ -71,7 +86,7 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
         nn::gru_step_forward(params.gru, row_view(std::as_const(gru_proj)), row_view(prev_state), row_view(out.state),
                              gru);
         out.query = out.state;
-        attention::attend(params.attn, out.query, H, keys, H, options, out.attention);
+        attend_or_fix(params, out.query, H, keys, options, out.attention);
         Vec combined(dh + Hd);
         combined << out.attention.context, out.state;
         out.attentional = params.combine_w * combined;
@@ -129,6 +144,10 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
     auto attend_row = [&](int i, int b, const Mat &query_block_source, Eigen::Index query_row) {
         const int r = i * B + b;
         c.queries[r] = query_block_source.row(query_row).transpose();
+        if (!attends(params)) {
+            c.contexts.row(r) = c.means.row(b); // the fixed vector
+            return;
+        }
         attention::attend(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r]);
         c.contexts.row(r) = c.attention[r].context.transpose();
     };
@@ -225,9 +244,15 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
     }
     const attention::StepOptions options{};
     // Backward of attention at (i, b) given dL/dc; dL/dq is added to carry row b.
+    // Without attention every step's context is the mean of H: its gradient is summed here (B × dh).
+    c.d_means.setZero(B, dh);
     auto attend_back = [&](int i, int b, const Mat &d_contexts, Eigen::Index d_col) {
         const int r = i * B + b;
         c.d_context = d_contexts.row(r).segment(d_col, dh).transpose();
+        if (!attends(params)) {
+            c.d_means.row(b) += c.d_context.transpose();
+            return;
+        }
         c.d_query.setZero(Hd);
         attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r], c.d_context,
                                    c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b], grads.attn);
@@ -256,6 +281,10 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
                 if (i >= c.lengths[b]) continue;
                 const int r = i * B + b;
                 c.d_context = c.d_gru_inputs.row(b).tail(dh).transpose();
+                if (!attends(params)) {
+                    c.d_means.row(b) += c.d_context.transpose();
+                    continue;
+                }
                 c.d_query.setZero(Hd);
                 attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r],
                                            c.d_context, c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b],
@@ -301,6 +330,7 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
     grads.init_b += c.carry.colwise().sum().transpose();
     c.carry_next.resize(B, dh); // dL/dmean
     nn::matmul_nn(nn::whole(std::as_const(c.carry)), nn::whole(params.init_w), nn::whole(c.carry_next));
+    c.carry_next += c.d_means;
     for (int b = 0; b < B; ++b) {
         // The key cache's gradient, summed over the steps, goes through prepare_keys once.
         attention::prepare_keys_backward(params.attn, H[b], keys[b], c.d_caches[b], c.d_keys[b], grads.attn);

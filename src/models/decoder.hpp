@@ -7,6 +7,10 @@
 //                   logits_i = W_out [s_i; c_i; emb(y_{i-1})] + b_out
 //   Luong           s_i = GRU(emb(y_{i-1}), s_{i-1});  q_i = s_i;  c_i = attend(q_i, H)
 //                   a_i = tanh(W_c [c_i; s_i]);  logits_i = W_out a_i + b_out
+// Without attention (score kind none, the fixed-vector baseline) nothing is scored: c_i = mean_j h_j
+// at every step, the vector s_0 reads too, and the step's scores and weights stay empty. Seq2Seq
+// hands such a decoder one row per source, its fixed vector (models/seq2seq.hpp), so c_i is that
+// vector; the decoder has no attention parameters.
 // Time-major storage: row i·B + b holds step i of sequence b.
 #pragma once
 
@@ -23,7 +27,7 @@ struct DecoderParams {
     Vec init_b;                  // Hd
     Mat embedding;               // Vt × E
     nn::GruParams gru;           // input E + dh (Bahdanau) or E (Luong), hidden Hd
-    attention::ScoreParams attn; // query Hd, keys dh
+    attention::ScoreParams attn; // query Hd, keys dh (no tensors for kind none)
     Mat combine_w;               // Luong only: Hd × (dh + Hd)
     Mat out_w;                   // Vt × (Hd + dh + E) (Bahdanau) or Vt × Hd (Luong)
     Vec out_b;                   // Vt
@@ -74,6 +78,7 @@ struct DecoderCache {
     double loss_sum = 0;                             // Σ −log p(target) over active steps (nn/cross_entropy)
     // backward scratch
     Mat d_logits, d_features, d_combined, d_gru_proj, d_gru_inputs, d_embedded, carry, carry_next, d_hidden_proj;
+    Mat d_means; // B × dh: without attention, dL/d context summed over the steps
     std::vector<Mat> d_keys, d_values;
     std::vector<attention::KeyCache> d_caches; // dL/d key cache per sequence, summed over steps
     Vec d_context, d_query;

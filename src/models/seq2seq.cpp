@@ -17,6 +17,28 @@ Seq2Seq::Seq2Seq(const ModelConfig &config, Parameters params) : config_(config)
     models::tensors(params_, config_);
 }
 
+Mat fixed_vector(const ModelConfig &config, const Mat &H) {
+    const Eigen::Index n = H.rows(), dh = H.cols();
+    if (n == 0) throw std::invalid_argument("fixed vector: no encoder states");
+    if (!config.bidirectional) return H.bottomRows(1);
+    const Eigen::Index He = dh / 2;
+    Mat out(1, dh);
+    out.leftCols(He) = H.block(n - 1, 0, 1, He); // forward GRU after the last token
+    out.rightCols(He) = H.block(0, He, 1, He);   // backward GRU after the first token
+    return out;
+}
+
+void fixed_vector_backward(const ModelConfig &config, const Mat &d_fixed, Mat &d_H) {
+    const Eigen::Index n = d_H.rows(), dh = d_H.cols();
+    if (!config.bidirectional) {
+        d_H.bottomRows(1) += d_fixed;
+        return;
+    }
+    const Eigen::Index He = dh / 2;
+    d_H.block(n - 1, 0, 1, He) += d_fixed.leftCols(He);
+    d_H.block(0, He, 1, He) += d_fixed.rightCols(He);
+}
+
 EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
     if (config_.encoder == EncoderKind::conv)
         throw InputError(ErrorCode::bad_argument, "encode: this model reads images, not text",
@@ -36,6 +58,11 @@ EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
         transformer_encoder_forward(params_.transformer, ids, {}, *cache);
         out.states = cache->output;
         out.self_attention = std::move(cache);
+    }
+    if (config_.score == attention::ScoreKind::none) {
+        out.fixed = fixed_vector(config_, out.states);
+        decoder_initial_state(params_.decoder, out.fixed, out.mean_state, out.initial_state);
+        return out;
     }
     out.keys = attention::prepare_keys(params_.decoder.attn, out.states);
     decoder_initial_state(params_.decoder, out.states, out.mean_state, out.initial_state);
@@ -75,7 +102,9 @@ Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector
 DecoderStep Seq2Seq::step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
                           const attention::StepOptions &options) const {
     DecoderStep out;
-    decoder_step(params_.decoder, config_.style, encoded.states, encoded.keys, prev_state, prev_token, options, out);
+    const bool fixed = config_.score == attention::ScoreKind::none;
+    decoder_step(params_.decoder, config_.style, fixed ? encoded.fixed : encoded.states, encoded.keys, prev_state,
+                 prev_token, options, out);
     return out;
 }
 
@@ -107,9 +136,16 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
                                      : gru ? ws.encoder.outputs
                                            : ws.transformer.outputs; // B × (n_b × dh)
     const int B = batch.size;
+    // Without attention the decoder reads one row per source, its fixed vector.
+    const bool fixed = config_.score == attention::ScoreKind::none;
+    if (fixed) {
+        ws.fixed.resize(B);
+        for (int b = 0; b < B; ++b) ws.fixed[b] = fixed_vector(config_, states[b]);
+    }
+    const std::vector<Mat> &decoder_states = fixed ? ws.fixed : states;
     ws.keys.resize(B);
-    for (int b = 0; b < B; ++b) ws.keys[b] = attention::prepare_keys(params_.decoder.attn, states[b]);
-    decoder_forward(params_.decoder, config_.style, states, ws.keys, batch.target_inputs, batch.target_outputs,
+    for (int b = 0; b < B; ++b) ws.keys[b] = attention::prepare_keys(params_.decoder.attn, decoder_states[b]);
+    decoder_forward(params_.decoder, config_.style, decoder_states, ws.keys, batch.target_inputs, batch.target_outputs,
                     batch.target_lengths, ws.decoder);
     BatchResult result;
     result.tokens = ws.decoder.tokens;
@@ -118,8 +154,14 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
     if (!grads || ws.decoder.tokens == 0) return result;
     ws.d_states.resize(B);
     for (int b = 0; b < B; ++b) ws.d_states[b].setZero(states[b].rows(), states[b].cols());
-    decoder_backward(params_.decoder, config_.style, states, ws.keys, ws.decoder,
-                     1.0f / static_cast<float>(ws.decoder.tokens), grads->decoder, ws.d_states);
+    if (fixed) {
+        ws.d_fixed.resize(B);
+        for (int b = 0; b < B; ++b) ws.d_fixed[b].setZero(1, states[b].cols());
+    }
+    decoder_backward(params_.decoder, config_.style, decoder_states, ws.keys, ws.decoder,
+                     1.0f / static_cast<float>(ws.decoder.tokens), grads->decoder, fixed ? ws.d_fixed : ws.d_states);
+    if (fixed)
+        for (int b = 0; b < B; ++b) fixed_vector_backward(config_, ws.d_fixed[b], ws.d_states[b]);
     if (conv)
         conv_encoder_backward(params_.conv, conv_config(config_), ws.conv, ws.d_states, grads->conv);
     else if (gru)

@@ -32,6 +32,11 @@ struct Parameters {
     void list(core::ParamList out, const ModelConfig &config);
 };
 
+// The fixed vector of a model without attention from the encoder states H (n × dh) of one source:
+// 1 × dh (see EncoderOutput::fixed). fixed_vector_backward ACCUMULATES its gradient into d_H.
+Mat fixed_vector(const ModelConfig &config, const Mat &H);
+void fixed_vector_backward(const ModelConfig &config, const Mat &d_fixed, Mat &d_H);
+
 // The transformer encoder's own config from a model config (embedding = model size d).
 TransformerEncoderConfig transformer_config(const ModelConfig &config);
 
@@ -56,8 +61,12 @@ struct EncoderOutput {
     std::vector<int> ids;     // n source ids
     Mat states;               // H: n × dh, row j = [→h_j; ←h_j]
     attention::KeyCache keys; // what the score function precomputes from H
-    Vec mean_state;           // mean_j h_j (dh)
-    Vec initial_state;        // s_0 (Hd)
+    Vec mean_state;           // what s_0 reads (dh): mean_j h_j, or without attention the fixed vector
+    // Without attention (score none): the fixed vector, 1 × dh, the decoder's one context at every
+    // step: [→h_n; ←h_1], the forward GRU's last state and the backward GRU's (which ends at the
+    // first token); →h_n for a one-direction GRU. Empty for attention models.
+    Mat fixed;
+    Vec initial_state; // s_0 (Hd)
     // Transformer encoder only: every layer's intermediates (per-head scores, weights, …) for the
     // self-attention trace; null for the gru encoder. Shared, so copies of the output stay cheap.
     std::shared_ptr<const TransformerEncoderCache> self_attention;
@@ -92,6 +101,7 @@ struct TrainingWorkspace {
     std::vector<attention::KeyCache> keys;
     DecoderCache decoder;
     std::vector<Mat> d_states;
+    std::vector<Mat> fixed, d_fixed; // without attention: each source's fixed vector (1 × dh), its gradient
 };
 
 struct BatchResult {

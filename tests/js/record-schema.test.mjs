@@ -35,6 +35,7 @@ const pageNames = [
   'top',
   'prevState',
   'query',
+  'contextFrom',
   'scores',
   'scale',
   'hidden',
@@ -160,6 +161,7 @@ describe('step record schema', () => {
     ['dates-dot-luong', ['hidden']],
     ['zh-additive-luong', []],
     ['zh-cosine-bahdanau', ['attentional', 'hidden']],
+    ['dates-none-bahdanau', ['attentional', 'exps', 'hidden', 'scores', 'weights']],
   ])
     test(`every step of ${name} has every declared field with its shape`, () => {
       const schema = ap.recordSchema('decoder');

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 logs=build/models-logs
 commit=${1:-$(git rev-parse --short HEAD)}
+apg=${APG:-build/native/apg}
 kept=()
 if [[ -f web/models/README.md ]]; then mapfile -t kept < <(grep -E '^\| [^ ]+\.safetensors ' web/models/README.md); fi
 # The scene models' section (write_scene_readme.sh) is kept as it is.
@@ -23,6 +24,9 @@ seed (1: model initialisation, batch order and the generated data) and, per task
   (the other score functions have no extra size but scaled cosine's one learned scale g; dot,
   scaled dot, cosine and scaled cosine compare the 128-wide decoder state with the 128-wide
   encoder state directly);
+- score `none` (files `<task>-none-bahdanau`): the fixed-vector baseline, no attention and no attention
+  parameters; the decoder reads one context at every step (and its initial state), the encoder's final
+  states: the forward GRU's after the last token and the backward GRU's after the first, 2 × 64;
 - encoder `transformer` (files ending in `-transformer`): embeddings 64, positional codes, 2 layers of
   4-head self-attention (16 dimensions per head), feed-forward 128, residuals and post-layer norm, under
   the same decoder GRU 128 with additive attention 64;
@@ -62,5 +66,23 @@ HEAD
       [[ -s "$logs/$name.result" || ! -f "web/models/$name.safetensors" ]] || echo "$row"
     done
   } | sort -t'|' -k3,3 -k4,4 -k6,6 -k5,5
+  echo
+  cat <<'BYLENGTH'
+## Exact match by source length
+
+What attention is for: the fixed vector holds less of a longer input. Greedy exact match of the
+1,000 held-out pairs per bucket of 4 source tokens (`build/native/apg eval FILE --by-length 4`,
+`decode::accuracy_by_length`), the baseline (`none`) beside additive attention, both Bahdanau style.
+
+| task | source tokens | pairs | none | additive |
+|---|---|---|---|---|
+BYLENGTH
+  for task in dates reverse zh; do
+    none=web/models/$task-none-bahdanau.safetensors
+    additive=web/models/$task-additive-bahdanau.safetensors
+    [[ -f "$none" && -f "$additive" ]] || continue
+    paste <("$apg" eval "$none" --by-length 4 | grep '^  source') <("$apg" eval "$additive" --by-length 4 | grep '^  source') |
+      awk -v task="$task" '{ gsub(/%/, ""); printf "| %s | %s | %s | %s %% | %s %% |\n", task, $2, $3, $7, $14 }'
+  done
   [ -z "$scenes" ] || printf '\n%s\n' "$scenes"
 } >web/models/README.md
