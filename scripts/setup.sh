@@ -3,6 +3,7 @@
 # Quiet and quick when everything is present. Downloads nothing from anywhere else.
 #   bash scripts/setup.sh         what npm start, npm test and npm run bench need
 #   bash scripts/setup.sh arm64   also the aarch64 cross compiler and qemu (the native-arm64 preset)
+#   bash scripts/setup.sh font    also what remaking the Chinese web font needs (scripts/make-font.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,8 @@ packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev ch
 for extra in "$@"; do
   case "$extra" in
     arm64) packages+=(g++-aarch64-linux-gnu qemu-user) ;;
-    *) echo "setup: unknown extra '$extra' (known: arm64)" >&2; exit 2 ;;
+    font) packages+=(fonts-noto-cjk python3-fonttools python3-brotli) ;;
+    *) echo "setup: unknown extra '$extra' (known: arm64, font)" >&2; exit 2 ;;
   esac
 done
 missing=()
