@@ -22,3 +22,5 @@ out=web/fonts/noto-sans-sc-subset.woff2
   awk '/^License: SIL-1.1$/ && ++n == 2 {on = 1; next} on && /^[^ ]/ {exit} on' /usr/share/doc/fonts-noto-cjk/copyright |
     sed -e 's/^ //' -e 's/^\.$//'
 } >web/fonts/noto-sans-sc-subset.LICENSE
+# the repository's formatting (scripts/lint.sh checks it)
+node_modules/.bin/prettier --write --log-level warn web/fonts/fonts.css
