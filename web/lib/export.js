@@ -1,5 +1,4 @@
 // Downloads: the trace as JSON (the engine's own export) and CSV, the heatmap as SVG and PNG.
-import chineseFontUrl from '../fonts/noto-sans-sc-subset.woff2?url';
 import { textOn, weightColor } from './colors.js';
 
 // An exported SVG is a file on its own (and the PNG is drawn from it as an image, which loads
@@ -7,6 +6,9 @@ import { textOn, weightColor } from './colors.js';
 // (35 KB), so it renders the same on a machine without a CJK font. The bytes are fetched (from
 // the browser's cache) once the page has loaded the font, i.e. once it has shown Chinese.
 const CHINESE_FAMILY = 'APG Chinese';
+// (Vite turns this into the built font's address; under node, where the page's modules are tested,
+// it stays a file: URL that nothing fetches.)
+const chineseFontUrl = new URL('../fonts/noto-sans-sc-subset.woff2', import.meta.url);
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 /** @type {Promise<string> | null} */
 let chineseFontData = null;
