@@ -10,6 +10,7 @@ const CHINESE_FAMILY = 'APG Chinese';
 // it stays a file: URL that nothing fetches.)
 const chineseFontUrl = new URL('../fonts/noto-sans-sc-subset.woff2', import.meta.url);
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+const CJK_ALL = new RegExp(CJK.source, 'g');
 /** @type {Promise<string> | null} */
 let chineseFontData = null;
 /** @type {string | null} */
@@ -39,7 +40,8 @@ if (typeof document !== 'undefined' && document.fonts) {
 
 /** Names the Chinese font first wherever `copy` names a font, and embeds it when it has CJK text. */
 function embedChineseFont(copy) {
-  if (!CJK.test(copy.textContent ?? '')) return;
+  const chinese = [...new Set((copy.textContent ?? '').match(CJK_ALL))];
+  if (chinese.length === 0) return;
   for (const el of [copy, ...copy.querySelectorAll('[font-family]')]) {
     const family = el.getAttribute('font-family');
     if (family && !family.includes(CHINESE_FAMILY))
@@ -47,7 +49,10 @@ function embedChineseFont(copy) {
   }
   if (!chineseFontReady) return;
   const style = document.createElementNS(SVG, 'style');
-  style.textContent = `@font-face { font-family: '${CHINESE_FAMILY}'; src: url(${chineseFontReady}) format('woff2'); }`;
+  // unicode-range: the font is taken for the file's Chinese characters only; without it, it
+  // would be the text's first font, whose taller ascent and descent change the Latin labels' boxes
+  const range = chinese.map((c) => `U+${c.codePointAt(0)?.toString(16).toUpperCase()}`).join(', ');
+  style.textContent = `@font-face { font-family: '${CHINESE_FAMILY}'; src: url(${chineseFontReady}) format('woff2'); unicode-range: ${range}; }`;
   copy.prepend(style);
 }
 
