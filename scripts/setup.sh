@@ -3,16 +3,18 @@
 # Quiet and quick when everything is present. Downloads nothing from anywhere else.
 #   bash scripts/setup.sh         what npm start, npm test and npm run bench need
 #   bash scripts/setup.sh arm64   also the aarch64 cross compiler and qemu (the native-arm64 preset)
+#   bash scripts/setup.sh font    also what remaking the Chinese web font needs (scripts/make-font.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium ccache cmake g++ clang-format
   clang libclang-rt-14-dev # clang and its libFuzzer: the fuzz targets (npm test runs a smoke of them)
-  fonts-wqy-zenhei) # Chinese glyphs for headless Chromium: screenshots and label widths of the zh task
+  fonts-wqy-zenhei) # Chinese beyond the page's own font (web/fonts), e.g. own training pairs, in headless Chromium
 for extra in "$@"; do
   case "$extra" in
     arm64) packages+=(g++-aarch64-linux-gnu qemu-user) ;;
-    *) echo "setup: unknown extra '$extra' (known: arm64)" >&2; exit 2 ;;
+    font) packages+=(fonts-noto-cjk python3-fonttools python3-brotli) ;;
+    *) echo "setup: unknown extra '$extra' (known: arm64, font)" >&2; exit 2 ;;
   esac
 done
 missing=()

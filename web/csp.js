@@ -10,6 +10,9 @@
 // the page sets its dynamic styles from script (Svelte's style: directives, KaTeX's DOM), which
 // a policy does not restrict. img-src: the PNG export draws the heatmap from a blob: URL, and
 // the page's empty icon is a data: URL.
+// font-src 'self': KaTeX's fonts and the Chinese font (web/fonts), served with the page. An
+// exported SVG carries that font as a data: URL; drawn as an image for the PNG, its document
+// loads its own data: URLs, which this policy does not govern (the browser test checks it draws).
 export const directives = {
   'default-src': ["'self'"],
   'script-src': ["'self'", "'wasm-unsafe-eval'"],

@@ -1,5 +1,6 @@
 import { mount } from 'svelte';
 import 'katex/dist/katex.min.css';
+import './fonts/fonts.css';
 import './styles.css';
 import App from './App.svelte';
 

@@ -1,6 +1,61 @@
 // Downloads: the trace as JSON (the engine's own export) and CSV, the heatmap as SVG and PNG.
 import { textOn, weightColor } from './colors.js';
 
+// An exported SVG is a file on its own (and the PNG is drawn from it as an image, which loads
+// nothing): one with Chinese text carries the page's Chinese font inside it, as a data: URL
+// (35 KB), so it renders the same on a machine without a CJK font. The bytes are fetched (from
+// the browser's cache) once the page has loaded the font, i.e. once it has shown Chinese.
+const CHINESE_FAMILY = 'APG Chinese';
+// (Vite turns this into the built font's address; under node, where the page's modules are tested,
+// it stays a file: URL that nothing fetches.)
+const chineseFontUrl = new URL('../fonts/noto-sans-sc-subset.woff2', import.meta.url);
+const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+const CJK_ALL = new RegExp(CJK.source, 'g');
+/** @type {Promise<string> | null} */
+let chineseFontData = null;
+/** @type {string | null} */
+let chineseFontReady = null;
+function fetchChineseFont() {
+  chineseFontData ??= fetch(chineseFontUrl)
+    .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`${r.status}`))))
+    .then((bytes) => {
+      let binary = '';
+      const view = new Uint8Array(bytes);
+      for (let i = 0; i < view.length; i += 0x8000)
+        binary += String.fromCharCode(...view.subarray(i, i + 0x8000));
+      chineseFontReady = `data:font/woff2;base64,${btoa(binary)}`;
+      return chineseFontReady;
+    })
+    .catch(() => ((chineseFontData = null), ''));
+  return chineseFontData;
+}
+if (typeof document !== 'undefined' && document.fonts) {
+  const loaded = () =>
+    [...document.fonts].some(
+      (f) => f.family.replace(/['"]/g, '') === CHINESE_FAMILY && f.status === 'loaded',
+    );
+  if (loaded()) fetchChineseFont();
+  else document.fonts.addEventListener('loadingdone', () => loaded() && fetchChineseFont());
+}
+
+/** Names the Chinese font first wherever `copy` names a font, and embeds it when it has CJK text. */
+function embedChineseFont(copy) {
+  const chinese = [...new Set((copy.textContent ?? '').match(CJK_ALL))];
+  if (chinese.length === 0) return;
+  for (const el of [copy, ...copy.querySelectorAll('[font-family]')]) {
+    const family = el.getAttribute('font-family');
+    if (family && !family.includes(CHINESE_FAMILY))
+      el.setAttribute('font-family', `'${CHINESE_FAMILY}', ${family}`);
+  }
+  if (!chineseFontReady) return;
+  const style = document.createElementNS(SVG, 'style');
+  // unicode-range: the font is taken for the file's Chinese characters only; without it, it
+  // would be the text's first font, whose taller ascent and descent change the Latin labels' boxes
+  const range = chinese.map((c) => `U+${c.codePointAt(0)?.toString(16).toUpperCase()}`).join(', ');
+  style.textContent = `@font-face { font-family: '${CHINESE_FAMILY}'; src: url(${chineseFontReady}) format('woff2'); unicode-range: ${range}; }`;
+  copy.prepend(style);
+}
+
 /**
  * A file name's stem from a model name and an input: what is not a letter, digit or dash becomes
  * _, and a long input is cut at a word's end (never inside a word) to at most `max` characters.
@@ -239,7 +294,7 @@ let measure;
 function captionWidth(text) {
   if (measure === undefined) measure = document.createElement('canvas').getContext('2d');
   if (!measure) return [...text].reduce((sum, c) => sum + (c.codePointAt(0) >= 0x2e80 ? 13 : 8), 0);
-  measure.font = '700 12px system-ui, sans-serif';
+  measure.font = `700 12px '${CHINESE_FAMILY}', system-ui, sans-serif`;
   return measure.measureText(text).width;
 }
 
@@ -311,11 +366,13 @@ export function svgText(svg, title = '', note = '') {
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   copy.removeAttribute('style');
   if (title) addLegend(copy, title, note);
+  embedChineseFont(copy);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}`;
 }
 
 /** The SVG (with its legend when `title` is given) drawn at `scale` × its size into a PNG. */
 export async function svgToPng(svg, scale = 2, title = '', note = '') {
+  if (CJK.test(svg.textContent ?? '') || CJK.test(title)) await fetchChineseFont();
   const text = svgText(svg, title, note);
   const size = /<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"/.exec(text);
   const width = Number(size?.[1] ?? svg.getAttribute('width'));
