@@ -61,6 +61,8 @@ struct Field {
 inline constexpr std::string_view kind_labels[] = {"decoder"};
 // In the order of decode::Choice.
 inline constexpr std::string_view choice_labels[] = {"greedy", "forced", "beam"};
+// In the order of decode::Pin.
+inline constexpr std::string_view pin_labels[] = {"none", "token", "weights"};
 
 inline Value vec(const Vec &v) { return {.data = v.data(), .rows = v.size()}; }
 inline Value scalar(double x) { return {.number = x}; }
@@ -99,7 +101,7 @@ inline constexpr Field decoder_step[] = {
          const Mat &h = s.step.attention.score.hidden;
          return Value{.data = h.data(), .rows = h.rows(), .cols = h.cols()};
      }},
-    {"weights", Type::vector, "n", false, "stage 2: softmax(scores / τ)",
+    {"weights", Type::vector, "n", false, "stage 2: softmax(scores / τ), or the pinned weights",
      [](const SessionStep &s, int) { return vec(s.step.attention.weights); }},
     {"context", Type::vector, "dh", false, "stage 3: Σ_j weights_j h_j",
      [](const SessionStep &s, int) { return vec(s.step.attention.context); }},
@@ -120,6 +122,17 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) { return scalar(s.softmax.entropy); }},
     {"max_entropy", Type::number, "", false, "ln(unmasked keys): the entropy of uniform weights",
      [](const SessionStep &s, int) { return scalar(s.softmax.max_entropy); }},
+    {"intervened", Type::integer, "", false,
+     "1 when a what-if changed this step (a token masked, weights pinned, τ ≠ 1)",
+     [](const SessionStep &s, int) { return scalar(s.intervened ? 1 : 0); }},
+    {"masked", Type::vector, "n", true, "what-if: 1 at the source tokens masked at this step; null when none",
+     [](const SessionStep &s, int) { return vec(s.masked); }},
+    {"pin", Type::label, "", false, "what-if: weights pinned one-hot on a source token, or given; otherwise none",
+     [](const SessionStep &s, int) { return scalar(static_cast<int>(s.pin)); }, pin_labels},
+    {"pinned_token", Type::integer, "", false, "the source token a 'token' pin is one-hot on; −1 otherwise",
+     [](const SessionStep &s, int) { return scalar(s.pinned_token); }},
+    {"temperature", Type::number, "", false, "τ of this step's softmax",
+     [](const SessionStep &s, int) { return scalar(s.temperature); }},
 };
 
 // The trace record of a step: vectors and matrices as tensors (an empty optional one left out),

@@ -14,7 +14,8 @@ namespace apg::decode {
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
-      encoded_(model.encode(source_ids)) {
+      encoded_(model.encode(source_ids)), mask_(static_cast<std::size_t>(encoded_.states.rows()), 1),
+      temperature_(options.attention.temperature) {
     // More than the vocabulary is all of it (top_indices stops there).
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
@@ -25,7 +26,18 @@ bool DecodeSession::done() const {
     return static_cast<int>(steps_.size()) >= max_steps_ || (!steps_.empty() && steps_.back().token == options_.end_id);
 }
 
-const SessionStep &DecodeSession::take(Choice choice, int token, models::DecoderStep &&step) {
+models::DecoderStep DecodeSession::next_step(attention::StepOptions &used) const {
+    used = options_.attention;
+    used.temperature = temperature_;
+    if (masked_count_ > 0) used.mask = mask_;
+    used.weights = std::span<const float>(pin_.data(), static_cast<std::size_t>(pin_.size()));
+    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
+    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
+    return model_->step(encoded_, prev_state, prev_token, used);
+}
+
+const SessionStep &DecodeSession::take(Choice choice, int token, models::DecoderStep &&step,
+                                       const attention::StepOptions &used) {
     SessionStep s;
     s.step = std::move(step);
     s.token = token;
@@ -34,20 +46,30 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
     s.total_log_prob = (steps_.empty() ? 0.0 : steps_.back().total_log_prob) + s.log_prob;
     s.top_ids = top_indices(s.step.probs, options_.top_k);
     for (int id : s.top_ids) s.top_probs.push_back(s.step.probs[id]);
-    s.softmax = attention::softmax_terms(s.step.attention.score.scores, options_.attention);
+    attention::StepOptions softmax_options = used;
+    softmax_options.weights = {};
+    s.softmax = attention::softmax_terms(s.step.attention.score.scores, softmax_options);
+    if (masked_count_ > 0) {
+        s.masked.resize(static_cast<Eigen::Index>(mask_.size()));
+        for (std::size_t j = 0; j < mask_.size(); ++j) s.masked[static_cast<Eigen::Index>(j)] = mask_[j] ? 0.0f : 1.0f;
+    }
+    s.pin = pin_kind_;
+    s.pinned_token = pinned_token_;
+    s.temperature = used.temperature;
+    s.intervened = masked_count_ > 0 || pin_kind_ != Pin::none || used.temperature != 1.0f;
     steps_.push_back(std::move(s));
+    unpin(); // a pin is for one step
     return steps_.back();
 }
 
 const SessionStep &DecodeSession::step() {
     if (done())
         throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
-    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
-    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
-    models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
+    attention::StepOptions used;
+    models::DecoderStep s = next_step(used);
     Eigen::Index best;
     s.probs.maxCoeff(&best);
-    return take(Choice::greedy, static_cast<int>(best), std::move(s));
+    return take(Choice::greedy, static_cast<int>(best), std::move(s), used);
 }
 
 const SessionStep &DecodeSession::force(int token) {
@@ -59,10 +81,71 @@ const SessionStep &DecodeSession::force(int token) {
                    vocab - 1);
     if (done())
         throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
-    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
-    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
-    models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
-    return take(Choice::forced, token, std::move(s));
+    attention::StepOptions used;
+    models::DecoderStep s = next_step(used);
+    return take(Choice::forced, token, std::move(s), used);
+}
+
+int DecodeSession::check_source_index(int source_index) const {
+    const int n = static_cast<int>(mask_.size());
+    if (source_index < 0 || source_index >= n)
+        bad_option("source_index",
+                   "session: source token " + std::to_string(source_index) + " does not exist (the source has " +
+                       std::to_string(n) + " tokens, 0.." + std::to_string(n - 1) + ")",
+                   n - 1);
+    return source_index;
+}
+
+void DecodeSession::mask(int source_index, bool masked) {
+    auto &m = mask_[static_cast<std::size_t>(check_source_index(source_index))];
+    if (masked == (m == 0)) return;
+    if (masked && masked_count_ + 1 == static_cast<int>(mask_.size()))
+        bad_option("mask", "session: masking source token " + std::to_string(source_index) +
+                               " would mask every token, leaving nothing to attend to");
+    m = masked ? 0 : 1;
+    masked_count_ += masked ? 1 : -1;
+}
+
+void DecodeSession::pin(int source_index) {
+    check_source_index(source_index);
+    pin_ = Vec::Zero(static_cast<Eigen::Index>(mask_.size()));
+    pin_[source_index] = 1;
+    pin_kind_ = Pin::token;
+    pinned_token_ = source_index;
+}
+
+void DecodeSession::pin(std::span<const float> weights) {
+    const std::size_t n = mask_.size();
+    if (weights.size() != n)
+        bad_option("weights",
+                   "session: " + std::to_string(weights.size()) + " weights given for " + std::to_string(n) +
+                       " source tokens",
+                   static_cast<std::int64_t>(n));
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        if (!std::isfinite(weights[j]) || weights[j] < 0)
+            throw InputError(ErrorCode::bad_argument,
+                             "session: weight " + std::to_string(j) + " is " + std::to_string(weights[j]) +
+                                 "; weights must be finite and at least 0",
+                             {{"name", std::string("weights")}, {"index", static_cast<std::int64_t>(j)}});
+        sum += weights[j];
+    }
+    if (!(sum > 0)) bad_option("weights", "session: the given weights are all 0, so they cannot be renormalised");
+    pin_.resize(static_cast<Eigen::Index>(n));
+    for (std::size_t j = 0; j < n; ++j) pin_[static_cast<Eigen::Index>(j)] = static_cast<float>(weights[j] / sum);
+    pin_kind_ = Pin::weights;
+    pinned_token_ = -1;
+}
+
+void DecodeSession::unpin() {
+    pin_.resize(0);
+    pin_kind_ = Pin::none;
+    pinned_token_ = -1;
+}
+
+void DecodeSession::set_temperature(float temperature) {
+    attention::check_temperature("session", temperature);
+    temperature_ = temperature;
 }
 
 bool DecodeSession::back() {
@@ -71,7 +154,13 @@ bool DecodeSession::back() {
     return true;
 }
 
-void DecodeSession::reset() { steps_.clear(); }
+void DecodeSession::reset() {
+    steps_.clear();
+    std::fill(mask_.begin(), mask_.end(), std::uint8_t{1});
+    masked_count_ = 0;
+    unpin();
+    temperature_ = options_.attention.temperature;
+}
 
 int DecodeSession::run() {
     int taken = 0;
