@@ -176,7 +176,7 @@ export interface StepRecord {
   scale: number;
   /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
-  /** n: stage 2: softmax(scores / τ) */
+  /** n: stage 2: softmax(scores / τ), or the pinned weights */
   weights: Float32Array;
   /** dh: stage 3: Σ_j weights_j h_j */
   context: Float32Array;
@@ -198,6 +198,16 @@ export interface StepRecord {
   entropy: number;
   /** ln(unmasked keys): the entropy of uniform weights */
   maxEntropy: number;
+  /** 1 when a what-if changed this step (a token masked, weights pinned, τ ≠ 1) */
+  intervened: number;
+  /** n: what-if: 1 at the source tokens masked at this step; null when none */
+  masked: Float32Array | null;
+  /** what-if: weights pinned one-hot on a source token, or given; otherwise none */
+  pin: 'none' | 'token' | 'weights';
+  /** the source token a 'token' pin is one-hot on; −1 otherwise */
+  pinnedToken: number;
+  /** τ of this step's softmax */
+  temperature: number;
 }
 
 /**
@@ -410,6 +420,17 @@ export interface Session {
   step(): StepRecord;
   /** take this token instead (what-if); later steps follow from it. Error for an id out of range */
   force(tokenId: number): StepRecord;
+  /** what-if: source token i gets weight 0 at every later step (the softmax over the rest);
+   *  EngineError bad_argument for an index outside the source or masking the last token left */
+  mask(sourceIndex: number): void;
+  unmask(sourceIndex: number): void;
+  /** what-if for the next step only: its weights one-hot on source token i, or the given n weights
+   *  (finite, ≥ 0, not all 0) divided by their sum; null takes the pin back */
+  pin(what: number | ArrayLike<number> | null): void;
+  /** what-if: τ of the attention softmax for every later step, within limits() */
+  setTemperature(temperature: number): void;
+  /** the what-ifs in force for the next step */
+  interventions(): { masked: number[]; pinned: Float32Array | null; temperature: number };
   /** undo the last step; false when there was none */
   back(): boolean;
   reset(): void;

@@ -86,68 +86,6 @@ const SessionStep &DecodeSession::force(int token) {
     return take(Choice::forced, token, std::move(s), used);
 }
 
-int DecodeSession::check_source_index(int source_index) const {
-    const int n = static_cast<int>(mask_.size());
-    if (source_index < 0 || source_index >= n)
-        bad_option("source_index",
-                   "session: source token " + std::to_string(source_index) + " does not exist (the source has " +
-                       std::to_string(n) + " tokens, 0.." + std::to_string(n - 1) + ")",
-                   n - 1);
-    return source_index;
-}
-
-void DecodeSession::mask(int source_index, bool masked) {
-    auto &m = mask_[static_cast<std::size_t>(check_source_index(source_index))];
-    if (masked == (m == 0)) return;
-    if (masked && masked_count_ + 1 == static_cast<int>(mask_.size()))
-        bad_option("mask", "session: masking source token " + std::to_string(source_index) +
-                               " would mask every token, leaving nothing to attend to");
-    m = masked ? 0 : 1;
-    masked_count_ += masked ? 1 : -1;
-}
-
-void DecodeSession::pin(int source_index) {
-    check_source_index(source_index);
-    pin_ = Vec::Zero(static_cast<Eigen::Index>(mask_.size()));
-    pin_[source_index] = 1;
-    pin_kind_ = Pin::token;
-    pinned_token_ = source_index;
-}
-
-void DecodeSession::pin(std::span<const float> weights) {
-    const std::size_t n = mask_.size();
-    if (weights.size() != n)
-        bad_option("weights",
-                   "session: " + std::to_string(weights.size()) + " weights given for " + std::to_string(n) +
-                       " source tokens",
-                   static_cast<std::int64_t>(n));
-    double sum = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-        if (!std::isfinite(weights[j]) || weights[j] < 0)
-            throw InputError(ErrorCode::bad_argument,
-                             "session: weight " + std::to_string(j) + " is " + std::to_string(weights[j]) +
-                                 "; weights must be finite and at least 0",
-                             {{"name", std::string("weights")}, {"index", static_cast<std::int64_t>(j)}});
-        sum += weights[j];
-    }
-    if (!(sum > 0)) bad_option("weights", "session: the given weights are all 0, so they cannot be renormalised");
-    pin_.resize(static_cast<Eigen::Index>(n));
-    for (std::size_t j = 0; j < n; ++j) pin_[static_cast<Eigen::Index>(j)] = static_cast<float>(weights[j] / sum);
-    pin_kind_ = Pin::weights;
-    pinned_token_ = -1;
-}
-
-void DecodeSession::unpin() {
-    pin_.resize(0);
-    pin_kind_ = Pin::none;
-    pinned_token_ = -1;
-}
-
-void DecodeSession::set_temperature(float temperature) {
-    attention::check_temperature("session", temperature);
-    temperature_ = temperature;
-}
-
 bool DecodeSession::back() {
     if (steps_.empty()) return false;
     steps_.pop_back();

@@ -88,7 +88,7 @@ class DecodeSession {
 
     // What-ifs on the model. A mask and a temperature hold for every later step (the rest of the
     // decode), a pin for the next step only; the steps taken stay as they were. reset() clears
-    // them all. Each throws InputError(bad_argument) with details "name" (and "limit", "index"):
+    // them all. Each throws InputError(bad_argument) with details "name" (and "limit"):
     // a source index outside 0..n-1, masking the last unmasked token, given weights that are not
     // n finite values ≥ 0 with a positive sum, a temperature outside [min_temperature, max_temperature].
     void mask(int source_index, bool masked = true);

@@ -49,6 +49,11 @@ const pageNames = [
   'expSum',
   'entropy',
   'maxEntropy',
+  'intervened',
+  'masked',
+  'pin',
+  'pinnedToken',
+  'temperature',
 ];
 
 // The size each shape letter stands for in a session of `model` over `source` tokens.
@@ -156,10 +161,10 @@ describe('step record schema', () => {
   });
 
   for (const [name, nulls] of [
-    ['dates-additive-bahdanau', ['attentional']],
-    ['dates-dot-luong', ['hidden']],
-    ['zh-additive-luong', []],
-    ['zh-cosine-bahdanau', ['attentional', 'hidden']],
+    ['dates-additive-bahdanau', ['attentional', 'masked']],
+    ['dates-dot-luong', ['hidden', 'masked']],
+    ['zh-additive-luong', ['masked']],
+    ['zh-cosine-bahdanau', ['attentional', 'hidden', 'masked']],
   ])
     test(`every step of ${name} has every declared field with its shape`, () => {
       const schema = ap.recordSchema('decoder');
