@@ -282,8 +282,9 @@ val force_js(SessionState &s, val token) {
 // {pin: i | weights | null}, {temperature: τ}. The checks of range are the session's (it knows the
 // source length); here only the JS values are judged.
 val what_if_js(SessionState &s, val what) {
-    if (what.isArray() || what.isNull() || what.typeOf().as<std::string>() != "object")
-        bad_argument("whatIf", ": expected {mask | unmask | pin | temperature: value}, got " + describe(what));
+    // Object.keys of a number or a string gives no key or several: refused below.
+    if (what.isArray() || what.isNull() || what.isUndefined())
+        bad_argument("whatIf", ": expected {mask | unmask | pin | temperature: value}");
     const val keys = val::global("Object").call<val>("keys", what);
     const std::string key = keys["length"].as<double>() == 1 ? keys[0].as<std::string>() : "";
     const val v = key.empty() ? val::undefined() : what[key];
@@ -303,7 +304,7 @@ val what_if_js(SessionState &s, val what) {
         // Out of float range is refused by the session's own range check, as NaN is.
         s.session->set_temperature(std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf(""));
     } else
-        bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature, got " + describe(keys));
+        bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature");
     return val::undefined();
 }
 
@@ -542,6 +543,6 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     guard_method("Model", "decode", 1); // options may be left out
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
-          "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy"})
+          "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy", "whatIf"})
         guard_method("Session", m);
 }

@@ -198,14 +198,12 @@ export interface StepRecord {
   entropy: number;
   /** ln(unmasked keys): the entropy of uniform weights */
   maxEntropy: number;
-  /** 1 when a what-if changed this step (a token masked, weights pinned, τ ≠ 1) */
+  /** 1 when a what-if changed this step (mask, pin, τ ≠ 1) */
   intervened: number;
-  /** n: what-if: 1 at the source tokens masked at this step; null when none */
+  /** n: what-if: 1 at a masked source token; null when none */
   masked: Float32Array | null;
-  /** what-if: weights pinned one-hot on a source token, or given; otherwise none */
+  /** what-if: weights pinned one-hot on a token, or given */
   pin: 'none' | 'token' | 'weights';
-  /** the source token a 'token' pin is one-hot on; −1 otherwise */
-  pinnedToken: number;
   /** τ of this step's softmax */
   temperature: number;
 }

@@ -39,8 +39,7 @@ void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &va
         throw std::invalid_argument(where + "mask has " + std::to_string(options.mask.size()) + " bytes but keys are " +
                                     shape(keys) + " (one byte per key)");
     if (!options.weights.empty() && options.weights.size() != static_cast<std::size_t>(keys.rows()))
-        throw InputError(ErrorCode::bad_argument, where + "given weights do not match the keys (one weight per key)",
-                         {{"name", std::string("weights")}});
+        throw std::invalid_argument(where + "given weights do not match the keys (one weight per key)");
     check_temperature(op, options.temperature);
     if (!options.mask.empty()) {
         bool any = false;

@@ -49,14 +49,7 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
     attention::StepOptions softmax_options = used;
     softmax_options.weights = {};
     s.softmax = attention::softmax_terms(s.step.attention.score.scores, softmax_options);
-    if (masked_count_ > 0) {
-        s.masked.resize(static_cast<Eigen::Index>(mask_.size()));
-        for (std::size_t j = 0; j < mask_.size(); ++j) s.masked[static_cast<Eigen::Index>(j)] = mask_[j] ? 0.0f : 1.0f;
-    }
-    s.pin = pin_kind_;
-    s.pinned_token = pinned_token_;
-    s.temperature = used.temperature;
-    s.intervened = masked_count_ > 0 || pin_kind_ != Pin::none || used.temperature != 1.0f;
+    note_what_ifs(s, used);
     steps_.push_back(std::move(s));
     unpin(); // a pin is for one step
     return steps_.back();

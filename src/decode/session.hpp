@@ -112,6 +112,7 @@ class DecodeSession {
     models::DecoderStep next_step(attention::StepOptions &used) const;
     const SessionStep &take(Choice choice, int token, models::DecoderStep &&step, const attention::StepOptions &used);
     int check_source_index(int source_index) const;
+    void note_what_ifs(SessionStep &step, const attention::StepOptions &used) const;
     const models::Seq2Seq *model_;
     SessionOptions options_;
     int max_steps_;

@@ -11,6 +11,17 @@
 
 namespace apg::decode {
 
+void DecodeSession::note_what_ifs(SessionStep &s, const attention::StepOptions &used) const {
+    if (masked_count_ > 0) {
+        s.masked.resize(static_cast<Eigen::Index>(mask_.size()));
+        for (std::size_t j = 0; j < mask_.size(); ++j) s.masked[static_cast<Eigen::Index>(j)] = mask_[j] ? 0.0f : 1.0f;
+    }
+    s.pin = pin_kind_;
+    s.pinned_token = pinned_token_;
+    s.temperature = used.temperature;
+    s.intervened = masked_count_ > 0 || pin_kind_ != Pin::none || used.temperature != 1.0f;
+}
+
 int DecodeSession::check_source_index(int source_index) const {
     const int n = static_cast<int>(mask_.size());
     if (source_index < 0 || source_index >= n) {

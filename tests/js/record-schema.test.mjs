@@ -52,7 +52,6 @@ const pageNames = [
   'intervened',
   'masked',
   'pin',
-  'pinnedToken',
   'temperature',
 ];
 
