@@ -79,7 +79,7 @@ const api = {
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
   // says which token to take (the what-if); later steps follow from it.
   // masks, pins and temperatures ([[step, …], …]) are the other what-ifs, applied by the engine
-  // before that step (Session.mask, pin, setTemperature).
+  // before that step (Session.whatIf).
   async decode(
     name,
     text,
@@ -92,9 +92,9 @@ const api = {
       const steps = [];
       while (!s.done()) {
         const i = s.length();
-        for (const [at, j] of masks) if (at === i) s.mask(j);
-        for (const [at, what] of pins) if (at === i) s.pin(what);
-        for (const [at, t] of temperatures) if (at === i) s.setTemperature(t);
+        for (const [at, j] of masks) if (at === i) s.whatIf({ mask: j });
+        for (const [at, what] of pins) if (at === i) s.whatIf({ pin: what });
+        for (const [at, t] of temperatures) if (at === i) s.whatIf({ temperature: t });
         const token = forced.get(i);
         steps.push(token === undefined ? s.step() : s.force(token));
       }
