@@ -418,17 +418,18 @@ export interface Session {
   step(): StepRecord;
   /** take this token instead (what-if); later steps follow from it. Error for an id out of range */
   force(tokenId: number): StepRecord;
-  /** what-if: source token i gets weight 0 at every later step (the softmax over the rest);
-   *  EngineError bad_argument for an index outside the source or masking the last token left */
-  mask(sourceIndex: number): void;
-  unmask(sourceIndex: number): void;
-  /** what-if for the next step only: its weights one-hot on source token i, or the given n weights
-   *  (finite, ≥ 0, not all 0) divided by their sum; null takes the pin back */
-  pin(what: number | ArrayLike<number> | null): void;
-  /** what-if: τ of the attention softmax for every later step, within limits() */
-  setTemperature(temperature: number): void;
-  /** the what-ifs in force for the next step */
-  interventions(): { masked: number[]; pinned: Float32Array | null; temperature: number };
+  /** a what-if, one per call: {mask: i} gives source token i weight 0 at every later step (the
+   *  softmax over the rest), {unmask: i} takes that back; {pin: i | weights | null}: the next step's
+   *  weights one-hot on token i, or the n weights given (finite, ≥ 0, not all 0) over their sum,
+   *  null takes the pin back; {temperature: τ}: the softmax's τ for every later step. EngineError
+   *  bad_argument (details.name) for a value out of range or masking the last token left */
+  whatIf(
+    what:
+      | { mask: number }
+      | { unmask: number }
+      | { pin: number | ArrayLike<number> | null }
+      | { temperature: number },
+  ): void;
   /** undo the last step; false when there was none */
   back(): boolean;
   reset(): void;
