@@ -332,6 +332,36 @@ val force_js(SessionState &s, val token) {
     return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
 }
 
+// A what-if, one per call (one binding keeps the page's .wasm small): {mask: i}, {unmask: i},
+// {pin: i | weights | null}, {temperature: τ}. The checks of range are the session's (it knows the
+// source length); here only the JS values are judged.
+val what_if_js(SessionState &s, val what) {
+    // Object.keys of a number or a string gives no key or several: refused below.
+    if (what.isArray() || what.isNull() || what.isUndefined())
+        bad_argument("whatIf", ": expected {mask | unmask | pin | temperature: value}");
+    const val keys = val::global("Object").call<val>("keys", what);
+    const std::string key = keys["length"].as<double>() == 1 ? keys[0].as<std::string>() : "";
+    const val v = key.empty() ? val::undefined() : what[key];
+    const auto index = [&] { return static_cast<int>(whole_number(v, key, -(1 << 30), 1 << 30)); };
+    if (key == "mask" || key == "unmask")
+        s.session->mask(index(), key == "mask");
+    else if (key == "pin" && (v.isNull() || v.isUndefined()))
+        s.session->unpin();
+    else if (key == "pin" && v.isNumber())
+        s.session->pin(index());
+    else if (key == "pin") {
+        const Vec weights = to_vec(v, "pin");
+        s.session->pin(std::span<const float>(weights.data(), static_cast<std::size_t>(weights.size())));
+    } else if (key == "temperature") {
+        if (!v.isNumber()) bad_argument("temperature", ": expected a number, got " + describe(v));
+        const double d = v.as<double>();
+        // Out of float range is refused by the session's own range check, as NaN is.
+        s.session->set_temperature(std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf(""));
+    } else
+        bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature");
+    return val::undefined();
+}
+
 val back_js(SessionState &s) { return val(s.session->back()); }
 val reset_js(SessionState &s) {
     s.session->reset();
@@ -552,6 +582,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     emscripten::class_<SessionHandle>("Session")
         .function("step", &session_call<step_js>)
         .function("force", &session_call_arg<force_js>)
+        .function("whatIf", &session_call_arg<what_if_js>)
         .function("back", &session_call<back_js>)
         .function("reset", &session_call<reset_js>)
         .function("run", &session_call<run_js>)
@@ -576,6 +607,6 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     guard_method("Model", "accuracyByLength", 1);
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
-          "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy"})
+          "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy", "whatIf"})
         guard_method("Session", m);
 }

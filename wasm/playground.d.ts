@@ -412,6 +412,18 @@ export interface Session {
   step(): StepRecord;
   /** take this token instead (what-if); later steps follow from it. Error for an id out of range */
   force(tokenId: number): StepRecord;
+  /** a what-if, one per call: {mask: i} gives source token i weight 0 at every later step (the
+   *  softmax over the rest), {unmask: i} takes that back; {pin: i | weights | null}: the next step's
+   *  weights one-hot on token i, or the n weights given (finite, ≥ 0, not all 0) over their sum,
+   *  null takes the pin back; {temperature: τ}: the softmax's τ for every later step. EngineError
+   *  bad_argument (details.name) for a value out of range or masking the last token left */
+  whatIf(
+    what:
+      | { mask: number }
+      | { unmask: number }
+      | { pin: number | ArrayLike<number> | null }
+      | { temperature: number },
+  ): void;
   /** undo the last step; false when there was none */
   back(): boolean;
   reset(): void;
@@ -436,31 +448,9 @@ export interface Session {
   isDeleted(): boolean;
 }
 
-/** Sources of minLength to maxLength tokens: how many pairs, how many decoded exactly right. */
-export interface LengthBucket {
-  minLength: number;
-  maxLength: number;
-  pairs: number;
-  hits: number;
-  /** hits / pairs (0 for a bucket with no pairs) */
-  exactMatch: number;
-}
-
-/** Greedy exact match per bucket of bucketWidth source lengths (Model.accuracyByLength). */
-export interface LengthAccuracy {
-  bucketWidth: number;
-  pairs: number;
-  hits: number;
-  /** consecutive buckets from the shortest source's to the longest's; empty ones between are kept */
-  buckets: LengthBucket[];
-}
-
 /** An embind object: call delete() when done (sessions keep their model alive). */
 export interface Model {
   info(): ModelInfo;
-  /** Exact match of [source text, target text] pairs by source length (default bucketWidth 4);
-   *  EngineError bad_argument for bad pairs or options, empty_input / unknown_token for a bad text */
-  accuracyByLength(pairs: [string, string][], options?: { bucketWidth?: number }): LengthAccuracy;
   /** EngineError empty_input, unknown_token (named, with suggestions) or too_long; bad_argument for bad options */
   decode(text: string, options?: DecodeOptions): Session;
   delete(): void;

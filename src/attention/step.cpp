@@ -5,6 +5,7 @@
 #include "core/kernels.hpp"
 #include "core/limits.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -37,6 +38,8 @@ void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &va
     if (!options.mask.empty() && options.mask.size() != static_cast<std::size_t>(keys.rows()))
         throw std::invalid_argument(where + "mask has " + std::to_string(options.mask.size()) + " bytes but keys are " +
                                     shape(keys) + " (one byte per key)");
+    if (!options.weights.empty() && options.weights.size() != static_cast<std::size_t>(keys.rows()))
+        throw std::invalid_argument(where + "given weights do not match the keys (one weight per key)");
     check_temperature(op, options.temperature);
     if (!options.mask.empty()) {
         bool any = false;
@@ -57,7 +60,10 @@ void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const 
     score_forward(params, query, keys, cache, out.score);
     // (2) weights = softmax(scores / τ) over the mask: n
     out.weights.resize(keys.rows());
-    core::softmax(view(out.score.scores), view(out.weights), options.mask, options.temperature);
+    if (options.weights.empty())
+        core::softmax(view(out.score.scores), view(out.weights), options.mask, options.temperature);
+    else
+        std::copy(options.weights.begin(), options.weights.end(), out.weights.data());
     // (3) context = Vᵀ weights: dv
     out.context.resize(values.cols());
     core::gemv_t(view(values), view(out.weights), view(out.context), n, dv);

@@ -15,6 +15,9 @@ namespace apg::attention {
 struct StepOptions {
     std::span<const std::uint8_t> mask{}; // n bytes, 1 = attend; empty = attend to every key
     float temperature = 1.0f;             // within [limits::min_temperature, max_temperature]
+    // A what-if (forward only): n weights used instead of stage 2's softmax; the scores are still
+    // computed. The caller checks them (finite, ≥ 0, summing to 1). Empty = the softmax.
+    std::span<const float> weights{};
 };
 
 // Every named buffer of the step; the trace and the page read these by name.

@@ -63,6 +63,8 @@ inline constexpr std::string_view kind_labels[] = {"decoder"};
 inline constexpr std::string_view choice_labels[] = {"greedy", "forced", "beam"};
 // How the step's context was made: from its weights, or (a model without attention) the fixed vector.
 inline constexpr std::string_view context_labels[] = {"weights", "fixed_vector"};
+// In the order of decode::Pin.
+inline constexpr std::string_view pin_labels[] = {"none", "token", "weights"};
 
 inline Value vec(const Vec &v) { return {.data = v.data(), .rows = v.size()}; }
 inline Value scalar(double x) { return {.number = x}; }
@@ -105,7 +107,7 @@ inline constexpr Field decoder_step[] = {
          const Mat &h = s.step.attention.score.hidden;
          return Value{.data = h.data(), .rows = h.rows(), .cols = h.cols()};
      }},
-    {"weights", Type::vector, "n", true, "stage 2: softmax(scores / τ); null without attention",
+    {"weights", Type::vector, "n", true, "stage 2: softmax(scores / τ), or the pinned weights; null without attention",
      [](const SessionStep &s, int) { return vec(s.step.attention.weights); }},
     {"context", Type::vector, "dh", false, "stage 3: Σ_j weights_j h_j (without attention the fixed vector)",
      [](const SessionStep &s, int) { return vec(s.step.attention.context); }},
@@ -127,6 +129,14 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) { return scalar(s.softmax.entropy); }},
     {"max_entropy", Type::number, "", false, "ln(unmasked keys): the entropy of uniform weights",
      [](const SessionStep &s, int) { return scalar(s.softmax.max_entropy); }},
+    {"intervened", Type::integer, "", false, "1 when a what-if changed this step (mask, pin, τ ≠ 1)",
+     [](const SessionStep &s, int) { return scalar(s.intervened ? 1 : 0); }},
+    {"masked", Type::vector, "n", true, "what-if: 1 at a masked source token; null when none",
+     [](const SessionStep &s, int) { return vec(s.masked); }},
+    {"pin", Type::label, "", false, "what-if: weights pinned one-hot on a token, or given",
+     [](const SessionStep &s, int) { return scalar(static_cast<int>(s.pin)); }, pin_labels},
+    {"temperature", Type::number, "", false, "τ of this step's softmax",
+     [](const SessionStep &s, int) { return scalar(s.temperature); }},
 };
 
 // The trace record of a step: vectors and matrices as tensors (an empty optional one left out),

@@ -15,7 +15,8 @@ namespace apg::decode {
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
-      encoded_(model.encode(source_ids)) {
+      encoded_(model.encode(source_ids)), mask_(static_cast<std::size_t>(encoded_.states.rows()), 1),
+      temperature_(options.attention.temperature) {
     // More than the vocabulary is all of it (top_indices stops there).
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
@@ -35,7 +36,18 @@ bool DecodeSession::done() const {
     return static_cast<int>(steps_.size()) >= max_steps_ || (!steps_.empty() && steps_.back().token == options_.end_id);
 }
 
-const SessionStep &DecodeSession::take(Choice choice, int token, models::DecoderStep &&step) {
+models::DecoderStep DecodeSession::next_step(attention::StepOptions &used) const {
+    used = options_.attention;
+    used.temperature = temperature_;
+    if (masked_count_ > 0) used.mask = mask_;
+    used.weights = std::span<const float>(pin_.data(), static_cast<std::size_t>(pin_.size()));
+    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
+    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
+    return model_->step(encoded_, prev_state, prev_token, used);
+}
+
+const SessionStep &DecodeSession::take(Choice choice, int token, models::DecoderStep &&step,
+                                       const attention::StepOptions &used) {
     SessionStep s;
     s.step = std::move(step);
     s.token = token;
@@ -45,21 +57,25 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
     s.top_ids = top_indices(s.step.probs, options_.top_k);
     for (int id : s.top_ids) s.top_probs.push_back(s.step.probs[id]);
     // Without attention there is nothing to spell out: the terms stay empty and 0.
-    if (model_->config().score != attention::ScoreKind::none)
-        s.softmax = attention::softmax_terms(s.step.attention.score.scores, options_.attention);
+    if (model_->config().score != attention::ScoreKind::none) {
+        attention::StepOptions softmax_options = used;
+        softmax_options.weights = {};
+        s.softmax = attention::softmax_terms(s.step.attention.score.scores, softmax_options);
+    }
+    note_what_ifs(s, used);
     steps_.push_back(std::move(s));
+    unpin(); // a pin is for one step
     return steps_.back();
 }
 
 const SessionStep &DecodeSession::step() {
     if (done())
         throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
-    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
-    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
-    models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
+    attention::StepOptions used;
+    models::DecoderStep s = next_step(used);
     Eigen::Index best;
     s.probs.maxCoeff(&best);
-    return take(Choice::greedy, static_cast<int>(best), std::move(s));
+    return take(Choice::greedy, static_cast<int>(best), std::move(s), used);
 }
 
 const SessionStep &DecodeSession::force(int token) {
@@ -71,10 +87,9 @@ const SessionStep &DecodeSession::force(int token) {
                    vocab - 1);
     if (done())
         throw StateError(ErrorCode::bad_state, "session: decoding is finished (end token or length limit reached)");
-    const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
-    int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
-    models::DecoderStep s = model_->step(encoded_, prev_state, prev_token, options_.attention);
-    return take(Choice::forced, token, std::move(s));
+    attention::StepOptions used;
+    models::DecoderStep s = next_step(used);
+    return take(Choice::forced, token, std::move(s), used);
 }
 
 bool DecodeSession::back() {
@@ -83,7 +98,13 @@ bool DecodeSession::back() {
     return true;
 }
 
-void DecodeSession::reset() { steps_.clear(); }
+void DecodeSession::reset() {
+    steps_.clear();
+    std::fill(mask_.begin(), mask_.end(), std::uint8_t{1});
+    masked_count_ = 0;
+    unpin();
+    temperature_ = options_.attention.temperature;
+}
 
 int DecodeSession::run() {
     int taken = 0;

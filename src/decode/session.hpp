@@ -8,6 +8,8 @@
 #include "models/seq2seq.hpp"
 #include "trace/trace.hpp"
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,10 @@ namespace apg::decode {
 
 enum class Choice { greedy, forced, beam };
 std::string_view name(Choice choice); // "greedy", "forced", "beam"
+
+// How a step's attention weights were set against the model's own: none, one-hot on a source
+// token, or weights given by the person (renormalised).
+enum class Pin { none, token, weights };
 
 struct SessionStep {
     models::DecoderStep step;
@@ -25,6 +31,13 @@ struct SessionStep {
     std::vector<int> top_ids;  // the top-k tokens of this step, most probable first
     std::vector<float> top_probs;
     attention::SoftmaxTerms softmax; // stage 2 term by term: exps, their sum, the entropy
+    // The what-ifs in force at this step. With a pin, the weights are the pinned ones and the
+    // softmax terms still say what the model (masked, tempered) would have given.
+    Vec masked;              // n: 1 at a masked source token, 0 elsewhere; empty when none is masked
+    Pin pin = Pin::none;     //
+    int pinned_token = -1;   // Pin::token: the source token the weights are one-hot on
+    float temperature = 1;   // τ of this step's softmax
+    bool intervened = false; // a token masked, the weights pinned or τ ≠ 1
 };
 
 // How sure the model was of the tokens taken, end token included: p(token) at each step (a
@@ -75,6 +88,20 @@ class DecodeSession {
     // Steps greedily until done; returns the number of steps taken.
     int run();
 
+    // What-ifs on the model. A mask and a temperature hold for every later step (the rest of the
+    // decode), a pin for the next step only; the steps taken stay as they were. reset() clears
+    // them all. Each throws InputError(bad_argument) with details "name" (and "limit"):
+    // a source index outside 0..n-1, masking the last unmasked token, given weights that are not
+    // n finite values ≥ 0 with a positive sum, a temperature outside [min_temperature, max_temperature].
+    void mask(int source_index, bool masked = true);
+    void pin(int source_index);               // one-hot on the token
+    void pin(std::span<const float> weights); // n weights, divided by their sum
+    void unpin();
+    void set_temperature(float temperature);
+    const std::vector<std::uint8_t> &attend_mask() const { return mask_; } // n bytes, 1 = attend
+    const Vec &pinned() const { return pin_; }                             // empty when no pin is set
+    float temperature() const { return temperature_; }
+
     bool done() const;
     int max_steps() const { return max_steps_; }
     const std::vector<SessionStep> &steps() const { return steps_; }
@@ -84,12 +111,21 @@ class DecodeSession {
     Confidence confidence() const;       // over the steps taken so far
 
   private:
-    const SessionStep &take(Choice choice, int token, models::DecoderStep &&step);
+    models::DecoderStep next_step(attention::StepOptions &used) const;
+    const SessionStep &take(Choice choice, int token, models::DecoderStep &&step, const attention::StepOptions &used);
+    int check_source_index(int source_index) const;
+    void note_what_ifs(SessionStep &step, const attention::StepOptions &used) const;
     const models::Seq2Seq *model_;
     SessionOptions options_;
     int max_steps_;
     models::EncoderOutput encoded_;
     std::vector<SessionStep> steps_;
+    std::vector<std::uint8_t> mask_; // n, 1 = attend
+    int masked_count_ = 0;
+    Vec pin_; // n weights summing to 1, or empty
+    Pin pin_kind_ = Pin::none;
+    int pinned_token_ = -1;
+    float temperature_;
 };
 
 // Beam search: k hypotheses kept by total log probability (optionally length-normalised).

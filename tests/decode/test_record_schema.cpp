@@ -30,6 +30,7 @@ TEST_CASE("a step's trace record holds exactly the fields of the table, with the
         Seq2Seq model(config(score, style), 3);
         DecodeSession session(model, {4, 5, 6});
         session.step();
+        session.mask(0); // so the what-if fields are there too
         const SessionStep &step = session.force(4);
         const trace::StepRecord r = record::to_record(step, 1, tokens);
         CHECK(r.index == 1);

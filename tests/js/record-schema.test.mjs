@@ -50,6 +50,10 @@ const pageNames = [
   'expSum',
   'entropy',
   'maxEntropy',
+  'intervened',
+  'masked',
+  'pin',
+  'temperature',
 ];
 
 // The size each shape letter stands for in a session of `model` over `source` tokens.
@@ -157,11 +161,11 @@ describe('step record schema', () => {
   });
 
   for (const [name, nulls] of [
-    ['dates-additive-bahdanau', ['attentional']],
-    ['dates-dot-luong', ['hidden']],
-    ['zh-additive-luong', []],
-    ['zh-cosine-bahdanau', ['attentional', 'hidden']],
-    ['dates-none-bahdanau', ['attentional', 'exps', 'hidden', 'scores', 'weights']],
+    ['dates-additive-bahdanau', ['attentional', 'masked']],
+    ['dates-dot-luong', ['hidden', 'masked']],
+    ['zh-additive-luong', ['masked']],
+    ['zh-cosine-bahdanau', ['attentional', 'hidden', 'masked']],
+    ['dates-none-bahdanau', ['attentional', 'exps', 'hidden', 'masked', 'scores', 'weights']],
   ])
     test(`every step of ${name} has every declared field with its shape`, () => {
       const schema = ap.recordSchema('decoder');

@@ -32,6 +32,12 @@ export interface DecodeRequest {
   topK?: number;
   /** [step, tokenId]: take this token at this step instead of the greedy one */
   forces?: [number, number][];
+  /** [step, sourceIndex]: mask this source token from this step on (the softmax over the rest) */
+  masks?: [number, number][];
+  /** [step, sourceIndex | weights]: this step's weights one-hot on the token, or the weights over their sum */
+  pins?: [number, number | number[]][];
+  /** [step, τ]: the attention temperature from this step on */
+  temperatures?: [number, number][];
   /** keep the session for beams and exports (default true); false: deleted before answering */
   keep?: boolean;
 }

@@ -78,7 +78,13 @@ const api = {
 
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
   // says which token to take (the what-if); later steps follow from it.
-  async decode(name, text, { topK = 5, forces = [], keep = true } = {}) {
+  // masks, pins and temperatures ([[step, …], …]) are the other what-ifs, applied by the engine
+  // before that step (Session.whatIf).
+  async decode(
+    name,
+    text,
+    { topK = 5, forces = [], masks = [], pins = [], temperatures = [], keep = true } = {},
+  ) {
     const s = model(name).decode(text, { topK });
     let kept = false;
     try {
@@ -86,6 +92,9 @@ const api = {
       const steps = [];
       while (!s.done()) {
         const i = s.length();
+        for (const [at, j] of masks) if (at === i) s.whatIf({ mask: j });
+        for (const [at, what] of pins) if (at === i) s.whatIf({ pin: what });
+        for (const [at, t] of temperatures) if (at === i) s.whatIf({ temperature: t });
         const token = forced.get(i);
         steps.push(token === undefined ? s.step() : s.force(token));
       }
