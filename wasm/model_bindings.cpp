@@ -1,5 +1,5 @@
 // The embind surface for trained models (declared for TypeScript in playground.d.ts):
-// Model.load(bytes) → model.info(), model.accuracyByLength(pairs, options), model.decode(text) → a decoding session
+// Model.load(bytes) → model.info(), model.accuracyByLength(pairs, options) (trainer module only), model.decode(text) → a decoding session
 // with step, force, back, reset, run, beam, trace and exports. Conversion only: the work is done by io::Model and
 // decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
@@ -262,6 +262,9 @@ val decode_js(const std::shared_ptr<const Model> &model, const DecodeRequest &r)
     return val(SessionHandle{std::move(s)});
 }
 
+#ifdef APG_LENGTH_ACCURACY
+// Only the trainer module offers this (it evaluates in a Worker): the page's first .wasm would be
+// ~7 KB larger.
 // Pairs read from JS at most: ten times a task's held-out set.
 constexpr std::int64_t kMaxPairs = 10'000;
 
@@ -314,6 +317,7 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
     out.set("buckets", buckets);
     return out;
 }
+#endif
 
 // ---- Session ----
 
@@ -537,6 +541,7 @@ val Model_decode(ModelHandle &h, val text, val options) {
         },
         text, options);
 }
+#ifdef APG_LENGTH_ACCURACY
 val Model_accuracyByLength(ModelHandle &h, val pairs, val options) {
     return guarded(
         [&h](val p, val o) {
@@ -545,6 +550,7 @@ val Model_accuracyByLength(ModelHandle &h, val pairs, val options) {
         },
         pairs, options);
 }
+#endif
 val recordSchema(val kind) {
     return guarded(
         [](val k) {
@@ -577,7 +583,9 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     emscripten::class_<ModelHandle>("Model")
         .class_function("load", &Model_load)
         .function("info", &Model_info)
+#ifdef APG_LENGTH_ACCURACY
         .function("accuracyByLength", &Model_accuracyByLength)
+#endif
         .function("decode", &Model_decode);
     emscripten::class_<SessionHandle>("Session")
         .function("step", &session_call<step_js>)
@@ -604,7 +612,9 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     guard_entry("recordSchema");
     guard_method("Model", "info");
     guard_method("Model", "decode", 1); // options may be left out
+#ifdef APG_LENGTH_ACCURACY
     guard_method("Model", "accuracyByLength", 1);
+#endif
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
           "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy", "whatIf"})

@@ -178,7 +178,7 @@ export interface StepRecord {
   scale: number;
   /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
-  /** n: stage 2: softmax(scores / τ); null without attention */
+  /** n: stage 2: softmax(scores / τ), or the pinned weights; null without attention */
   weights: Float32Array | null;
   /** dh: stage 3: Σ_j weights_j h_j (without attention the fixed vector) */
   context: Float32Array;
@@ -200,6 +200,14 @@ export interface StepRecord {
   entropy: number;
   /** ln(unmasked keys): the entropy of uniform weights */
   maxEntropy: number;
+  /** 1 when a what-if changed this step (mask, pin, τ ≠ 1) */
+  intervened: number;
+  /** n: what-if: 1 at a masked source token; null when none */
+  masked: Float32Array | null;
+  /** what-if: weights pinned one-hot on a token, or given */
+  pin: 'none' | 'token' | 'weights';
+  /** τ of this step's softmax */
+  temperature: number;
 }
 
 /**

@@ -25,7 +25,8 @@ DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> sour
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, models::EncoderOutput encoded, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
-      encoded_(std::move(encoded)) {
+      encoded_(std::move(encoded)), mask_(static_cast<std::size_t>(encoded_.states.rows()), 1),
+      temperature_(options.attention.temperature) {
     // More than the vocabulary is all of it (top_indices stops there).
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));

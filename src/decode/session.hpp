@@ -125,7 +125,7 @@ class DecodeSession {
     Vec pin_; // n weights summing to 1, or empty
     Pin pin_kind_ = Pin::none;
     int pinned_token_ = -1;
-    float temperature_;
+    float temperature_ = 1.0f;
 };
 
 // Beam search: k hypotheses kept by total log probability (optionally length-normalised).

@@ -124,7 +124,7 @@ TEST_CASE("a baseline checkpoint holds no attention tensors, says score none, an
     const io::Model model(Seq2Seq(c, 9), letters, letters);
     const auto bytes = model.save();
     const io::Checkpoint file = io::load_safetensors(bytes);
-    for (const auto &[name, tensor] : file.tensors) CHECK_MESSAGE(!attention_tensor(name), name);
+    for (const auto &entry : file.tensors) CHECK_MESSAGE(!attention_tensor(entry.first), entry.first);
     CHECK(file.tensors.count("decoder.init.w") == 1);
     CHECK(nlohmann::json::parse(file.metadata.at("config"))["score"] == "none");
     const io::Model loaded = io::Model::load(bytes);
