@@ -43,6 +43,11 @@ test('a scenes run: steps, the probe as words × 64 cells, and save() captions t
       evalExamples: 5,
     }),
   );
+  const s = run.settings();
+  assert.deepEqual(
+    [s.task, s.encoder, s.embed, s.hidden, s.steps, s.batch, s.trainCount, s.heldoutCount],
+    ['scenes', 'conv', 16, 62, 6, 8, 12000, 1000],
+  );
   let p = run.step(4);
   assert.equal(p.step, 4);
   assert.ok(Number.isFinite(p.loss) && p.loss > 0);

@@ -468,20 +468,21 @@ export function openRunModel(id, which, view) {
   const run = runOf(id);
   const data = runData.get(id);
   if (!run || !data) return;
-  let name;
+  let name, bytes;
   if (which === 'final') {
     if (!data.final) return;
     name = run.savedId || runModelId(run, data.final.step);
-    if (!run.savedId) holdModel(name, data.final.bytes);
+    bytes = data.final.bytes;
+    if (!run.savedId) holdModel(name, bytes);
   } else {
     const e = data.evaluations[which];
     if (!e?.bytes) return;
     name = runModelId(run, e.step);
-    holdModel(name, e.bytes);
+    bytes = e.bytes;
+    holdModel(name, bytes);
   }
   if (run.task === 'scenes') {
     // a scenes model reads pictures: the Caption view shows it
-    const bytes = which === 'final' ? data.final.bytes : data.evaluations[which].bytes;
     openTrainedScene(name, run.score, bytes);
     nav.view = 'caption';
     return;
