@@ -49,7 +49,7 @@ export type EncoderKind = 'gru' | 'transformer';
 export interface TaskRecipe {
   /** 'dates' | 'zh' | 'reverse' | 'scenes' (trainTasks), 'pairs' (pairsRecipe) */
   name: string;
-  /** the input whose alignment evaluate() returns ('' for pairs: the first held-out source; scenes: a scene description, its columns the 64 cells r0c0 … r7c7) */
+  /** the input whose alignment evaluate() returns ('' for pairs: the first held-out source; scenes: a scene description, its columns the 64 cells a1 … h8, row by row) */
   probe: string;
   defaultSteps: number;
   batch: number;

@@ -332,7 +332,8 @@ Evaluation Run::evaluate(int limit) {
     if (scenes_) {
         const int grid = network_->config().image_size / 4;
         for (int cell = 0; cell < grid * grid; ++cell)
-            e.probe.source.push_back("r" + std::to_string(cell / grid) + "c" + std::to_string(cell % grid));
+            e.probe.source.push_back(std::string(1, static_cast<char>('a' + cell % grid)) +
+                                     std::to_string(cell / grid + 1));
     } else {
         e.probe.source = task_.source_vocab.tokenize(probe_);
     }

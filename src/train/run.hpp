@@ -67,7 +67,8 @@ struct RunProgress : Progress {
 };
 
 struct ProbeAlignment {
-    std::vector<std::string> source; // n source tokens (scenes: the 64 cells, "r0c0" … "r7c7", row-major)
+    std::vector<std::string> source; // n source tokens (scenes: the 64 cells row by row, named as the Caption view
+                                     // does: column a–h, row 1–8)
     std::vector<std::string> output; // one token per decoding step, the end token included if taken
     Mat weights;                     // steps × n, row i = the attention weights of step i
 };

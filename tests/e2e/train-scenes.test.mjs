@@ -43,6 +43,11 @@ describe('scenes in the Train view', { skip: built ? false : 'build/wasm/trainer
     await page.goto(`${server.url}#${hash}`);
     await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
     assert.equal(await page.locator('[data-testid=train-task-scenes]').count(), 1);
+    // the recipe fixes the encoder and its sizes: the form offers neither
+    assert.equal(await page.locator('[data-testid=train-scenes-encoder]').count(), 1);
+    assert.equal(await page.locator('[data-testid=train-encoder-transformer]').count(), 0);
+    assert.equal(await page.locator('[data-testid=train-embed]').count(), 0);
+    assert.equal(await page.locator('[data-testid=train-hidden]').count(), 0);
     await page.click('[data-testid=train-start]');
     await page.waitForFunction(
       () => document.querySelector('[data-testid=run-additive]')?.getAttribute('data-status') === 'done',
@@ -67,6 +72,8 @@ describe('scenes in the Train view', { skip: built ? false : 'build/wasm/trainer
     // the heatmap draws one column per cell
     const heatmap = page.locator('[data-testid=run-additive-heatmap]');
     assert.equal(await heatmap.count(), 1);
+    // not kept among the text views' models (their list offers Decode)
+    assert.ok(!(await page.locator('body').textContent())?.includes('scenes · additive · bahdanau · step'));
     // a scenes model opens in the Caption view only
     assert.equal(await page.locator('[data-testid=run-additive-final-decode]').count(), 0);
     await pageScreenshot(page, `${shots}train-scenes.png`);
@@ -98,7 +105,7 @@ describe('scenes in the Train view', { skip: built ? false : 'build/wasm/trainer
     );
     const name = await page.locator('[data-testid=caption]').getAttribute('data-model');
     // the run's model (named by its step), not the shipped scenes-additive-bahdanau
-    assert.match(name ?? '', new RegExp(`^scenes-additive-bahdanau-step${STEPS}-`));
+    assert.match(name ?? '', new RegExp(`^trained-scenes-additive-bahdanau-.*-step${STEPS}$`));
     const text = (await page.locator('[data-testid=caption-text]').textContent())?.trim() ?? '';
     assert.ok(text.length > 0);
     await pageScreenshot(page, `${shots}train-scenes-caption.png`);

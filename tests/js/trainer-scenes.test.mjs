@@ -59,7 +59,7 @@ test('a scenes run: steps, the probe as words × 64 cells, and save() captions t
   assert.ok(e.heldoutExactMatch >= 0 && e.heldoutExactMatch <= 1);
   assert.equal(e.probe.cols, 64);
   assert.equal(e.probe.source.length, 64);
-  assert.deepEqual([e.probe.source[0], e.probe.source[10], e.probe.source[63]], ['r0c0', 'r1c2', 'r7c7']);
+  assert.deepEqual([e.probe.source[0], e.probe.source[10], e.probe.source[63]], ['a1', 'c2', 'h8']);
   assert.equal(e.probe.rows, e.probe.output.length);
   assert.equal(e.probe.weights.length, e.probe.rows * 64);
 

@@ -96,9 +96,9 @@ TEST_CASE("Run's scenes evaluation probes a fixed held-out scene: caption words 
     CHECK(e.examples == 5);
     CHECK(e.heldout_exact_match == exact_match(run.network(), run.data().heldout, kTokens, 5));
     REQUIRE(e.probe.source.size() == 64);
-    CHECK(e.probe.source[0] == "r0c0");
-    CHECK(e.probe.source[9] == "r1c1");
-    CHECK(e.probe.source[63] == "r7c7");
+    CHECK(e.probe.source[0] == "a1");
+    CHECK(e.probe.source[9] == "b2");
+    CHECK(e.probe.source[63] == "h8");
     REQUIRE(!e.probe.output.empty());
     CHECK(e.probe.weights.rows() == static_cast<Eigen::Index>(e.probe.output.size()));
     CHECK(e.probe.weights.cols() == 64);

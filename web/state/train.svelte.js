@@ -440,7 +440,8 @@ const runModelId = (run, step) =>
 export async function keepRun(id) {
   const run = runOf(id);
   const data = runData.get(id);
-  if (!run || !data?.final || run.savedId) return;
+  // the kept models are the text views' (Decode, Compare, Beam); a scenes model reads pictures
+  if (!run || run.task === 'scenes' || !data?.final || run.savedId) return;
   const last = data.evaluations.filter((e) => e.step === data.final?.step).at(-1);
   const meta = {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
