@@ -47,9 +47,9 @@ export type EncoderKind = 'gru' | 'transformer';
 
 /** A task's recipe (what `apg train` uses) and its probe; the defaults of a TrainConfig. */
 export interface TaskRecipe {
-  /** 'dates' | 'zh' | 'reverse' (trainTasks), 'pairs' (pairsRecipe) */
+  /** 'dates' | 'zh' | 'reverse' | 'scenes' (trainTasks), 'pairs' (pairsRecipe) */
   name: string;
-  /** the input whose alignment evaluate() returns ('' for pairs: the first held-out source) */
+  /** the input whose alignment evaluate() returns ('' for pairs: the first held-out source; scenes: a scene description, its columns the 64 cells a1 … h8, row by row) */
   probe: string;
   defaultSteps: number;
   batch: number;

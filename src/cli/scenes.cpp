@@ -91,19 +91,8 @@ int train_scenes(const SceneTraining &r) {
         },
         100);
     const train::ScenesScore score = train::evaluate_scenes(network, task.data.heldout, task.target_vocab);
-    nlohmann::json training = {{"command", r.command_line},
-                               {"encoder", "conv"},
-                               {"seed", r.seed},
-                               {"data_seed", r.seed},
-                               {"steps", options.steps},
-                               {"batch_size", options.batch_size},
-                               {"learning_rate", options.learning_rate},
-                               {"final_lr_fraction", options.final_lr_fraction},
-                               {"clip_norm", options.clip_norm},
-                               {"train_pairs", task.train.size()},
-                               {"heldout_pairs", task.heldout.size()},
-                               {"heldout_exact_match", score.exact_match},
-                               {"attention_hits", score.attention_hits}};
+    const nlohmann::json training =
+        train::scenes_record(r.command_line, r.seed, options, task.train.size(), task.heldout.size(), score);
     io::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
     const auto bytes = model.save();
     std::ofstream out(r.out, std::ios::binary);

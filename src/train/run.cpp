@@ -17,7 +17,10 @@ constexpr SpecialTokens kTokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vo
 
 // The input the page's alignment snapshots decode: one that shows the task's pattern (the
 // reordering of zh's time and place phrases, the anti-diagonal of reverse).
+// scenes: the first held-out scene of seed 1, whose composition no seed trains on (held-out
+// compositions are chosen by their hash), so every run is probed on the same unseen picture.
 std::string task_probe(std::string_view task) {
+    if (task == "scenes") return scenes::describe(scenes::make_scenes(1, 0, 1).heldout.front().scene);
     if (task == "dates") return "29 november 2026";
     if (task == "zh") return "tom chased jerry in the kitchen yesterday";
     return "abcdefj";
@@ -42,7 +45,22 @@ int checked_int(const char *name, int value, int lo, int hi) {
     return value;
 }
 
+TaskInfo scenes_info() {
+    const TrainOptions o = scenes_options();
+    const models::ModelConfig mc = scenes_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
+    TaskInfo t;
+    t.name = "scenes";
+    t.probe = task_probe("scenes");
+    t.steps = o.steps;
+    t.batch = o.batch_size;
+    t.learning_rate = o.learning_rate;
+    t.embed = mc.embedding;
+    t.hidden = mc.encoder_hidden;
+    return t;
+}
+
 TaskInfo info_for(std::string name, models::EncoderKind encoder) {
+    if (name == "scenes") return scenes_info();
     TaskInfo t;
     const bool pairs = name == "pairs";
     const TrainOptions o = recipe_options(pairs ? "dates" : name, encoder);
@@ -86,6 +104,7 @@ void copy_in(const std::vector<float> &flat, const std::vector<core::TensorRef> 
 std::vector<TaskInfo> task_infos(models::EncoderKind encoder) {
     std::vector<TaskInfo> out;
     for (const auto &name : task_names()) out.push_back(info_for(name, encoder));
+    out.push_back(scenes_info());
     return out;
 }
 
@@ -94,12 +113,25 @@ TaskInfo pairs_info(models::EncoderKind encoder) { return info_for("pairs", enco
 Run::Run(RunConfig config) : config_(std::move(config)) {
     const RunConfig &c = config_;
     const bool own = c.pairs.has_value();
-    if (!own) {
+    scenes_ = !own && c.task == "scenes";
+    if (!own && !scenes_) {
         const auto names = task_names();
         if (std::find(names.begin(), names.end(), c.task) == names.end())
             throw InputError(ErrorCode::bad_argument,
-                             "task: expected dates, zh or reverse (or own pairs), got \"" + c.task.substr(0, 32) + "\"",
+                             "task: expected dates, zh, reverse or scenes (or own pairs), got \"" +
+                                 c.task.substr(0, 32) + "\"",
                              {{"name", std::string("task")}});
+    }
+    if (scenes_) {
+        // The scenes recipe fixes the conv encoder and its sizes; a value for them is a mistake, not a wish to ignore.
+        const auto fixed = [](const char *name, const std::string &why) {
+            throw InputError(ErrorCode::bad_argument, std::string(name) + ": " + why, {{"name", std::string(name)}});
+        };
+        if (c.encoder == models::EncoderKind::transformer)
+            fixed("encoder", "scenes reads images with its conv encoder, not a transformer");
+        if (c.embed) fixed("embed", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
+        if (c.hidden) fixed("hidden", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
+        if (c.activation) fixed("activation", "scenes has no transformer feed-forward");
     }
     const TaskInfo recipe = own ? pairs_info(c.encoder) : info_for(c.task, c.encoder);
     const int embed = checked_int("embed", c.embed.value_or(recipe.embed), 1, limits::max_train_dim);
@@ -136,12 +168,25 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         task_.target_vocab = target_vocabulary(task_.data);
         task_.train = encode_examples(task_.data.train, task_.source_vocab, task_.target_vocab);
         task_.heldout = encode_examples(task_.data.heldout, task_.source_vocab, task_.target_vocab);
+    } else if (scenes_) {
+        PreparedScenes p = prepare_scenes(c.seed);
+        task_.data.name = "scenes";
+        task_.data.max_target_len = p.data.max_target_len;
+        task_.source_vocab = std::move(p.source_vocab);
+        task_.target_vocab = std::move(p.target_vocab);
+        task_.train = std::move(p.train);
+        task_.heldout = std::move(p.heldout);
+        scene_heldout_ = std::move(p.data.heldout);
+        for (auto &s : scene_heldout_) s.pixels = {}; // task_.heldout.images holds them
     } else {
         task_ = prepare_task(c.task, c.seed);
     }
 
-    models::ModelConfig mc = recipe_config(task_, c.score, c.style, c.encoder);
-    if (c.encoder == models::EncoderKind::gru) {
+    models::ModelConfig mc =
+        scenes_ ? scenes_config(c.score, c.style) : recipe_config(task_, c.score, c.style, c.encoder);
+    if (scenes_) {
+        // scenes_config is the whole recipe.
+    } else if (c.encoder == models::EncoderKind::gru) {
         mc.embedding = embed;
         mc.encoder_hidden = hidden;
         mc.decoder_hidden = 2 * hidden; // = the encoder state, so every score function fits
@@ -155,7 +200,9 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     if (c.activation) mc.activation = *c.activation;
     mc.validate();
 
-    options_ = own ? recipe_options("dates", c.encoder) : recipe_options(c.task, c.encoder);
+    options_ = own       ? recipe_options("dates", c.encoder)
+               : scenes_ ? scenes_options()
+                         : recipe_options(c.task, c.encoder);
     options_.seed = c.seed;
     options_.steps = steps;
     options_.batch_size = batch;
@@ -166,19 +213,28 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     probe_ = c.probe.value_or(own ? (task_.data.heldout.empty() ? task_.data.train.front().source_text
                                                                 : task_.data.heldout.front().source_text)
                                   : task_probe(c.task));
-    try {
-        const std::vector<int> ids = task_.source_vocab.encode(probe_);
-        if (static_cast<int>(ids.size()) > mc.max_source_len)
-            throw InputError(ErrorCode::too_long,
-                             "the probe has " + std::to_string(ids.size()) + " tokens, the model takes at most " +
-                                 std::to_string(mc.max_source_len),
-                             {{"length", static_cast<std::int64_t>(ids.size())},
-                              {"limit", static_cast<std::int64_t>(mc.max_source_len)}});
-    } catch (const Error &e) {
-        Details details = e.details();
-        details.insert(details.begin(), {"name", std::string("probe")});
-        throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
-    }
+    if (scenes_) {
+        try {
+            probe_image_ = scenes::render(scenes::parse_description(probe_));
+        } catch (const Error &e) {
+            Details details = e.details();
+            details.insert(details.begin(), {"name", std::string("probe")});
+            throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
+        }
+    } else
+        try {
+            const std::vector<int> ids = task_.source_vocab.encode(probe_);
+            if (static_cast<int>(ids.size()) > mc.max_source_len)
+                throw InputError(ErrorCode::too_long,
+                                 "the probe has " + std::to_string(ids.size()) + " tokens, the model takes at most " +
+                                     std::to_string(mc.max_source_len),
+                                 {{"length", static_cast<std::int64_t>(ids.size())},
+                                  {"limit", static_cast<std::int64_t>(mc.max_source_len)}});
+        } catch (const Error &e) {
+            Details details = e.details();
+            details.insert(details.begin(), {"name", std::string("probe")});
+            throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
+        }
 
     // The examples as text are not needed past this point (a zh run holds ~5 MB of them).
     task_.data.train = {};
@@ -268,10 +324,19 @@ Evaluation Run::evaluate(int limit) {
     decode::SessionOptions options;
     options.start_id = io::Vocabulary::bos;
     options.end_id = io::Vocabulary::eos;
-    decode::DecodeSession session(*network_, task_.source_vocab.encode(probe_), options);
+    decode::DecodeSession session =
+        scenes_ ? decode::DecodeSession(*network_, network_->encode_image(probe_image_), options)
+                : decode::DecodeSession(*network_, task_.source_vocab.encode(probe_), options);
     session.run();
     const auto &steps = session.steps();
-    e.probe.source = task_.source_vocab.tokenize(probe_);
+    if (scenes_) {
+        const int grid = network_->config().image_size / 4;
+        for (int cell = 0; cell < grid * grid; ++cell)
+            e.probe.source.push_back(std::string(1, static_cast<char>('a' + cell % grid)) +
+                                     std::to_string(cell / grid + 1));
+    } else {
+        e.probe.source = task_.source_vocab.tokenize(probe_);
+    }
     e.probe.weights.resize(static_cast<Eigen::Index>(steps.size()), static_cast<Eigen::Index>(e.probe.source.size()));
     for (std::size_t i = 0; i < steps.size(); ++i) {
         e.probe.output.push_back(task_.target_vocab.token(steps[i].token));
@@ -284,7 +349,12 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
     const RunConfig &c = config_;
     std::string command = c.command;
     if (command.empty()) {
-        if (c.pairs) {
+        if (scenes_) {
+            command = "apg train --task scenes --score " + std::string(attention::name(c.score)) + " --style " +
+                      std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) +
+                      " --out scenes.safetensors --steps " + std::to_string(options_.steps) + " --batch " +
+                      std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
+        } else if (c.pairs) {
             command = "trained on own pairs (" + std::to_string(pairs_->count) + " pairs, " +
                       io::tokenizer_name(pairs_->tokenizer) + " tokens)";
         } else {
@@ -308,6 +378,7 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                              {"train_pairs", task_.train.size()},
                              {"heldout_pairs", task_.heldout.size()},
                              {"heldout_exact_match", heldout >= 0 ? nlohmann::json(heldout) : nlohmann::json()}};
+    if (scenes_) record["encoder"] = "conv";
     if (examples != task_.heldout.size()) record["heldout_examples"] = examples;
     if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
     if (diverged_) record["diverged"] = progress_.message;
@@ -321,6 +392,18 @@ io::Model Run::snapshot() const {
 }
 
 io::Model Run::trained_model() const {
+    if (scenes_) {
+        // What apg train --task scenes writes: the record of scenes_record, scored over every held-out scene.
+        std::vector<scenes::Sample> samples = scene_heldout_;
+        for (std::size_t k = 0; k < samples.size(); ++k) samples[k].pixels = task_.heldout.images[k];
+        const ScenesScore score = evaluate_scenes(*network_, samples, task_.target_vocab);
+        nlohmann::json record = scenes_record(training_record(-1, 0)["command"], config_.seed, options_,
+                                              task_.train.size(), task_.heldout.size(), score);
+        if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
+        if (diverged_) record["diverged"] = progress_.message;
+        return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
+                         task_.target_vocab, std::move(record));
+    }
     const double heldout = task_.heldout.size() > 0 ? exact_match(*network_, task_.heldout, kTokens) : -1;
     return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
                      task_.target_vocab, training_record(heldout, task_.heldout.size()));

@@ -13,6 +13,7 @@
 #include "io/model.hpp"
 #include "train/pairs.hpp"
 #include "train/prepare.hpp"
+#include "train/tasks/scenes_prepare.hpp"
 #include "train/trainer.hpp"
 
 #include <cstdint>
@@ -24,7 +25,10 @@
 namespace apg::train {
 
 struct RunConfig {
-    std::string task = "dates";       // a task of task_names(); ignored when pairs is set
+    // A task of task_names() or "scenes" (captions of images: the recipe of `apg train --task
+    // scenes`, a conv encoder; embed, hidden and activation are fixed by it); ignored when pairs
+    // is set.
+    std::string task = "dates";
     std::optional<std::string> pairs; // own source<TAB>target text (pairs.hpp)
     Tokenization tokenization = Tokenization::automatic;
     attention::ScoreKind score = attention::ScoreKind::additive;
@@ -37,9 +41,9 @@ struct RunConfig {
     std::optional<int> embed, hidden;
     std::optional<double> learning_rate;
     std::optional<int> batch, steps;
-    std::uint64_t seed = 1;                   // data, initialisation and batch order, as `apg train --seed`
-    int eval_examples = 200;                  // held-out pairs an evaluate() decodes by default
-    std::optional<std::string> probe;         // the alignment's input; unset: the task's probe
+    std::uint64_t seed = 1;           // data, initialisation and batch order, as `apg train --seed`
+    int eval_examples = 200;          // held-out pairs an evaluate() decodes by default
+    std::optional<std::string> probe; // the alignment's input (scenes: a scene description); unset: the task's probe
     std::optional<nn::Activation> activation; // the transformer's feed-forward (recipe: ReLU)
     int eval_every = 0;                       // held-out exact match inside step() every this many steps (0: never)
     std::string command;                      // the training record's "command"; empty: the `apg train` line
@@ -63,7 +67,8 @@ struct RunProgress : Progress {
 };
 
 struct ProbeAlignment {
-    std::vector<std::string> source; // n source tokens
+    std::vector<std::string> source; // n source tokens (scenes: the 64 cells row by row, named as the Caption view
+                                     // does: column a–h, row 1–8)
     std::vector<std::string> output; // one token per decoding step, the end token included if taken
     Mat weights;                     // steps × n, row i = the attention weights of step i
 };
@@ -127,6 +132,9 @@ class Run {
     std::unique_ptr<models::Seq2Seq> network_; // fixed address: the trainer and Adam point into it
     std::unique_ptr<Trainer> trainer_;
     std::vector<float> last_good_; // the parameters before the step under way
+    bool scenes_ = false;
+    std::vector<scenes::Sample> scene_heldout_; // scenes: the held-out samples trained_model() scores
+    std::vector<std::uint8_t> probe_image_;     // scenes: the probe scene's pixels
     RunProgress progress_;
     std::size_t last_examples_ = 0; // held-out pairs behind progress_.heldout_exact_match
     bool diverged_ = false, cancelled_ = false;

@@ -282,7 +282,7 @@ val settings_js(Run &run) {
     out.set("style", std::string(models::name(c.style)));
     out.set("encoder", std::string(models::name(c.encoder)));
     out.set("embed", c.embedding);
-    out.set("hidden", c.encoder == models::EncoderKind::gru ? c.encoder_hidden : c.ff_hidden);
+    out.set("hidden", c.encoder == models::EncoderKind::transformer ? c.ff_hidden : c.encoder_hidden);
     out.set("steps", o.steps);
     out.set("batch", o.batch_size);
     out.set("learningRate", o.learning_rate);

@@ -37,6 +37,8 @@ export const caption = $state({
   limits: null,
   /** @type {Record<string, { status: 'loading' | 'ready' | 'failed', info: any, error: string }>} */
   models: {},
+  /** a scenes model trained in the Train view (its name), shown instead of a shipped one; '' for none */
+  trained: '',
   /** the score function of the model shown */
   score: sceneModels.some((m) => m.score === linkedScore)
     ? linkedScore
@@ -68,7 +70,24 @@ export const caption = $state({
 });
 
 export const modelName = (score) => `${TASK}-${score}-bahdanau`;
-export const currentName = () => modelName(caption.score);
+export const currentName = () => caption.trained || modelName(caption.score);
+
+/** The bytes of the scenes models the Train view opened here, by name (read by loadSceneModel). */
+const trainedBytes = new Map();
+
+/**
+ * Shows a scenes model trained in the Train view (its .safetensors bytes) instead of a shipped one.
+ * @param {string} name a name unique to this model
+ * @param {string} score its score function (the formulas and labels are its own)
+ * @param {Uint8Array} bytes
+ */
+export function openTrainedScene(name, score, bytes) {
+  trainedBytes.set(name, bytes);
+  caption.trained = name;
+  if (SCORES.includes(score)) caption.score = score;
+  caption.compare = false;
+  requestCaption();
+}
 export const currentResult = () => caption.results[currentName()] ?? null;
 
 /** @type {Comlink.Remote<CaptionApi> | null} */
@@ -115,11 +134,14 @@ async function loadSceneModel(name) {
   if (known) return;
   caption.models[name] = { status: 'loading', info: null, error: '' };
   try {
+    const held = trainedBytes.get(name);
     const url = checkpoints[name];
-    if (!url) throw new Error(`there is no checkpoint ${name}.safetensors in this build`);
-    const response = await fetch(new URL(url, document.baseURI));
-    if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
-    const bytes = await response.arrayBuffer();
+    if (!held && !url) throw new Error(`there is no checkpoint ${name}.safetensors in this build`);
+    const response = held ? null : await fetch(new URL(url, document.baseURI));
+    if (response && !response.ok)
+      throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+    // a copy of a trained model's bytes: the transfer detaches what it sends
+    const bytes = held ? held.slice().buffer : await /** @type {Response} */ (response).arrayBuffer();
     const info = await /** @type {Comlink.Remote<CaptionApi>} */ (remote).loadModel(
       name,
       Comlink.transfer(bytes, [bytes]),
@@ -182,7 +204,8 @@ async function askEngine() {
 }
 
 export function setScore(score) {
-  if (!sceneModels.some((m) => m.score === score) || caption.score === score) return;
+  if (!sceneModels.some((m) => m.score === score) || (caption.score === score && !caption.trained)) return;
+  caption.trained = '';
   caption.score = score;
   if (!caption.results[currentName()]) requestCaption();
 }

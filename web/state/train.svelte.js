@@ -8,6 +8,8 @@ import { reporter, startTrainWorker } from '../train/client.js';
 import { engine } from './engine.svelte.js';
 import { noteLink } from './notes.svelte.js';
 import { chooseTrained, holdModel, keepModel, newModelId } from './trained.svelte.js';
+import { openTrainedScene } from './caption.svelte.js';
+import { nav } from './choice.svelte.js';
 import { readTrainUrl, trainDefaults, trainUrlFields } from './train-url.js';
 import { hashParts } from './url.js';
 
@@ -195,8 +197,10 @@ function runConfig(score) {
         }
       : { task: /** @type {import('@engine/trainer.js').TrainConfig['task']} */ (config.task) };
   // Sizes and options not set here are left to the trainer's recipe (the values the form shows).
+  // scenes: the conv encoder and its sizes are the recipe's own (the engine refuses others)
+  const scenes = config.data === 'task' && config.task === 'scenes';
   const set = Object.fromEntries(
-    ['embed', 'hidden', 'learningRate', 'batch', 'steps']
+    (scenes ? ['learningRate', 'batch', 'steps'] : ['embed', 'hidden', 'learningRate', 'batch', 'steps'])
       .filter((f) => config[f] > 0)
       .map((f) => [f, config[f]]),
   );
@@ -204,7 +208,7 @@ function runConfig(score) {
     ...data,
     score,
     style: /** @type {import('../../wasm/playground').AttentionStyle} */ (config.style),
-    encoder: /** @type {import('@engine/trainer.js').EncoderKind} */ (config.encoder),
+    ...(scenes ? {} : { encoder: /** @type {import('@engine/trainer.js').EncoderKind} */ (config.encoder) }),
     ...set,
     seed: config.seed,
     evalExamples: config.evalExamples,
@@ -436,7 +440,8 @@ const runModelId = (run, step) =>
 export async function keepRun(id) {
   const run = runOf(id);
   const data = runData.get(id);
-  if (!run || !data?.final || run.savedId) return;
+  // the kept models are the text views' (Decode, Compare, Beam); a scenes model reads pictures
+  if (!run || run.task === 'scenes' || !data?.final || run.savedId) return;
   const last = data.evaluations.filter((e) => e.step === data.final?.step).at(-1);
   const meta = {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
@@ -458,22 +463,30 @@ export async function keepRun(id) {
  * Opens a run's model in another view: the final one, or the snapshot of evaluation `index`.
  * @param {number} id
  * @param {'final' | number} which
- * @param {'decode' | 'compare' | 'beam'} view
+ * @param {'decode' | 'compare' | 'beam' | 'caption'} view (a scenes model: always the Caption view)
  */
 export function openRunModel(id, which, view) {
   const run = runOf(id);
   const data = runData.get(id);
   if (!run || !data) return;
-  let name;
+  let name, bytes;
   if (which === 'final') {
     if (!data.final) return;
     name = run.savedId || runModelId(run, data.final.step);
-    if (!run.savedId) holdModel(name, data.final.bytes);
+    bytes = data.final.bytes;
+    if (!run.savedId) holdModel(name, bytes);
   } else {
     const e = data.evaluations[which];
     if (!e?.bytes) return;
     name = runModelId(run, e.step);
-    holdModel(name, e.bytes);
+    bytes = e.bytes;
+    holdModel(name, bytes);
+  }
+  if (run.task === 'scenes') {
+    // a scenes model reads pictures: the Caption view shows it
+    openTrainedScene(name, run.score, bytes);
+    nav.view = 'caption';
+    return;
   }
   chooseTrained(
     { id: name, task: run.task, score: run.score, style: run.style, encoder: config.encoder },

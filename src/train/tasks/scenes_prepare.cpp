@@ -63,6 +63,23 @@ TrainOptions scenes_options() {
     return o;
 }
 
+nlohmann::json scenes_record(const std::string &command, std::uint64_t seed, const TrainOptions &options,
+                             std::size_t train_pairs, std::size_t heldout_pairs, const ScenesScore &score) {
+    return {{"command", command},
+            {"encoder", "conv"},
+            {"seed", seed},
+            {"data_seed", seed},
+            {"steps", options.steps},
+            {"batch_size", options.batch_size},
+            {"learning_rate", options.learning_rate},
+            {"final_lr_fraction", options.final_lr_fraction},
+            {"clip_norm", options.clip_norm},
+            {"train_pairs", train_pairs},
+            {"heldout_pairs", heldout_pairs},
+            {"heldout_exact_match", score.exact_match},
+            {"attention_hits", score.attention_hits}};
+}
+
 int peak_cell(const Vec &weights) {
     Eigen::Index best = 0;
     weights.maxCoeff(&best);

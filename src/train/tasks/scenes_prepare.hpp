@@ -8,7 +8,10 @@
 #include "train/tasks/scenes.hpp"
 #include "train/trainer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace apg::train {
@@ -42,6 +45,11 @@ struct ScenesScore {
 // a peak cell is inside a box when the cell's centre pixel is.
 ScenesScore evaluate_scenes(const models::Seq2Seq &model, const std::vector<scenes::Sample> &samples,
                             const io::Vocabulary &target_vocab, std::size_t limit = 0);
+
+// The training record of a scenes model (what `apg train --task scenes` and train::Run write):
+// the options, the data's sizes and the held-out score.
+nlohmann::json scenes_record(const std::string &command, std::uint64_t seed, const TrainOptions &options,
+                             std::size_t train_pairs, std::size_t heldout_pairs, const ScenesScore &score);
 
 // The grid cell a weight vector peaks at, and whether its centre lies in the box.
 int peak_cell(const Vec &weights);
