@@ -1,7 +1,7 @@
 // The embind surface for trained models (declared for TypeScript in playground.d.ts):
-// Model.load(bytes) → model.info(), model.accuracyByLength(pairs, options) (trainer module only), model.decode(text) → a decoding session
-// with step, force, back, reset, run, beam, trace and exports. Conversion only: the work is done by io::Model and
-// decode::DecodeSession; C++ exceptions reach JS as Error.
+// Model.load(bytes) → model.info(), model.accuracyByLength(pairs, options) (trainer module only), model.decode(text) →
+// a decoding session with step, force, back, reset, run, beam, trace and exports. Conversion only: the work is done by
+// io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
 #include "decode/length_accuracy.hpp"
 #include "decode/record_schema.hpp"
