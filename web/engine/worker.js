@@ -135,7 +135,7 @@ const api = {
       return {
         sourceTokens: s.sourceTokens(),
         layers,
-        cross: steps.map((step) => ({ token: step.token, weights: step.weights })),
+        cross: steps.map((step) => ({ token: step.token, weights: step.weights ?? new Float32Array(0) })),
         output: s.outputTokens(),
       };
     } finally {

@@ -137,8 +137,8 @@ export function compareCsv(models) {
           s.logProb,
           j,
           m.sourceTokens[j],
-          s.scores[j],
-          s.weights[j],
+          s.scores ? s.scores[j] : '',
+          s.weights ? s.weights[j] : '',
         ]);
   return csvText(
     [

@@ -58,7 +58,7 @@ export function compareDiffKey(reference, name) {
  * compareDiff[name].
  */
 export async function runCompareDifferences(reference, names) {
-  const weights = (name) => compare[name].steps.map((s) => s.weights);
+  const weights = (name) => compare[name].steps.map((s) => s.weights ?? new Float32Array(0));
   await Promise.all(
     names
       .filter((name) => name !== reference)
