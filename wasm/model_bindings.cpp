@@ -10,6 +10,7 @@
 #include "io/model.hpp"
 #include "js_error.hpp"
 #include "model_handle.hpp"
+#include "session_methods.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
 
@@ -321,21 +322,6 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
 
 // ---- Session ----
 
-val step_js(SessionState &s) {
-    const auto &step = s.session->step();
-    return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
-}
-
-val force_js(SessionState &s, val token) {
-    if (!token.isNumber()) bad_argument("force", ": expected a token id, got " + describe(token));
-    // Out-of-range ids are the session's to refuse (it names the vocabulary size).
-    const double id = token.as<double>();
-    if (!(id == std::floor(id) && std::abs(id) < 1 << 30))
-        bad_argument("force", ": token id must be a whole number, got " + number_text(id));
-    const auto &step = s.session->force(static_cast<int>(id));
-    return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
-}
-
 // A what-if, one per call (one binding keeps the page's .wasm small): {mask: i}, {unmask: i},
 // {pin: i | weights | null}, {temperature: τ}. The checks of range are the session's (it knows the
 // source length); here only the JS values are judged.
@@ -364,44 +350,6 @@ val what_if_js(SessionState &s, val what) {
     } else
         bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature");
     return val::undefined();
-}
-
-val back_js(SessionState &s) { return val(s.session->back()); }
-val reset_js(SessionState &s) {
-    s.session->reset();
-    return val::undefined();
-}
-val done_js(SessionState &s) { return val(s.session->done()); }
-val length_js(SessionState &s) { return val(static_cast<int>(s.session->steps().size())); }
-
-val run_js(SessionState &s) {
-    const int before = static_cast<int>(s.session->steps().size());
-    s.session->run();
-    val out = val::array();
-    const auto &steps = s.session->steps();
-    for (int i = before; i < static_cast<int>(steps.size()); ++i)
-        out.call<void>("push", step_to_js(s.target_tokens, steps[i], i));
-    return out;
-}
-
-val record_js(SessionState &s, val index) {
-    const auto &steps = s.session->steps();
-    if (!index.isNumber()) bad_argument("record", ": expected a step index, got " + describe(index));
-    const double i = index.as<double>();
-    if (!(i >= 0 && i < static_cast<double>(steps.size()) && i == std::floor(i)))
-        bad_argument("record",
-                     ": step " + number_text(i) + " does not exist (the session has " + std::to_string(steps.size()) +
-                         " steps)",
-                     static_cast<std::int64_t>(steps.size()));
-    return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
-}
-
-val trace_js(SessionState &s) {
-    val out = val::array();
-    const auto &steps = s.session->steps();
-    for (int i = 0; i < static_cast<int>(steps.size()); ++i)
-        out.call<void>("push", step_to_js(s.target_tokens, steps[i], i));
-    return out;
 }
 
 val source_tokens_js(SessionState &s) { return strings_to_js(s.source_tokens); }
@@ -588,16 +536,16 @@ EMSCRIPTEN_BINDINGS(apg_models) {
 #endif
         .function("decode", &Model_decode);
     emscripten::class_<SessionHandle>("Session")
-        .function("step", &session_call<step_js>)
-        .function("force", &session_call_arg<force_js>)
+        .function("step", &session_call<session_methods::step_js<SessionState>>)
+        .function("force", &session_call_arg<session_methods::force_js<SessionState>>)
         .function("whatIf", &session_call_arg<what_if_js>)
-        .function("back", &session_call<back_js>)
-        .function("reset", &session_call<reset_js>)
-        .function("run", &session_call<run_js>)
-        .function("done", &session_call<done_js>)
-        .function("length", &session_call<length_js>)
-        .function("record", &session_call_arg<record_js>)
-        .function("trace", &session_call<trace_js>)
+        .function("back", &session_call<session_methods::back_js<SessionState>>)
+        .function("reset", &session_call<session_methods::reset_js<SessionState>>)
+        .function("run", &session_call<session_methods::run_js<SessionState>>)
+        .function("done", &session_call<session_methods::done_js<SessionState>>)
+        .function("length", &session_call<session_methods::length_js<SessionState>>)
+        .function("record", &session_call_arg<session_methods::record_js<SessionState>>)
+        .function("trace", &session_call<session_methods::trace_js<SessionState>>)
         .function("sourceTokens", &session_call<source_tokens_js>)
         .function("encoderStates", &session_call<encoder_states_js>)
         .function("selfAttention", &session_call<self_attention_js>)

@@ -6,6 +6,7 @@
 // decode::DecodeSession.
 #include "../convert.hpp"
 #include "../js_error.hpp"
+#include "../session_methods.hpp"
 #include "../step_record.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
@@ -276,58 +277,6 @@ val encode_js(const std::shared_ptr<const Model> &model, val pixels, val width, 
 
 // ---- ImageSession ----
 
-val step_js(ImageSessionState &s) {
-    const auto &step = s.session->step();
-    return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
-}
-
-val force_js(ImageSessionState &s, val token) {
-    if (!token.isNumber()) bad_argument("force", ": expected a token id, got " + describe(token));
-    const double id = token.as<double>();
-    if (!(id == std::floor(id) && std::abs(id) < 1 << 30))
-        bad_argument("force", ": token id must be a whole number, got " + number_text(id));
-    const auto &step = s.session->force(static_cast<int>(id));
-    return step_to_js(s.target_tokens, step, static_cast<int>(s.session->steps().size()) - 1);
-}
-
-val back_js(ImageSessionState &s) { return val(s.session->back()); }
-val reset_js(ImageSessionState &s) {
-    s.session->reset();
-    return val::undefined();
-}
-val done_js(ImageSessionState &s) { return val(s.session->done()); }
-val length_js(ImageSessionState &s) { return val(static_cast<int>(s.session->steps().size())); }
-
-val run_js(ImageSessionState &s) {
-    const int before = static_cast<int>(s.session->steps().size());
-    s.session->run();
-    val out = val::array();
-    const auto &steps = s.session->steps();
-    for (int i = before; i < static_cast<int>(steps.size()); ++i)
-        out.call<void>("push", step_to_js(s.target_tokens, steps[i], i));
-    return out;
-}
-
-val record_js(ImageSessionState &s, val index) {
-    const auto &steps = s.session->steps();
-    if (!index.isNumber()) bad_argument("record", ": expected a step index, got " + describe(index));
-    const double i = index.as<double>();
-    if (!(i >= 0 && i < static_cast<double>(steps.size()) && i == std::floor(i)))
-        bad_argument("record",
-                     ": step " + number_text(i) + " does not exist (the session has " + std::to_string(steps.size()) +
-                         " steps)",
-                     static_cast<std::int64_t>(steps.size()));
-    return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
-}
-
-val trace_js(ImageSessionState &s) {
-    val out = val::array();
-    const auto &steps = s.session->steps();
-    for (int i = 0; i < static_cast<int>(steps.size()); ++i)
-        out.call<void>("push", step_to_js(s.target_tokens, steps[i], i));
-    return out;
-}
-
 val output_tokens_js(ImageSessionState &s) {
     std::vector<std::string> out;
     for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
@@ -400,15 +349,15 @@ EMSCRIPTEN_BINDINGS(apg_imaging) {
         .function("caption", &ImageModel_caption)
         .function("encode", &ImageModel_encode);
     emscripten::class_<ImageSessionHandle>("ImageSession")
-        .function("step", &session_call<step_js>)
-        .function("force", &session_call_arg<force_js>)
-        .function("back", &session_call<back_js>)
-        .function("reset", &session_call<reset_js>)
-        .function("run", &session_call<run_js>)
-        .function("done", &session_call<done_js>)
-        .function("length", &session_call<length_js>)
-        .function("record", &session_call_arg<record_js>)
-        .function("trace", &session_call<trace_js>)
+        .function("step", &session_call<session_methods::step_js<ImageSessionState>>)
+        .function("force", &session_call_arg<session_methods::force_js<ImageSessionState>>)
+        .function("back", &session_call<session_methods::back_js<ImageSessionState>>)
+        .function("reset", &session_call<session_methods::reset_js<ImageSessionState>>)
+        .function("run", &session_call<session_methods::run_js<ImageSessionState>>)
+        .function("done", &session_call<session_methods::done_js<ImageSessionState>>)
+        .function("length", &session_call<session_methods::length_js<ImageSessionState>>)
+        .function("record", &session_call_arg<session_methods::record_js<ImageSessionState>>)
+        .function("trace", &session_call<session_methods::trace_js<ImageSessionState>>)
         .function("outputTokens", &session_call<output_tokens_js>)
         .function("outputText", &session_call<output_text_js>)
         .function("encoderStates", &session_call<encoder_states_js>)
