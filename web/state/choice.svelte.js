@@ -5,6 +5,8 @@ import { modelName, task as taskOf } from '../lib/tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from './engine.svelte.js';
 import { initialDecode } from './initial.js';
 import { noteLink } from './notes.svelte.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
 
 export const choice = $state({
   task: initialDecode.task,
@@ -130,8 +132,6 @@ function keepLinkedModelShipped() {
   if (!hasModel(modelName(choice.task, choice.score, choice.style)))
     Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
   keepEncoderShipped();
-  noteLink(
-    `There is no model ${asked} (dashed options are not shipped); showing ${currentModelName()} instead.`,
-  );
+  noteLink(new Text(linksDict, 'notShipped', { model: asked, shown: currentModelName() }));
 }
 keepLinkedModelShipped();

@@ -13,7 +13,7 @@ import { nav } from './choice.svelte.js';
 import { readTrainUrl, trainDefaults, trainUrlFields } from './train-url.js';
 import { hashParts } from './url.js';
 
-const notes = /** @type {string[]} */ ([]);
+const notes = /** @type {(string | import('../i18n/translate.js').Text)[]} */ ([]);
 export const config = $state(readTrainUrl(location.hash, trainDefaults, notes));
 for (const note of notes) noteLink(note);
 hashParts.push(() => trainUrlFields($state.snapshot(config)));

@@ -10,6 +10,8 @@ import { engine, engineApi, loadEngine, models, modelSources } from './engine.sv
 import { deleteSaved, listSaved, saveModel, savedBytes } from './saved-models.js';
 import { noteLink } from './notes.svelte.js';
 import { hashParts } from './url.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
 
 export const saved = $state({
   /** @type {'loading' | 'ready' | 'unavailable'} */
@@ -44,10 +46,7 @@ const first = refreshSaved().then(() => {
   if (!linked) return;
   const m = saved.list.find((s) => s.id === linked);
   if (m) chooseTrained(m);
-  else if (!modelSources.has(linked))
-    noteLink(
-      `The link names the trained model ${linked}, which this browser does not keep; showing a shipped model.`,
-    );
+  else if (!modelSources.has(linked)) noteLink(new Text(linksDict, 'noTrained', { model: linked }));
 });
 
 /** Resolves once the saved list has been read (the browser tests wait on it). */
