@@ -27,6 +27,8 @@ export default {
     noTrained:
       'The link names the trained model {model}, which this browser does not keep; showing a shipped model.',
     notShipped: 'There is no model {model} (dashed options are not shipped); showing {shown} instead.',
+    noCheckpoint: 'There is no checkpoint {name}.safetensors in this build.',
+    modelFailed: 'The model {name} did not load: {message}',
   },
   zh: {
     decode: '解码',
@@ -54,5 +56,7 @@ export default {
     stepPast: '链接请求第 {step} 步，但这次解码只有 {n} 步；显示最后一步。',
     noTrained: '链接指向训练出的模型 {model}，但这个浏览器没有保存它；显示的是自带的模型。',
     notShipped: '没有 {model} 这个模型（虚线选项没有随页面提供）；改为显示 {shown}。',
+    noCheckpoint: '这个版本里没有检查点 {name}.safetensors。',
+    modelFailed: '模型 {name} 没有加载成功：{message}',
   },
 };

@@ -66,6 +66,9 @@ export default {
     matrixOf: "W_{name} of head {head}: {dh} × {d}",
     picturesSvg: "pictures SVG",
     picturesPng: "pictures PNG",
+    noTransformer: "There is no transformer-encoder model for “{task}”: choose English → Chinese or Dates.",
+    xOf: "of “{token}” ({d})",
+    rowsOf: "{dh} × {d} of {d} × {d}",
   },
   zh: {
     linesCaption: "第 {layer} 层、第 {head} 头：上方的查询关注下方的键",
@@ -133,5 +136,8 @@ export default {
     matrixOf: "第 {head} 头的 W_{name}：{dh} × {d}",
     picturesSvg: "图 SVG",
     picturesPng: "图 PNG",
+    noTransformer: "“{task}”没有 Transformer 编码器模型：请选择英译中或日期。",
+    xOf: "，“{token}”（{d}）",
+    rowsOf: "{dh} × {d}，取自 {d} × {d}",
   },
 };

@@ -69,6 +69,7 @@ export default {
       'cosine scores lie in [−1, 1], so over these n = {n} tokens no weight can pass e² / (e² + n − 1) =',
     cbHowever:
       'However well one token matches, the attention cannot settle on it alone; a learned scale g on the scores would lift the bound to e',
+    legendScale: 'attention weight (rows: output, columns: input)',
   },
   zh: {
     underEvery: '各打分函数下的权重',
@@ -135,5 +136,6 @@ export default {
     cbLine: '余弦得分落在 [−1, 1] 之内，所以在这 n = {n} 个词元上，没有权重能超过 e² / (e² + n − 1) =',
     cbHowever:
       '无论一个词元匹配得多好，注意力都无法只集中在它身上；给得分乘上一个学到的缩放因子 g 就能把上界抬高到 e',
+    legendScale: '注意力权重（行：输出，列：输入）',
   },
 };
