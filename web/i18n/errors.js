@@ -16,6 +16,7 @@ export default {
     words: 'words',
     letters: 'letters',
     listSep: ', ',
+    limitNumbers: 'Too large: {length}, at most {limit} ({message}).',
   },
   zh: {
     empty_input: '输入为空：请输入内容，或选一个示例。',
@@ -23,7 +24,7 @@ export default {
     unknown_more: '模型不认识 {tokens} 等 {more} 个。',
     too_long: '输入太长：{length} 个{unit}，最多 {limit} 个。',
     bad_checkpoint: '无法读取模型文件（{message}）。',
-    bad_argument: '某个设置无效（{message}）。',
+    bad_argument: '参数或输入无效（{message}）。',
     bad_state: '引擎现在无法执行此操作（{message}）。',
     limit_exceeded: '超出了上限（{message}）。',
     characters: '字符',
@@ -31,5 +32,6 @@ export default {
     words: '词',
     letters: '字母',
     listSep: '、',
+    limitNumbers: '太大了：{length}，最多 {limit}（{message}）。',
   },
 };

@@ -121,6 +121,7 @@ export default {
     tooBig: '{file} has {size} bytes; the engine reads checkpoints of at most {limit} bytes.',
     loaded: 'Loaded {file} ({task}, {score}, {style}).',
     notAModel: '{file} is not a model the engine can load: {message}',
+    trainerFailed: 'The trainer module did not load: {message}',
   },
   zh: {
     caption: '图像描述',
@@ -241,5 +242,6 @@ export default {
     tooBig: '{file} 有 {size} 字节；引擎读取的检查点最多 {limit} 字节。',
     loaded: '已加载 {file}（{task}，{score}，{style}）。',
     notAModel: '{file} 不是引擎能加载的模型：{message}',
+    trainerFailed: '训练器模块没有加载成功：{message}',
   },
 };

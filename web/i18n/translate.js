@@ -19,19 +19,19 @@ export const currentLang = () => source();
  * missing in Chinese falls back to English (tests/web/i18n.test.mjs lists every such key).
  * @param {{ en: Record<string, string>, zh: Record<string, string> }} dict
  * @param {string} key
- * @param {Record<string, string | number>} [params]
+ * @param {Record<string, string | number | null | undefined>} [params]
  */
 export function translate(dict, key, params) {
   const text = dict[source()]?.[key] ?? dict.en[key] ?? key;
   return params
-    ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
+    ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name] ?? '') : whole))
     : text;
 }
 
 /**
  * @template {{ en: Record<string, string>, zh: Record<string, string> }} D
  * @param {D} dict
- * @returns {(key: keyof D['en'] & string, params?: Record<string, string | number>) => string}
+ * @returns {(key: keyof D['en'] & string, params?: Record<string, string | number | null | undefined>) => string}
  */
 export const translatorOf = (dict) => (key, params) => translate(dict, key, params);
 
@@ -43,7 +43,7 @@ export class Text {
   /**
    * @param {{ en: Record<string, string>, zh: Record<string, string> }} dict
    * @param {string} key
-   * @param {Record<string, string | number>} [params]
+   * @param {Record<string, string | number | null | undefined>} [params]
    */
   constructor(dict, key, params) {
     this.dict = dict;

@@ -60,6 +60,8 @@ export function errorText(failure) {
     });
   }
   if (failure.code === 'empty_input') return t('empty_input');
+  if (failure.code === 'limit_exceeded' && typeof d.length === 'number' && typeof d.limit === 'number')
+    return t('limitNumbers', { length: d.length, limit: d.limit, message: failure.message });
   if (ERROR_CODES.includes(/** @type {any} */ (failure.code)))
     return t(/** @type {any} */ (failure.code), { message: failure.message });
   return failure.message;

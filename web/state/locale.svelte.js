@@ -29,6 +29,6 @@ hashParts.push(() => [['lang', locale.lang]]);
  * English (a test lists every such key, so none ships).
  * @template {{ en: Record<string, string>, zh: Record<string, string> }} D
  * @param {D} dict
- * @returns {(key: keyof D['en'] & string, params?: Record<string, string | number>) => string}
+ * @returns {(key: keyof D['en'] & string, params?: Record<string, string | number | null | undefined>) => string}
  */
 export const translator = (dict) => translatorOf(dict);
