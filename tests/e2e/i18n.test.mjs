@@ -83,7 +83,7 @@ async function open(page, view, lang = 'zh') {
   await page.goto('about:blank');
   await page.goto(`${server.url}#${hash}`);
   if (view.id === 'decode') await waitForStep(page, 'zh-additive-bahdanau', 1, 30_000);
-  else await page.waitForSelector(view.ready, { timeout: 60_000 });
+  else await page.waitForSelector(view.ready, { state: 'attached', timeout: 60_000 });
   await page.evaluate(() => document.fonts.ready);
 }
 
