@@ -90,6 +90,8 @@ export default {
     others: '{n} others',
     context3: '3 · Context',
     firstDims: 'The first {shown} of the {cols} dimensions of each annotation vector h',
+    labelled: '{label}: {text}.',
+    period: '.',
   },
   zh: {
     badObject:
@@ -176,6 +178,8 @@ export default {
     cell: '格子',
     others: '其余 {n} 个',
     context3: '3 · 上下文',
-    firstDims: '每个标注向量 h 的 {cols} 个维度中的前 {shown} 个',
+    firstDims: '前 {shown} 个维度（共 {cols} 个），取自每个标注向量 h',
+    labelled: '{label}：{text}。',
+    period: '。',
   },
 };

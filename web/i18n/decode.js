@@ -99,6 +99,8 @@ export default {
     withoutAttention: 'Decode without attention (the fixed-vector baseline)',
     close: 'close',
     change: 'change',
+    period: '.',
+    takenHow: ' ({how}).',
   },
   zh: {
     loadingEngine: '正在加载 WebAssembly 引擎…',
@@ -198,5 +200,7 @@ export default {
     withoutAttention: '不用注意力解码（固定向量基线）',
     close: '收起',
     change: '修改',
+    period: '。',
+    takenHow: '（{how}）。',
   },
 };

@@ -73,6 +73,7 @@ export default {
     noTransformer: 'There is no transformer-encoder model for “{task}”: choose English → Chinese or Dates.',
     xOf: 'of “{token}” ({d})',
     rowsOf: '{dh} × {d} of {d} × {d}',
+    closeParen: ')',
   },
   zh: {
     linesCaption: '第 {layer} 层、第 {head} 头：上方的查询关注下方的键',
@@ -143,7 +144,8 @@ export default {
     picturesSvg: '图 SVG',
     picturesPng: '图 PNG',
     noTransformer: '“{task}”没有 Transformer 编码器模型：请选择英译中或日期。',
-    xOf: '，“{token}”（{d}）',
+    xOf: '（“{token}”，{d}）',
     rowsOf: '{dh} × {d}，取自 {d} × {d}',
+    closeParen: '）',
   },
 };

@@ -70,6 +70,8 @@ export default {
     cbHowever:
       'However well one token matches, the attention cannot settle on it alone; a learned scale g on the scores would lift the bound to e',
     legendScale: 'attention weight (rows: output, columns: input)',
+    period: '.',
+    cbFormulaEnd: ').',
   },
   zh: {
     underEvery: '各打分函数下的权重',
@@ -137,5 +139,7 @@ export default {
     cbHowever:
       '无论一个词元匹配得多好，注意力都无法只集中在它身上；给得分乘上一个学到的缩放因子 g 就能把上界抬高到 e',
     legendScale: '注意力权重（行：输出，列：输入）',
+    period: '。',
+    cbFormulaEnd: ')。',
   },
 };
