@@ -46,10 +46,10 @@ export default {
     language: '语言',
     copyLink: '复制链接',
     copied: '链接已复制。',
-    copyFailed: '请复制地址栏：它保存着当前视图。',
+    copyFailed: '请复制地址栏：它含有当前视图。',
     linkAsks: '此链接请求了页面没有的内容：',
-    ok: '知道了',
+    ok: '好的',
     captionFailed: '图像描述视图未能加载：{message}',
-    footer: '页面上的每个数字都来自引擎的计算结果；页面本身只负责绘制。',
+    footer: '页面上的每个数字都来自引擎的计算结果；页面本身只用来绘制。',
   },
 };

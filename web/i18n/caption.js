@@ -95,7 +95,7 @@ export default {
   },
   zh: {
     badObject:
-      '链接中的物体“{part}”不是用引擎词汇写成的 形状.颜色.大小.x.y，或者它的框不在 {size} × {size} 的图像内；已略去。',
+      '链接中的物体“{part}”不是用引擎的词写成的 形状.颜色.大小.x.y，或它的框不在 {size} × {size} 的图像内；已删除。',
     tooMany: '一个场景最多有 {n} 个物体；保留链接中的前 {n} 个。',
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · “{scene}”',
@@ -138,7 +138,7 @@ export default {
     contextHintA: '各格子的标注向量按权重混合：这就是解码器为这个词读到的内容。每个 h',
     contextHintB: '的最后是它所在格子的位置（行、列，取值在 [−1, 1]），所以上下文向量的最后两个数',
     contextHintC: '，就是这个词平均看向的位置：图像上的黄色 +。',
-    sameImage: '同一张图像在各打分函数下，第 {n} 个词',
+    sameImage: '同一图像在各打分函数下，第 {n} 个词',
     captioningLower: '生成描述中…',
     everyWord: '每个词看向哪里：词 × 格子',
     heatmapTitle: '{model}：描述的词 × 网格格子（a1 在左上，逐行）',
@@ -170,7 +170,7 @@ export default {
     row: '行',
     dragLabel: '{label}。拖动物体可以移动它；用键盘聚焦后，方向键移动选中的物体。',
     cellWeight: '格子 {cell}：权重',
-    bright: '亮处就是“{word}”看向的地方：它在 {n} 个格子上的权重，经平滑放大；悬停或点按即可读数。',
+    bright: '亮处就是“{word}”看向的地方：它在 {n} 个格子上的权重，放大后显示；悬停或点按即可读数。',
     wordInNumbers: '第 {n} 个词（“{token}”）的具体数值',
     topCells:
       '权重最大的 {top} 个格子逐项列出；其余 {rest} 个格子求和。格子按列（a…）和行（最上面是 1）命名。',

@@ -45,7 +45,7 @@ export default {
     badStep: '步骤 {step} 不是一个步数（第 1 步是 step=0）；显示第 1 步。',
     badForcesKept: '链接里有些强制词元不是“步:词元”格式（{force}）；其余的保留。',
     badForcesGreedy: '链接里有些强制词元不是“步:词元”格式（{force}）；改为贪心解码。',
-    badBeam: '束宽 {k} 不在 1 到 8 之间；显示 {n} 条束。',
+    badBeam: '束宽 {k} 不在 1 到 8 之内；显示 {n} 条束。',
     notOneOf: '链接中的 {field} 不是 {options} 之一；使用 {used}。',
     notNumber: '链接中的 {field} 不是可用的数字；使用 {used}。',
     unknownScores: '链接中有训练器没有的打分函数（{unknown}）；使用 {used}。',
