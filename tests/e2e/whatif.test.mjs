@@ -78,28 +78,45 @@ async function assertShows(record) {
   );
 }
 
+// A new hash on the same page is a reload by the page itself: from a blank page it is a plain load.
+async function open(hashPart) {
+  await page.goto('about:blank');
+  await page.goto(server.url + hashPart);
+}
+
 async function goToStep(i) {
   await page.click(`[data-testid=output-${i}]`);
   await waitForStep(page, MODEL, i);
 }
 
-describe('what-ifs in Decode', () => {
-  before(async () => {
-    [server, browser, ap] = await Promise.all([serveBuild(), launchBrowser(), loadEngine()]);
-    engineModel = ap.Model.load(modelFile(MODEL));
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    mkdirSync(shots, { recursive: true });
-  });
-  after(async () => {
-    engineModel?.delete();
-    await browser?.close();
-    await server?.close();
-  });
+const BASELINE = 'zh-none-bahdanau';
 
+/** The file an export button of Compare downloads. */
+async function grab(what) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click(`[data-testid=compare-export-${what}]`),
+  ]);
+  return readFileSync(await download.path()).toString();
+}
+
+before(async () => {
+  [server, browser, ap] = await Promise.all([serveBuild(), launchBrowser(), loadEngine()]);
+  engineModel = ap.Model.load(modelFile(MODEL));
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  mkdirSync(shots, { recursive: true });
+});
+after(async () => {
+  engineModel?.delete();
+  await browser?.close();
+  await server?.close();
+});
+
+describe('what-ifs in Decode', () => {
   test('a masked source token: weight 0 from this step on, struck, and the later steps follow', async () => {
-    await page.goto(server.url + hash({ model: 'additive-bahdanau', input: INPUT, reveal: '1' }));
+    await open(hash({ model: 'additive-bahdanau', input: INPUT, reveal: '1' }));
     await waitForStep(page, MODEL, 0);
     const plain = reference([]);
     await assertShows(plain[0]);
@@ -131,7 +148,7 @@ describe('what-ifs in Decode', () => {
   });
 
   test('a pinned step: one-hot by a click, then weights set by dragging a bar, renormalised by the engine', async () => {
-    await page.goto(server.url + hash({ model: 'additive-bahdanau', input: INPUT, step: '2' }));
+    await open(hash({ model: 'additive-bahdanau', input: INPUT, step: '2' }));
     await waitForStep(page, MODEL, 2);
     await page.click('[data-testid=whatif-pin-0]');
     let items = [{ kind: 'pin', step: 2, token: 0 }];
@@ -141,6 +158,7 @@ describe('what-ifs in Decode', () => {
     await assertShows(expected[2]);
     assert.match(await page.textContent('[data-testid=context-panel-mark]'), /pinned on “tom”/);
     // Drag the bar of token 1 to about 0.8 of its track: the page sends the weights as set.
+    await page.locator('[data-testid=whatif-weight-1]').scrollIntoViewIfNeeded();
     const bar = await page.locator('[data-testid=whatif-weight-1]').boundingBox();
     assert.ok(bar);
     await page.mouse.move(bar.x + 6, bar.y + bar.height / 2);
@@ -167,7 +185,7 @@ describe('what-ifs in Decode', () => {
   });
 
   test('the attention temperature from this step on, in the engine’s range', async () => {
-    await page.goto(server.url + hash({ model: 'additive-bahdanau', input: INPUT, step: '1' }));
+    await open(hash({ model: 'additive-bahdanau', input: INPUT, step: '1' }));
     await waitForStep(page, MODEL, 1);
     const limits = ap.limits();
     const slider = page.locator('[data-testid=whatif-temperature]');
@@ -187,6 +205,129 @@ describe('what-ifs in Decode', () => {
     }
     await goToStep(0);
     assert.equal(await page.textContent('[data-testid=weights-temperature]'), '1');
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('a link restores the same decode, and a malformed or refused what-if is noted', async () => {
+    const items = [
+      { kind: 'mask', step: 1, token: 2 },
+      { kind: 'pin', step: 3, weights: [1, 3, 0, 0, 0, 0] },
+      { kind: 'temperature', step: 2, tau: 0.5 },
+    ];
+    const expected = reference(items);
+    await page.goto(
+      server.url +
+        hash({ model: 'additive-bahdanau', input: INPUT, step: '3', wi: 'm2@1,p1/3/0/0/0/0@3,t0.5@2' }),
+    );
+    await assertShows(expected[3]);
+    assert.deepEqual(await linkedItems(), items);
+    assert.match(await page.textContent('[data-testid=formula-whatif]'), /pinned weights/);
+    await page.reload();
+    await assertShows(expected[3]);
+    await goToStep(2);
+    await assertShows(expected[2]);
+    // A malformed item is left out with a note; a mask past the input is the engine's to refuse.
+    await page.goto(
+      server.url + hash({ model: 'additive-bahdanau', input: INPUT, step: '1', wi: 'm2@1,zz' }),
+    );
+    await assertShows(reference([{ kind: 'mask', step: 1, token: 2 }])[1]);
+    assert.match(await page.textContent('body'), /“zz”.*the others are kept/);
+    await open(hash({ model: 'additive-bahdanau', input: INPUT, step: '1', wi: 'm40@1' }));
+    await assertShows(reference([])[1]);
+    assert.match(await page.textContent('body'), /The engine refused the what-ifs/);
+    await urlSettled(page);
+    assert.equal(new URL(page.url()).hash.includes('wi='), false);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+describe('what-ifs and the baseline in Compare', () => {
+  test('the chosen model with and without the what-ifs, and the baseline without a heatmap', async () => {
+    const items = [{ kind: 'mask', step: 1, token: 2 }];
+    const withIt = reference(items);
+    const without = reference([]);
+    const baselineModel = ap.Model.load(modelFile(BASELINE));
+    const baselineSession = baselineModel.decode(INPUT);
+    baselineSession.run();
+    const baselineText = baselineSession.outputText();
+    baselineSession.delete();
+    baselineModel.delete();
+    await page.goto(
+      server.url + hash({ view: 'compare', model: 'additive-bahdanau', input: INPUT, wi: 'm2@1' }),
+    );
+    const whatIfName = `${MODEL}~whatif`;
+    await page.locator(`[data-testid="output-${whatIfName}"]`).waitFor({ timeout: 20_000 });
+    const text = (steps) =>
+      steps
+        .filter((s) => s.token !== '</s>')
+        .map((s) => s.token)
+        .join(' ');
+    assert.equal(await page.textContent(`[data-testid="output-${whatIfName}"]`), text(withIt));
+    assert.match(await page.textContent(`[data-testid="whatif-tag-${whatIfName}"]`), /with what-ifs/);
+    assert.match(
+      await page.textContent(`[data-testid="whatif-list-${whatIfName}"]`),
+      /mask “jerry” from step 2/,
+    );
+    // The heatmap cells are the engine's weights with the what-if: 0 on the masked token from step 2.
+    for (const i of [0, 1, 2])
+      for (const j of [1, 2]) {
+        const cell = Number(
+          await page.getAttribute(`[data-testid="cmp-${whatIfName}-${i}-${j}"]`, 'data-value'),
+        );
+        assert.equal(cell, withIt[i].weights[j], `with: step ${i}, token ${j}`);
+        const plain = Number(await page.getAttribute(`[data-testid="cmp-${MODEL}-${i}-${j}"]`, 'data-value'));
+        assert.equal(plain, without[i].weights[j], `without: step ${i}, token ${j}`);
+      }
+    // Where the what-if moved the weights most: the engine's weightDifference of the two decodes.
+    const diff = ap.weightDifference(
+      without.map((s) => s.weights),
+      withIt.map((s) => s.weights),
+    );
+    await page.locator(`[data-testid="diff-${whatIfName}"]`).waitFor();
+    assert.equal(
+      Number(await page.getAttribute(`[data-testid="diff-${whatIfName}"]`, 'data-value')),
+      diff.value,
+    );
+
+    // The baseline: its output, the note in place of a heatmap.
+    await page.locator(`[data-testid="output-${BASELINE}"]`).waitFor();
+    assert.equal(await page.textContent(`[data-testid="output-${BASELINE}"]`), baselineText);
+    assert.match(
+      await page.textContent(`[data-testid="cmp-${BASELINE}"]`),
+      /no attention: one fixed context for every step/,
+    );
+    assert.equal(await page.locator(`[data-testid="cmp-${BASELINE}-0-0"]`).count(), 0);
+
+    const json = JSON.parse(await grab('json'));
+    const baseline = json.models.find((m) => m.name === BASELINE);
+    assert.equal(baseline.outputText, baselineText);
+    assert.ok(baseline.steps.every((s) => s.weights === null && s.scores === null));
+    const withEntry = json.models.find((m) => m.name === whatIfName);
+    assert.deepEqual(withEntry.whatIfs, items);
+    assert.deepEqual(withEntry.steps[1].weights, Array.from(withIt[1].weights));
+    const csv = (await grab('csv')).trimEnd().split('\n');
+    const baselineRows = csv.filter((line) => line.startsWith(`${BASELINE},`));
+    assert.ok(baselineRows.length > 0);
+    for (const row of baselineRows) assert.match(row, /,,$/, 'no score, no weight');
+    const svg = await grab('svg');
+    assert.match(svg, /no attention: one fixed context for every step/);
+    assert.match(svg, new RegExp(`${whatIfName}`));
+    await pageScreenshot(page, `${shots}whatif-compare-1440.png`);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await pageScreenshot(page, `${shots}whatif-compare-375.png`);
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('the what-if controls on a phone', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(
+      server.url + hash({ model: 'additive-bahdanau', input: INPUT, step: '3', wi: 'm2@1,p0@3,t0.5@2' }),
+    );
+    await waitForStep(page, MODEL, 3);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+    await page.locator('[data-testid=whatif-panel]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}whatif-375.png` });
     assert.deepEqual(consoleErrors, []);
   });
 });
