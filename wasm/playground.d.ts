@@ -330,7 +330,8 @@ export interface EngineLimits {
 
 export interface ModelInfo {
   task: string;
-  score: ScoreKind;
+  /** 'none': the fixed-vector baseline, a decoder without attention */
+  score: ScoreKind | 'none';
   style: AttentionStyle;
   dims: {
     embedding: number;

@@ -120,7 +120,7 @@ export function decodeOptions(items) {
     if (w.kind === 'mask') masks.push([w.step, w.token]);
     else if (w.kind === 'unmask') unmasks.push([w.step, w.token]);
     else if (w.kind === 'pin') pins.push([w.step, 'weights' in w ? [...w.weights] : w.token]);
-    else temperatures.push([w.step, w.tau]);
+    else if (w.kind === 'temperature') temperatures.push([w.step, w.tau]);
   }
   return { masks, unmasks, pins, temperatures };
 }
