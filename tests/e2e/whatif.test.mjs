@@ -222,6 +222,7 @@ describe('what-ifs in Decode', () => {
     await assertShows(expected[3]);
     assert.deepEqual(await linkedItems(), items);
     assert.match(await page.textContent('[data-testid=formula-whatif]'), /pinned weights/);
+    await pageScreenshot(page, `${shots}whatif-decode-1440.png`);
     await page.reload();
     await assertShows(expected[3]);
     await goToStep(2);
@@ -318,15 +319,18 @@ describe('what-ifs and the baseline in Compare', () => {
     assert.deepEqual(consoleErrors, []);
   });
 
-  test('the what-if controls on a phone', async () => {
+  test('the what-if controls on a phone, in Chinese', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto(
-      server.url + hash({ model: 'additive-bahdanau', input: INPUT, step: '3', wi: 'm2@1,p0@3,t0.5@2' }),
+      server.url +
+        hash({ model: 'additive-bahdanau', input: INPUT, step: '3', lang: 'zh', wi: 'm2@1,p0@3,t0.5@2' }),
     );
     await waitForStep(page, MODEL, 3);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
     await page.locator('[data-testid=whatif-panel]').scrollIntoViewIfNeeded();
+    assert.equal(await page.textContent('#whatif-title'), '假如……');
+    assert.match(await page.textContent('[data-testid=whatif-items]'), /从第 2 步起屏蔽“jerry”/);
     await page.screenshot({ path: `${shots}whatif-375.png` });
     assert.deepEqual(consoleErrors, []);
   });
