@@ -142,8 +142,22 @@ describe('what-ifs in Decode', () => {
       output,
       expected.map((s) => s.token),
     );
+    // At a later step the same control takes the mask back from there on.
+    await goToStep(3);
+    await page.click('[data-testid=whatif-mask-2]');
+    const unmasked = [
+      { kind: 'mask', step: 1, token: 2 },
+      { kind: 'unmask', step: 3, token: 2 },
+    ];
+    assert.deepEqual(await linkedItems(), unmasked);
+    const back = reference(unmasked);
+    await assertShows(back[3]);
+    assert.equal(back[3].masked, null);
+    assert.equal(back[2].weights[2], 0);
+    await goToStep(2);
+    await assertShows(back[2]);
     await page.click('[data-testid=whatif-clear]');
-    await waitForStep(page, MODEL, last < plain.length ? last : plain.length - 1);
+    await assertShows(plain[2]);
     assert.equal(await page.locator('[data-testid=whatif-items]').count(), 0);
   });
 
