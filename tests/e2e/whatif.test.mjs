@@ -171,6 +171,18 @@ describe('what-ifs in Decode', () => {
     assert.deepEqual(Array.from(expected[2].weights.slice(0, 2)), [1, 0]);
     await assertShows(expected[2]);
     assert.match(await page.textContent('[data-testid=context-panel-mark]'), /pinned on “tom”/);
+    // Token 0's bar let go at 0.5: the weights sent are [0.5, 0, …], which the engine makes
+    // [1, 0, …] again; the bar shows the engine's 1, not where it was let go.
+    await page.$eval('[data-testid=whatif-weight-0]', (el) => {
+      const input = /** @type {HTMLInputElement} */ (el);
+      input.value = '0.5';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    items = await linkedItems();
+    assert.deepEqual(items, [{ kind: 'pin', step: 2, weights: [0.5, 0, 0, 0, 0, 0] }]);
+    await assertShows(reference(items)[2]);
+    assert.equal(await page.inputValue('[data-testid=whatif-weight-0]'), '1');
     // Drag the bar of token 1 to about 0.8 of its track: the page sends the weights as set.
     await page.locator('[data-testid=whatif-weight-1]').scrollIntoViewIfNeeded();
     const bar = await page.locator('[data-testid=whatif-weight-1]').boundingBox();
