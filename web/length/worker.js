@@ -1,0 +1,61 @@
+// The length chart's Worker: loads the trainer module (the only module with accuracyByLength and
+// the tasks' held-out pairs; the page's first load fetches neither trainer.js nor trainer.wasm) and
+// evaluates the chosen task's models one after the other, never on the page's thread.
+import * as Comlink from 'comlink';
+import createTrainer from '@engine/trainer.js';
+import { carryErrorCodes } from '../engine/errors.js';
+import { lengthAccuracy } from './evaluate.js';
+
+carryErrorCodes();
+
+/** @type {Promise<any> | undefined} */
+let loading;
+const trainer = () => (loading ??= createTrainer());
+
+let cancelled = false;
+
+// A zero-delay yield (a nested setTimeout(0) is clamped to 4 ms): lets the Worker read a cancel.
+const channel = new MessageChannel();
+const pause = () =>
+  new Promise((resolve) => {
+    channel.port1.onmessage = () => resolve(undefined);
+    channel.port2.postMessage(0);
+  });
+
+const api = {
+  /**
+   * Fetches each checkpoint and evaluates it over the task's held-out pairs; the sources, the
+   * progress and each model's result arrive through `report`. Resolves to 'done' or 'cancelled'.
+   * @param {{ task: string, bucketWidth: number, models: { name: string, url: string }[] }} job
+   * @param {(r: import('./evaluate.js').LengthReport) => void} report the page's function (a Comlink proxy)
+   */
+  async run(job, report) {
+    cancelled = false;
+    const t = await trainer();
+    const models = [];
+    for (const { name, url } of job.models) {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${name}: the checkpoint did not load (HTTP ${response.status})`);
+      models.push({ name, bytes: new Uint8Array(await response.arrayBuffer()) });
+      if (cancelled) return 'cancelled';
+    }
+    return lengthAccuracy(
+      t,
+      { task: job.task, bucketWidth: job.bucketWidth, models },
+      {
+        report: (r) => void report(r),
+        cancelled: () => cancelled,
+        pause,
+      },
+    );
+  },
+  /** Stops the running evaluation after its current slice of pairs. */
+  cancel() {
+    cancelled = true;
+  },
+};
+
+/** @typedef {typeof api} LengthWorkerApi */
+
+// Synchronously, before anything awaits, so no early message is missed.
+Comlink.expose(api);
