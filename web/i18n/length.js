@@ -41,14 +41,17 @@ export default {
     model: 'Model',
     overall: 'all',
     countsNote:
-      'Counts from the engine: accuracyByLength over slices of 50 pairs (so the Worker can report progress and be cancelled), the slices’ counts added up; exact match = hits / pairs. The same numbers as `apg eval --by-length {width}`.',
+      'Counts from the engine: accuracyByLength over slices of 50 pairs (so the Worker can report progress and be cancelled), the slices’ counts added up; exact match = hits / pairs. The same numbers as “apg eval --by-length {width}”.',
     summaryFall:
       'Without attention, exact match goes from {first} on sources of {firstRange} tokens to {last} on {lastRange}.',
-    summaryAttention: 'With attention, the {count} models score from {lo} to {hi} on {lastRange} tokens.',
+    summaryAttention:
+      'With attention, {count} of the {total} models stay between {lo} and {hi} on {lastRange} tokens.',
+    summaryAlsoFall:
+      'Falling too: {names}; attention that cannot focus its weights does not help (see them in Decode).',
     verdictFalls:
-      'The one vector holds a short input but not a long one; attention reads every encoder state at every step, so its lines stay up.',
+      'The one vector holds a short input but not a long one; attention reads every encoder state at every step.',
     verdictFlat:
-      'Here the baseline does not fall with length: its errors come from something else. The reverse task shows the fall most clearly.',
+      'Here the baseline falls by less than 20 points from the short inputs to the long ones: its errors do not come from the length.',
     summaryNote: '(buckets of at least {min} pairs)',
     examples: 'Held-out sources of {min}–{max} tokens, {model}: {index} of {n}',
     previous: 'Previous',
@@ -99,13 +102,14 @@ export default {
     model: '模型',
     overall: '全部',
     countsNote:
-      '计数来自引擎：每 50 个样本对调用一次 accuracyByLength（这样 Worker 能报告进度，也能被取消），再把各段的计数相加；完全匹配率 = 正确数 / 样本对数。与 `apg eval --by-length {width}` 的数字相同。',
+      '计数来自引擎：每 50 个样本对调用一次 accuracyByLength（这样 Worker 能报告进度，也能被取消），再把各段的计数相加；完全匹配率 = 正确数 / 样本对数。与 “apg eval --by-length {width}” 的数字相同。',
     summaryFall:
       '没有注意力时，完全匹配率从 {firstRange} 个词元的输入上的 {first} 变为 {lastRange} 个词元上的 {last}。',
-    summaryAttention: '有注意力时，{count} 个模型在 {lastRange} 个词元的输入上得分在 {lo} 到 {hi} 之间。',
-    verdictFalls:
-      '一个固定向量装得下短输入，却装不下长输入；注意力在每一步都读取所有编码器状态，所以它的曲线保持在高处。',
-    verdictFlat: '在这个任务上，基线并不随长度下降：它的错误另有原因。字母倒序任务最清楚地显示了这种下降。',
+    summaryAttention:
+      '有注意力时，{total} 个模型中有 {count} 个在 {lastRange} 个词元的输入上保持在 {lo} 到 {hi} 之间。',
+    summaryAlsoFall: '同样下降的有：{names}；无法让权重集中的注意力帮不上忙（可在“解码”中查看它们的权重）。',
+    verdictFalls: '一个固定向量装得下短输入，却装不下长输入；注意力在每一步都读取所有编码器状态。',
+    verdictFlat: '在这个任务上，基线从短输入到长输入的下降不到 20 个百分点：它的错误不是来自长度。',
     summaryNote: '（只看至少有 {min} 个样本对的分组）',
     examples: '{min}–{max} 个词元的留出输入，{model}：第 {index} 个，共 {n} 个',
     previous: '上一个',

@@ -19,11 +19,12 @@ export const SLICE = 50;
 
 /**
  * Evaluates each model in turn; `report` hears the held-out sources (once per data seed), the
- * progress after each slice and each model's result. Resolves to 'done', or 'cancelled' when
+ * progress after each slice and each model's result, and is awaited (from a Worker it is a call to
+ * the page, so its last result arrives before the end does). Resolves to 'done', or 'cancelled' when
  * `cancelled()` turned true between two slices.
  * @param {any} trainer the trainer module (Model, heldoutPairs)
  * @param {{ task: string, bucketWidth: number, models: { name: string, bytes: Uint8Array }[] }} job
- * @param {{ report: (r: LengthReport) => void, cancelled?: () => boolean, pause?: () => Promise<unknown>,
+ * @param {{ report: (r: LengthReport) => unknown, cancelled?: () => boolean, pause?: () => Promise<unknown>,
  *           now?: () => number }} hooks
  */
 export async function lengthAccuracy(trainer, job, hooks) {
@@ -41,7 +42,7 @@ export async function lengthAccuracy(trainer, job, hooks) {
       if (!pairs) {
         pairs = /** @type {[string, string][]} */ (trainer.heldoutPairs(job.task, seed));
         heldout.set(seed, pairs);
-        report({ kind: 'pairs', seed, sources: pairs.map((p) => p[0]) });
+        await report({ kind: 'pairs', seed, sources: pairs.map((p) => p[0]) });
       }
       const started = now();
       const total = pairs.length;
@@ -68,11 +69,11 @@ export async function lengthAccuracy(trainer, job, hooks) {
           sum.hits += b.hits;
           byMin.set(b.minLength, sum);
         }
-        report({ kind: 'progress', name, done: Math.min(from + SLICE, total), total });
+        await report({ kind: 'progress', name, done: Math.min(from + SLICE, total), total });
         await pause();
         if (cancelled()) return 'cancelled';
       }
-      report({
+      await report({
         kind: 'model',
         result: {
           name,

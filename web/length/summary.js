@@ -8,28 +8,30 @@ export const MIN_PAIRS = 20;
 /** "5.43 %", as `apg eval --by-length` prints it. */
 export const percent = (hits, pairs) => (pairs > 0 ? `${((100 * hits) / pairs).toFixed(2)} %` : '–');
 
+/** 20 points lower on the long inputs than on the short ones. */
+const FALL = 0.2;
+
 /**
- * @param {{ buckets: { minLength: number, maxLength: number, pairs: number, hits: number }[] }} baseline
- * @param {{ buckets: { minLength: number, maxLength: number, pairs: number, hits: number }[] }[]} attention
- * @returns {null | { first: any, last: any, falls: boolean, lo: number | null, hi: number | null, count: number }}
- *   first/last: the baseline's buckets; lo/hi: the attention models' exact match on `last`'s lengths.
+ * @typedef {{ minLength: number, maxLength: number, pairs: number, hits: number }} Bucket
+ * @param {{ buckets: Bucket[] }} baseline
+ * @param {{ score: string, buckets: Bucket[] }[]} attention
+ * @returns {null | { first: Bucket, last: Bucket, falls: boolean,
+ *                    stay: { score: string, rate: number }[], fall: { score: string, rate: number }[] }}
+ *   first/last: the baseline's shortest and longest buckets of at least MIN_PAIRS pairs; stay/fall:
+ *   the attention models whose exact match on `last`'s lengths is (not) within 20 points of theirs
+ *   on `first`'s.
  */
 export function lengthSummary(baseline, attention) {
   const filled = baseline.buckets.filter((b) => b.pairs >= MIN_PAIRS);
   if (filled.length < 2) return null;
   const [first, last] = [filled[0], filled.at(-1)];
   const rate = (b) => b.hits / b.pairs;
-  const onLast = attention
-    .map((m) => m.buckets.find((b) => b.minLength === last.minLength))
-    .filter((b) => b && b.pairs > 0)
-    .map(rate);
-  return {
-    first,
-    last,
-    // 20 points lower on the long inputs than on the short ones
-    falls: rate(first) - rate(last) >= 0.2,
-    lo: onLast.length ? Math.min(...onLast) : null,
-    hi: onLast.length ? Math.max(...onLast) : null,
-    count: onLast.length,
-  };
+  const stay = [];
+  const fall = [];
+  for (const m of attention) {
+    const [a, z] = [first, last].map((w) => m.buckets.find((b) => b.minLength === w.minLength));
+    if (!a?.pairs || !z?.pairs) continue;
+    (rate(a) - rate(z) >= FALL ? fall : stay).push({ score: m.score, rate: rate(z) });
+  }
+  return { first, last, falls: rate(first) - rate(last) >= FALL, stay, fall };
 }

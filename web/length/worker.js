@@ -12,14 +12,18 @@ carryErrorCodes();
 let loading;
 const trainer = () => (loading ??= createTrainer());
 
-let cancelled = false;
+// Each run() gets a number; a cancel or a newer run() ends the older one at its next slice.
+let current = 0;
 
 // A zero-delay yield (a nested setTimeout(0) is clamped to 4 ms): lets the Worker read a cancel.
-const channel = new MessageChannel();
 const pause = () =>
   new Promise((resolve) => {
-    channel.port1.onmessage = () => resolve(undefined);
-    channel.port2.postMessage(0);
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve(undefined);
+    };
+    port2.postMessage(0);
   });
 
 const api = {
@@ -27,31 +31,32 @@ const api = {
    * Fetches each checkpoint and evaluates it over the task's held-out pairs; the sources, the
    * progress and each model's result arrive through `report`. Resolves to 'done' or 'cancelled'.
    * @param {{ task: string, bucketWidth: number, models: { name: string, url: string }[] }} job
-   * @param {(r: import('./evaluate.js').LengthReport) => void} report the page's function (a Comlink proxy)
+   * @param {(r: import('./evaluate.js').LengthReport) => unknown} report the page's function (a Comlink proxy)
    */
   async run(job, report) {
-    cancelled = false;
+    const mine = ++current;
+    const cancelled = () => mine !== current;
     const t = await trainer();
     const models = [];
     for (const { name, url } of job.models) {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${name}: the checkpoint did not load (HTTP ${response.status})`);
       models.push({ name, bytes: new Uint8Array(await response.arrayBuffer()) });
-      if (cancelled) return 'cancelled';
+      if (cancelled()) return 'cancelled';
     }
     return lengthAccuracy(
       t,
       { task: job.task, bucketWidth: job.bucketWidth, models },
       {
-        report: (r) => void report(r),
-        cancelled: () => cancelled,
+        report,
+        cancelled,
         pause,
       },
     );
   },
-  /** Stops the running evaluation after its current slice of pairs. */
+  /** Stops the running evaluation after its current slice of pairs (a new run() does too). */
   cancel() {
-    cancelled = true;
+    current++;
   },
 };
 

@@ -54,7 +54,7 @@ function worker() {
 
 let runId = 0;
 
-/** Evaluates the chosen task's models (or shows the kept result); a run already going is cancelled first. */
+/** Evaluates the chosen task's models (or shows the kept result); a run already going is ended (the Worker ends it at a new run). */
 export async function evaluateLengths(task = choice.task, width = lengthLink.bucketWidth) {
   const key = `${task}/${width}`;
   const id = ++runId;
@@ -79,7 +79,6 @@ export async function evaluateLengths(task = choice.task, width = lengthLink.buc
     progress: Object.fromEntries(models.map((m) => [m.name, { done: 0, total: 0 }])),
   });
   const { api } = worker();
-  await api.cancel();
   /** @param {import('../length/evaluate.js').LengthReport} r */
   const report = (r) => {
     if (id !== runId) return;
