@@ -106,6 +106,12 @@ describe('the length chart’s numbers', () => {
       assert.equal(whole.matches[k], hit ? 1 : 0, source);
       assert.equal(whole.sourceLengths[k], session.sourceTokens().length, source);
     }
+    // no pairs: no buckets and empty per-pair arrays (a slice past the end)
+    const none = model.accuracyByLength([]);
+    assert.deepEqual(
+      [none.pairs, none.buckets.length, none.matches.length, none.sourceLengths.length],
+      [0, 0, 0, 0],
+    );
     // 1000 pairs of a model both ways: some miss (the baseline), so the test can tell them apart
     assert.ok(whole.hits > 100 && whole.hits < 900, `baseline hits ${whole.hits}`);
   });

@@ -24,12 +24,14 @@ const FALL = 0.2;
 export function lengthSummary(baseline, attention) {
   const filled = baseline.buckets.filter((b) => b.pairs >= MIN_PAIRS);
   if (filled.length < 2) return null;
-  const [first, last] = [filled[0], filled.at(-1)];
+  const first = filled[0];
+  const last = filled[filled.length - 1];
   const rate = (b) => b.hits / b.pairs;
   const stay = [];
   const fall = [];
   for (const m of attention) {
-    const [a, z] = [first, last].map((w) => m.buckets.find((b) => b.minLength === w.minLength));
+    const a = m.buckets.find((b) => b.minLength === first.minLength);
+    const z = m.buckets.find((b) => b.minLength === last.minLength);
     if (!a?.pairs || !z?.pairs) continue;
     (rate(a) - rate(z) >= FALL ? fall : stay).push({ score: m.score, rate: rate(z) });
   }
