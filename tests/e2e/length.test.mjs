@@ -148,6 +148,15 @@ describe('the Why attention view', () => {
     await urlSettled(page);
     assert.match(page.url(), /view=decode&task=reverse&model=none-bahdanau/);
     await page.screenshot({ path: `${shots}length-decode.png` });
+    // another score function in Decode: the marks are that model's (the engine's per-pair results)
+    await page.check('[data-testid=score-additive]', { force: true });
+    await page.locator('[data-testid=decode][data-model=reverse-additive-bahdanau]').waitFor();
+    const additiveHit = results.additive.matches[sources.indexOf(inBucket[9].source)];
+    assert.match(await text('[data-testid=length-examples-title]'), /additive: 10 of 258/);
+    assert.equal(
+      (await text('[data-testid=length-examples-match]')).startsWith(additiveHit ? '✓' : '✗'),
+      true,
+    );
     // the chart stays as it was (kept for the session)
     await page.click('[data-testid=length-examples-back]');
     await waitDone();
