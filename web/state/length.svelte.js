@@ -23,8 +23,8 @@ export const lengthView = $state({
   progress: {},
   /** @type {Record<string, import('../length/evaluate.js').ModelLengths>} */
   results: {},
-  /** @type {string[]} the held-out sources, in the engine's order (pair k of every result) */
-  sources: [],
+  /** @type {Record<number, string[]>} data seed → the held-out sources in the engine's order (pair k of a result with that seed) */
+  sources: {},
 });
 
 /** The task's Bahdanau BiGRU models that are shipped: the fixed-vector baseline first, then each score function. */
@@ -34,7 +34,7 @@ export function lengthModels(task) {
     .filter((m) => checkpoints[m.name]);
 }
 
-/** @type {Map<string, { results: typeof lengthView.results, sources: string[] }>} */
+/** @type {Map<string, { results: typeof lengthView.results, sources: Record<number, string[]> }>} */
 const finished = new Map();
 
 /** @type {{ api: Comlink.Remote<import('../length/worker.js').LengthWorkerApi>, worker: Worker } | null} */
@@ -75,14 +75,14 @@ export async function evaluateLengths(task = choice.task, width = lengthLink.buc
   Object.assign(lengthView, {
     status: 'running',
     results: {},
-    sources: [],
+    sources: {},
     progress: Object.fromEntries(models.map((m) => [m.name, { done: 0, total: 0 }])),
   });
   const { api } = worker();
   /** @param {import('../length/evaluate.js').LengthReport} r */
   const report = (r) => {
     if (id !== runId) return;
-    if (r.kind === 'pairs') lengthView.sources = r.sources;
+    if (r.kind === 'pairs') lengthView.sources[r.seed] = r.sources;
     else if (r.kind === 'progress') lengthView.progress[r.name] = { done: r.done, total: r.total };
     else lengthView.results[r.result.name] = r.result;
   };
@@ -98,7 +98,10 @@ export async function evaluateLengths(task = choice.task, width = lengthLink.buc
     if (id !== runId) return;
     lengthView.status = end === 'done' ? 'done' : 'cancelled';
     if (end === 'done')
-      finished.set(key, { results: $state.snapshot(lengthView.results), sources: lengthView.sources });
+      finished.set(key, {
+        results: $state.snapshot(lengthView.results),
+        sources: $state.snapshot(lengthView.sources),
+      });
   } catch (error) {
     if (id !== runId) return;
     lengthView.status = 'failed';
