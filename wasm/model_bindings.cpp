@@ -305,9 +305,9 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
     std::vector<std::uint8_t> matches(sources.size());
     std::vector<std::int32_t> lengths(sources.size());
     for (std::size_t k = 0; k < sources.size(); ++k) {
-        matches[k] =
-            decode::count_pair(m.network(), sources, targets, k, io::Vocabulary::bos, io::Vocabulary::eos, result) ? 1
-                                                                                                                   : 0;
+        const bool hit =
+            decode::count_pair(m.network(), sources, targets, k, io::Vocabulary::bos, io::Vocabulary::eos, result);
+        matches[k] = hit ? 1 : 0;
         lengths[k] = static_cast<std::int32_t>(sources[k].size());
     }
     val buckets = val::array();
