@@ -4,6 +4,7 @@
 // source tokens are the same. The engine applies them (Session.whatIf); the page never recomputes
 // an intervened number, it only says which steps a what-if changed.
 import dict from '../i18n/whatif.js';
+import { Text } from '../i18n/translate.js';
 import { formatFloat32, formatNumber, showToken } from '../lib/format.js';
 import { choice } from './choice.svelte.js';
 import { initialDecode } from './initial.js';
@@ -14,8 +15,10 @@ import { decodeOptions, readWhatIfUrl, writeWhatIfs } from './whatif-url.js';
 
 const t = translator(dict);
 
-const linkNotes = /** @type {string[]} */ ([]);
-const linked = typeof location === 'undefined' ? [] : readWhatIfUrl(location.hash, linkNotes, t);
+// the link's notes are kept as Texts: they stay on screen across a switch of language
+const linkNotes = /** @type {Text[]} */ ([]);
+const note = (key, params) => new Text(dict, key, params);
+const linked = typeof location === 'undefined' ? [] : readWhatIfUrl(location.hash, linkNotes, note);
 for (const note of linkNotes) noteLink(note);
 
 export const whatif = $state({
@@ -100,7 +103,7 @@ export function clearWhatIfs() {
  * range): the note gives its message and the decode runs without them.
  */
 export function dropRefusedWhatIfs(message) {
-  noteLink(t('refused', { message }));
+  noteLink(new Text(dict, 'refused', { message }));
   whatif.items = [];
 }
 
