@@ -50,6 +50,7 @@ const MODEL_NAME = new RegExp(
   'g',
 );
 
+const WHATIF_INPUT = 'tom chased jerry in the kitchen';
 const VIEWS = [
   { id: 'decode', hash: { task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' } },
   { id: 'compare', hash: { task: 'zh', input: 'tom chase jerry' }, ready: '[data-testid^=cmp-]' },
@@ -58,6 +59,27 @@ const VIEWS = [
   { id: 'sandbox', hash: {}, ready: '[data-testid=stages]' },
   { id: 'train', hash: {}, ready: '[data-testid=train-start]:not([disabled])' },
   { id: 'caption', hash: {}, ready: '[data-testid=caption]' },
+  // the what-ifs: a mask, a pin and a temperature, so the panel lists each, the stages carry their
+  // mark and the formula view its note
+  {
+    id: 'decode',
+    name: 'decode-whatif',
+    hash: { task: 'zh', model: 'additive-bahdanau', input: WHATIF_INPUT, step: '3', wi: 'm2@1,p0@3,t0.5@2' },
+    step: 3,
+  },
+  {
+    id: 'compare',
+    name: 'compare-whatif',
+    hash: { task: 'zh', model: 'additive-bahdanau', input: WHATIF_INPUT, wi: 'm2@1' },
+    ready: '[data-testid^=whatif-list-]',
+  },
+  // evaluated in its Worker; a hovered bucket shows its numbers
+  {
+    id: 'length',
+    hash: { task: 'reverse' },
+    ready: '[data-testid=length-summary]',
+    then: (page) => page.hover('[data-testid=length-bucket-9]'),
+  },
 ];
 
 let server, browser;
@@ -82,8 +104,9 @@ async function open(page, view, lang = 'zh') {
   const hash = new URLSearchParams({ view: view.id, ...view.hash, ...(lang ? { lang } : {}) });
   await page.goto('about:blank');
   await page.goto(`${server.url}#${hash}`);
-  if (view.id === 'decode') await waitForStep(page, 'zh-additive-bahdanau', 1, 30_000);
-  else await page.waitForSelector(view.ready, { state: 'attached', timeout: 60_000 });
+  if (view.id === 'decode') await waitForStep(page, 'zh-additive-bahdanau', view.step ?? 1, 30_000);
+  else await page.waitForSelector(view.ready, { state: 'attached', timeout: 90_000 });
+  await view.then?.(page);
   await page.evaluate(() => document.fonts.ready);
 }
 
@@ -123,9 +146,9 @@ test('every view in Chinese: no English words left outside the allow-list', asyn
   for (const view of VIEWS) {
     await open(page, view);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh', view.id);
-    await pageScreenshot(page, `${shots}i18n-zh-${view.id}-1440.png`);
+    await pageScreenshot(page, `${shots}i18n-zh-${view.name ?? view.id}-1440.png`);
     const words = wordsOf(await englishLeft(page));
-    if (words.length) left[view.id] = words;
+    if (words.length) left[view.name ?? view.id] = words;
   }
   await page.close();
   writeFileSync(`${shots}i18n-english-left.json`, JSON.stringify(left, null, 1));
@@ -136,10 +159,10 @@ test('the phone width in Chinese, every view (screenshots)', async () => {
   const page = await newPage({ width: 375, height: 800 });
   for (const view of VIEWS) {
     await open(page, view);
-    await pageScreenshot(page, `${shots}i18n-zh-${view.id}-375.png`);
+    await pageScreenshot(page, `${shots}i18n-zh-${view.name ?? view.id}-375.png`);
     // nothing wider than the screen
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-    assert.ok(overflow <= 1, `${view.id}: the page is ${overflow} px wider than the phone`);
+    assert.ok(overflow <= 1, `${view.name ?? view.id}: the page is ${overflow} px wider than the phone`);
   }
   await page.close();
 });

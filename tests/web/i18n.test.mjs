@@ -18,6 +18,8 @@ const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
 
 test('there are dictionaries, each with en and zh', () => {
   assert.ok(dictFiles.length >= 8, dictFiles.join(', '));
+  // the what-ifs' and the Why attention view's, merged from their own branches, are scanned too
+  for (const file of ['whatif.js', 'length.js']) assert.ok(dictFiles.includes(file), file);
   for (const [file, dict] of Object.entries(dicts)) {
     assert.equal(typeof dict.en, 'object', file);
     assert.equal(typeof dict.zh, 'object', file);
@@ -89,6 +91,14 @@ test("every key a translator is asked for is in that translator's dictionary", (
       for (const key of [m[3], m[4]]) assert.ok(key in dicts[imports[m[1]]].en, `${m[1]}.${key}`);
   }
   assert.ok(calls > 300, `${calls} translated texts found`);
+});
+
+test("keys made from a name are in the dictionary: the Length view's models and tasks", async () => {
+  const { SCORES } = await import('../../web/lib/tasks.js');
+  const length = dicts[join(dictDir, 'length.js')];
+  // LengthView and BucketExamples ask for t(`model_${score}`) and t(`task_${task}`)
+  for (const score of ['none', ...SCORES]) assert.ok(`model_${score}` in length.en, `model_${score}`);
+  for (const task of ['reverse', 'dates', 'zh']) assert.ok(`task_${task}` in length.en, `task_${task}`);
 });
 
 test('a translation fills its placeholders, keeps unknown ones, and a Text is written when shown', () => {
