@@ -50,8 +50,8 @@ export default {
     copied: '链接已复制。',
     copyFailed: '请复制地址栏：它含有当前视图。',
     linkAsks: '此链接请求了页面没有的内容：',
-    ok: '好的',
+    ok: '知道了',
     captionFailed: '图像描述视图未能加载：{message}',
-    footer: '页面上的每个数字都来自引擎的计算结果；页面本身只用来绘制。',
+    footer: '页面上的每个数字都来自引擎的计算结果；页面本身只负责绘制。',
   },
 };

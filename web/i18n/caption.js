@@ -95,7 +95,7 @@ export default {
   },
   zh: {
     badObject:
-      '链接中的物体“{part}”不是用引擎的词写成的 形状.颜色.大小.x.y，或它的框不在 {size} × {size} 的图像内；已删除。',
+      '链接中的物体“{part}”不是用引擎词汇写成的 形状.颜色.大小.x.y，或者它的框不在 {size} × {size} 的图像内；已略去。',
     tooMany: '一个场景最多有 {n} 个物体；保留链接中的前 {n} 个。',
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · “{scene}”',

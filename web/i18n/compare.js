@@ -30,7 +30,7 @@ export default {
   },
   zh: {
     yourTrained: '你训练的模型',
-    sixScores: '6 种打分函数（{style}）',
+    sixScores: '六种打分函数（{style}）',
     styles: 'Bahdanau 对比 Luong（{score}）',
     encoders: 'BiGRU 对比 Transformer 编码器（加性 · Bahdanau）',
     pictureTitle: '比较“{input}”（选中：{model}）',
@@ -41,9 +41,9 @@ export default {
     heldOutTitle: '留出集完全匹配率',
     heldOutText:
       '：测试样例（与训练数据同样生成，但从未用于训练）中，模型整个输出完全正确的比例（错一个词元就算错）。',
-    best: '最好',
+    best: '最佳',
     cosineWeak:
-      '余弦为什么弱：它的得分落在 [−1, 1] 之内，所以无论匹配得多好，softmax 给一个词元的权重最多只是另一个的 e² ≈ 7.4 倍；注意力始终不清晰。有 n 个源词元时，没有权重能超过 e² / (e² + n − 1)：下方余弦模型的卡片给出了这个输入下的值。',
+      '余弦为什么弱：它的得分落在 [−1, 1] 之内，所以无论匹配得多好，softmax 给一个词元的权重最多只是另一个的 e² ≈ 7.4 倍；注意力始终是模糊的。有 n 个源词元时，没有权重能超过 e² / (e² + n − 1)：下方余弦模型的卡片给出了这个输入下的值。',
     scaledCosineA: '缩放余弦把余弦乘上一个学到的 g，把这个上限抬高到 e',
     scaledCosineB: '+ n − 1)：它的卡片给出了 g 和这个上界。',
     openSelf: '打开它的自注意力',

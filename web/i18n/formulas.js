@@ -25,7 +25,7 @@ export default {
     additiveLabel: '加性',
     additiveNote: 'Bahdanau 的小型前馈网络，作用在查询和键上。',
     cosineLabel: '余弦',
-    cosineNote: '只看方向：长度被除去，所以每个得分都在 [−1, 1] 之内。',
+    cosineNote: '只看夹角：长度被除掉，所以每个得分都在 [−1, 1] 之内。',
     scaled_cosineLabel: '缩放余弦',
     scaled_cosineNote:
       '余弦乘上一个学到的缩放因子 g（与其余参数一起训练，初值为 √dₖ）：得分范围是 [−g, g]，softmax 因此可以清晰地选中一个键。',

@@ -119,7 +119,7 @@ export default {
     bias: '{name}[{c}] = {value}，偏置 {bias}',
     tapCell: '点按一个格子或数字即可读数。',
     projHintA:
-      '{h} 个头 × {dh} 行 = 每个 W 的 {d} 行：第 {head} 头用第 {from}–{to} 行。这些数是引擎这一层结果中的',
+      '{h} 个头 × {dh} 行 = 每个 W 的 {d} 行：第 {head} 头用第 {from}–{to} 行。这些数是引擎这一层记录中的',
     projHintB: '和',
     projHintC: '。',
     detailLabel: '选中词元的查询对每个键',

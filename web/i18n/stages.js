@@ -76,7 +76,7 @@ export default {
   zh: {
     underEvery: '各打分函数下的权重',
     scoreFunction: '打分函数',
-    notForShapes: '这些形状下无法计算',
+    notForShapes: '不适用于这些形状',
     compareHint: '查询、键和值都相同，只有打分函数不同。选一行查看它的细节。',
     context: '上下文',
     token: '词元',
@@ -129,7 +129,7 @@ export default {
     cbTauDivides: '，再除以 τ = {tau}',
     cbSoOver: '，所以在这 n = {n} 个词元上，一个权重最多可达 e',
     cbWherePlain: '，而普通余弦（g = 1）止步于 {p}',
-    cbNearlyAll: '一个词元可以拿到差不多全部的注意力。',
+    cbNearlyAll: '一个词元几乎可以拿走全部注意力。',
     cbCannotSettle: '注意力仍然无法只集中在一个词元上。',
     cbBound: '余弦上界',
     cbOverN: '在 n = {n} 个词元上：没有权重超过',
