@@ -41,7 +41,7 @@ const ALLOWED = new Set(
   (
     'Attention Playground WebAssembly C++ softmax GRU BiGRU Transformer Bahdanau Luong Tom Jerry ' +
     'Query Key Value JSON CSV SVG PNG ISO safetensors IndexedDB Worker Web Audio ' +
-    'log exp max tanh cos nats dq dk da dh Softmax Home End chase RNN Adam English'
+    'log exp max tanh cos nats dq dk da dh Softmax Home End chase RNN Adam English accuracyByLength'
   ).split(' '),
 );
 const SCORES = 'dot|scaled_dot|general|additive|cosine|scaled_cosine|none';

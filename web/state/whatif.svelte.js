@@ -132,7 +132,8 @@ export function whatIfMark(record, sourceTokens) {
     parts.push(t('markPinned', { token: showToken(sourceTokens[j] ?? '') }));
   } else if (record.pin === 'weights') parts.push(t('markPinnedWeights'));
   const masked = record.masked ? sourceTokens.filter((_, j) => record.masked?.[j]) : [];
-  if (masked.length) parts.push(t('markMasked', { tokens: masked.map(showToken).join(' ') }));
+  if (masked.length)
+    parts.push(t('markMasked', { tokens: masked.map((token) => `“${showToken(token)}”`).join(' ') }));
   if (record.temperature !== 1) parts.push(t('markTemperature', { tau: formatFloat32(record.temperature) }));
   return parts.join(' · ');
 }
