@@ -106,7 +106,7 @@ export default {
     model: '模型',
     overall: '全部',
     countsNote:
-      '计数来自引擎：每 50 个样本对调用一次 accuracyByLength（这样 Worker 能报告进度，也能被取消），再把各段的计数相加；完全匹配率 = 正确数 / 样本对数。与 “apg eval --by-length {width}” 的数字相同。',
+      '计数来自引擎：每 50 个样本对调用一次 accuracyByLength（这样 Worker 能报告进度，也能被取消），再把各段的计数相加；完全匹配率 = 正确数 / 样本对数。与“apg eval --by-length {width}”的数字相同。',
     summaryFall:
       '没有注意力时，完全匹配率从 {firstRange} 个词元的输入上的 {first} 变为 {lastRange} 个词元上的 {last}。',
     summaryAttention:

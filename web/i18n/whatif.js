@@ -36,6 +36,7 @@ export default {
       'This step’s weights were pinned: α is the pinned weights, the exponentials show what the softmax would have given.',
     formulaTemperature: 'At τ = {tau} every term is exp((e_j − m) / τ).',
     formulaMasked: 'Masked tokens get weight 0: the softmax runs over the others.',
+    formulaMark: '{mark}.',
     linkBadItems:
       'Some what-ifs in the link are not of the form m2@3, u2@5, p1@4, p1/3/0@4 or t0.5@2 ({items}); the others are kept.',
     linkBadItemsAll:
@@ -85,6 +86,7 @@ export default {
     formulaPinned: '这一步的权重是固定的：α 即固定的权重，指数项给出的是 softmax 本来的结果。',
     formulaTemperature: '在 τ = {tau} 时，每一项都是 exp((e_j − m) / τ)。',
     formulaMasked: '被屏蔽的词元权重为 0：softmax 只在其余词元上计算。',
+    formulaMark: '{mark}。',
     linkBadItems: '链接里有些假如不是 m2@3、u2@5、p1@4、p1/3/0@4 或 t0.5@2 的形式（{items}）；其余的保留。',
     linkBadItemsAll:
       '链接里的假如不是 m2@3、u2@5、p1@4、p1/3/0@4 或 t0.5@2 的形式（{items}）；不带假如解码。',
