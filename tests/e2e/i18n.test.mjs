@@ -194,6 +194,20 @@ test('the switch: keyboard reachable, in the URL, through a reload, <html lang> 
   await page.close();
 });
 
+test("a what-if link's note follows a switch of language while it is shown", async () => {
+  const page = await newPage();
+  const view = { ...VIEWS[0], hash: { ...VIEWS[0].hash, wi: 'm2@1,zz' } };
+  await open(page, view);
+  const notes = page.locator('[data-testid=link-notes]');
+  assert.match(await notes.textContent(), /链接里有些假如不是 .*（“zz”）；其余的保留。/);
+  await page.locator('[data-testid=lang-en]').click();
+  assert.match(
+    await notes.textContent(),
+    /Some what-ifs in the link are not .* \(“zz”\); the others are kept\./,
+  );
+  await page.close();
+});
+
 test("the browser's language chooses when the link says nothing", async () => {
   const context = await browser.newContext({ locale: 'zh-CN' });
   const page = await context.newPage();
