@@ -1,6 +1,8 @@
 // Stage 1 of attention: the seven score functions, forward and backward (shapes in score.hpp).
 #include "attention/score.hpp"
 
+#include "attention/small.hpp"
+
 #include "core/kernels.hpp"
 
 #include <algorithm>
@@ -12,20 +14,20 @@ namespace apg::attention {
 
 namespace {
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-std::string shape(const Vec &v) { return std::to_string(v.size()); }
+APG_SMALL std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+APG_SMALL std::string shape(const Vec &v) { return std::to_string(v.size()); }
 
-[[noreturn]] void fail(ScoreKind kind, const std::string &what) {
+[[noreturn]] APG_SMALL void fail(ScoreKind kind, const std::string &what) {
     throw std::invalid_argument(std::string(name(kind)) + " score: " + what);
 }
 
-void require_matrix(ScoreKind kind, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
+APG_SMALL void require_matrix(ScoreKind kind, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
         fail(kind,
              std::string(what) + " is " + shape(m) + ", expected " + std::to_string(rows) + "×" + std::to_string(cols));
 }
 
-void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
+APG_SMALL void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
     if (v.size() != size)
         fail(kind, std::string(what) + " has " + shape(v) + " elements, expected " + std::to_string(size));
 }
@@ -41,7 +43,7 @@ Mat uniform_matrix(Eigen::Index rows, Eigen::Index cols, core::Rng &rng) {
 float clamped(float norm) { return std::max(norm, cosine_norm_epsilon); }
 
 // Checks that the cache was made by prepare_keys(params, keys) for these keys.
-void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, const KeyCache &cache) {
+APG_SMALL void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, const KeyCache &cache) {
     const Eigen::Index n = keys.rows();
     switch (params.kind) {
     case ScoreKind::general:
@@ -91,8 +93,8 @@ void cosine_backward(const Vec &query, const Mat &keys, const KeyCache &cache, f
 
 // The location part of the backward pass, given d_pre = dL/da_j (n × da) and its column sum
 // dL/d(W_q q + b): ACCUMULATES dL/db, dL/dW_f, dL/dF and (when given) dL/dα_prev.
-void location_backward(const ScoreParams &params, const ScoreResult &fwd, const Mat &d_pre, const Vec &d_query_proj,
-                       ScoreParams &d_params, Vec *d_previous) {
+APG_SMALL void location_backward(const ScoreParams &params, const ScoreResult &fwd, const Mat &d_pre,
+                                 const Vec &d_query_proj, ScoreParams &d_params, Vec *d_previous) {
     const Eigen::Index n = d_pre.rows(), da = d_pre.cols(), kf = params.w_f.cols();
     require_matrix(params.kind, "forward location features", fwd.location, n, kf);
     require_vector(params.kind, "forward previous weights", fwd.previous, n);
@@ -109,15 +111,32 @@ void location_backward(const ScoreParams &params, const ScoreResult &fwd, const 
     location_features_backward(params.filters, fwd.previous, d_features, d_params.filters, d_previous);
 }
 
+// Location's part of the forward pass: α_prev and f into out, W_f f_j + b added to the
+// pre-activations out.hidden (n × da), b to out.query_proj.
+APG_SMALL void location_forward(const ScoreParams &params, std::span<const float> previous, ScoreResult &out) {
+    const Eigen::Index n = out.hidden.rows(), da = out.hidden.cols();
+    if (!previous.empty() && previous.size() != static_cast<std::size_t>(n))
+        fail(params.kind, "previous weights have " + std::to_string(previous.size()) + " elements, expected " +
+                              std::to_string(n) + " (one per key)");
+    out.previous = previous.empty() ? initial_weights(n) : Vec(Eigen::Map<const Vec>(previous.data(), n));
+    location_features(params.filters, out.previous, out.location);
+    Mat projected(n, da); // row j = W_f f_j
+    core::gemm_nt(view(out.location), view(params.w_f), view(projected), static_cast<std::size_t>(n),
+                  static_cast<std::size_t>(da), static_cast<std::size_t>(params.w_f.cols()));
+    out.hidden += projected;
+    out.hidden.rowwise() += params.b.transpose();
+    out.query_proj += params.b;
+}
+
 } // namespace
 
-Vec initial_weights(Eigen::Index n) {
+APG_SMALL Vec initial_weights(Eigen::Index n) {
     Vec alpha = Vec::Zero(n);
     if (n > 0) alpha[0] = 1;
     return alpha;
 }
 
-void location_features(const Mat &filters, const Vec &previous, Mat &out) {
+APG_SMALL void location_features(const Mat &filters, const Vec &previous, Mat &out) {
     const Eigen::Index n = previous.size(), kf = filters.rows(), r = filters.cols(), half = (r - 1) / 2;
     out.setZero(n, kf);
     for (Eigen::Index j = 0; j < n; ++j)
@@ -128,8 +147,8 @@ void location_features(const Mat &filters, const Vec &previous, Mat &out) {
         }
 }
 
-void location_features_backward(const Mat &filters, const Vec &previous, const Mat &d_features, Mat &d_filters,
-                                Vec *d_previous) {
+APG_SMALL void location_features_backward(const Mat &filters, const Vec &previous, const Mat &d_features,
+                                          Mat &d_filters, Vec *d_previous) {
     const Eigen::Index n = previous.size(), kf = filters.rows(), r = filters.cols(), half = (r - 1) / 2;
     for (Eigen::Index j = 0; j < n; ++j)
         for (Eigen::Index t = std::max<Eigen::Index>(0, half - j); t < r && j + t - half < n; ++t) {
@@ -145,7 +164,7 @@ void location_features_backward(const Mat &filters, const Vec &previous, const M
 
 float initial_cosine_scale(Eigen::Index dk) { return std::sqrt(static_cast<float>(dk)); }
 
-std::string_view name(ScoreKind kind) {
+APG_SMALL std::string_view name(ScoreKind kind) {
     switch (kind) {
     case ScoreKind::dot:
         return "dot";
@@ -167,7 +186,7 @@ std::string_view name(ScoreKind kind) {
     return "unknown";
 }
 
-ScoreKind parse_score_kind(std::string_view text) {
+APG_SMALL ScoreKind parse_score_kind(std::string_view text) {
     for (ScoreKind kind : all_score_kinds)
         if (name(kind) == text) return kind;
     if (text == name(ScoreKind::location)) return ScoreKind::location;
@@ -178,8 +197,8 @@ ScoreKind parse_score_kind(std::string_view text) {
     throw std::invalid_argument("unknown score function \"" + std::string(text) + "\"; valid names: " + valid);
 }
 
-ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da, core::Rng &rng,
-                              Eigen::Index kf, Eigen::Index r) {
+APG_SMALL ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da,
+                                        core::Rng &rng, Eigen::Index kf, Eigen::Index r) {
     if (dq <= 0 || dk <= 0)
         fail(kind, "sizes must be positive, got dq = " + std::to_string(dq) + ", dk = " + std::to_string(dk));
     ScoreParams p;
@@ -209,8 +228,8 @@ ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, 
     return p;
 }
 
-void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, Eigen::Index dk, Eigen::Index da,
-                       Eigen::Index kf, Eigen::Index r) {
+APG_SMALL void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, Eigen::Index dk,
+                                 Eigen::Index da, Eigen::Index kf, Eigen::Index r) {
     out.setting("kind", kind, wanted);
     if (wanted == ScoreKind::general) out.add("w", w, dq, dk);
     if (wanted == ScoreKind::additive || wanted == ScoreKind::location) {
@@ -226,14 +245,14 @@ void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, E
     if (wanted == ScoreKind::scaled_cosine) out.add("scale", scale, 1);
 }
 
-ScoreParams ScoreParams::zeros_like() const {
+APG_SMALL ScoreParams ScoreParams::zeros_like() const {
     // The sizes a dot-like kind does not store are not needed: it has no tensors.
     const Eigen::Index dq = kind == ScoreKind::general ? w.rows() : w_q.cols();
     const Eigen::Index dk = kind == ScoreKind::general ? w.cols() : w_k.cols();
     return core::zeros<ScoreParams>(kind, dq, dk, w_q.rows(), filters.rows(), filters.cols());
 }
 
-void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
+APG_SMALL void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
     switch (kind) {
     case ScoreKind::dot:
     case ScoreKind::scaled_dot:
@@ -266,7 +285,7 @@ void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
     }
 }
 
-KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
+APG_SMALL KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
     const auto n = static_cast<std::size_t>(keys.rows());
     const auto dk = static_cast<std::size_t>(keys.cols());
     KeyCache cache;
@@ -331,21 +350,8 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
         out.query_proj.resize(da);
         core::gemv(view(params.w_q), view(query), view(out.query_proj), static_cast<std::size_t>(da),
                    static_cast<std::size_t>(dq));
-        if (params.kind == ScoreKind::location) {
-            if (!previous.empty() && previous.size() != un)
-                fail(params.kind, "previous weights have " + std::to_string(previous.size()) + " elements, expected " +
-                                      std::to_string(n) + " (one per key)");
-            out.previous = previous.empty() ? initial_weights(n) : Vec(Eigen::Map<const Vec>(previous.data(), n));
-            location_features(params.filters, out.previous, out.location);
-            out.query_proj += params.b;
-        }
         out.hidden = cache.projected.rowwise() + out.query_proj.transpose();
-        if (params.kind == ScoreKind::location) {
-            const auto kf = static_cast<std::size_t>(params.w_f.cols());
-            Mat projected(n, da); // row j = W_f f_j
-            core::gemm_nt(view(out.location), view(params.w_f), view(projected), un, static_cast<std::size_t>(da), kf);
-            out.hidden += projected;
-        }
+        if (params.kind == ScoreKind::location) location_forward(params, previous, out);
         core::tanh(view(out.hidden), view(out.hidden));
         core::gemv(view(out.hidden), view(params.v), view(out.scores), un, static_cast<std::size_t>(da));
         break;

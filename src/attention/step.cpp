@@ -1,6 +1,8 @@
 // The three stages of one attention step (scores → weights → context), forward and backward.
 #include "attention/step.hpp"
 
+#include "attention/small.hpp"
+
 #include "core/error.hpp"
 #include "core/kernels.hpp"
 #include "core/limits.hpp"
@@ -13,7 +15,7 @@
 
 namespace apg::attention {
 
-void check_temperature(const char *op, float t) {
+APG_SMALL void check_temperature(const char *op, float t) {
     if (t >= limits::min_temperature && t <= limits::max_temperature) return;
     char message[160];
     std::snprintf(message, sizeof message, "%s: temperature must be from %g to %g, got %g", op,
@@ -24,10 +26,11 @@ void check_temperature(const char *op, float t) {
 
 namespace {
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+APG_SMALL std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
 
 // Shapes shared by the forward and backward pass; `op` names the caller in the message.
-void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &values, const StepOptions &options) {
+APG_SMALL void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &values,
+                          const StepOptions &options) {
     const std::string where = std::string(op) + ": ";
     if (keys.rows() == 0)
         throw std::invalid_argument(where + "no keys to attend to (keys are " + shape(keys) + ", query has " +
@@ -71,8 +74,8 @@ void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const 
     core::gemv_t(view(values), view(out.weights), view(out.context), n, dv);
 }
 
-AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &keys, const Mat &values,
-                     const StepOptions &options) {
+APG_SMALL AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &keys, const Mat &values,
+                               const StepOptions &options) {
     check_step("attend", query, keys, values, options);
     AttentionStep step;
     attend(params, query, keys, prepare_keys(params, keys), values, options, step);

@@ -108,9 +108,9 @@ inline constexpr Field decoder_step[] = {
          const Mat &h = s.step.attention.score.hidden;
          return Value{.data = h.data(), .rows = h.rows(), .cols = h.cols()};
      }},
-    {"previous_weights", Type::vector, "n", true, "location: α_{i-1}, what the features read; otherwise null",
+    {"previous_weights", Type::vector, "n", true, "location: α_{i-1}, read by the features",
      [](const SessionStep &s, int) { return vec(s.step.attention.score.previous); }},
-    {"location", Type::matrix, "n kf", true, "location: F ∗ previousWeights, row j around h_j; otherwise null",
+    {"location", Type::matrix, "n kf", true, "location: F ∗ previousWeights",
      [](const SessionStep &s, int) {
          const Mat &f = s.step.attention.score.location;
          return Value{.data = f.data(), .rows = f.rows(), .cols = f.cols()};

@@ -1,5 +1,6 @@
 #include "models/decoder.hpp"
 
+#include "attention/small.hpp"
 #include "nn/cross_entropy.hpp"
 
 #include <cmath>
@@ -11,10 +12,24 @@ namespace apg::models {
 
 namespace {
 
+[[noreturn]] APG_SMALL void bad_token(const DecoderParams &params, int token) {
+    throw std::invalid_argument("decoder: token id " + std::to_string(token) + " is outside the target vocabulary of " +
+                                std::to_string(params.embedding.rows()));
+}
+
+[[noreturn]] APG_SMALL void bad_states(const DecoderParams &params, const Mat &H) {
+    throw std::invalid_argument("decoder: encoder states are " + std::to_string(H.rows()) + "x" +
+                                std::to_string(H.cols()) + ", expected n x " + std::to_string(params.init_w.cols()) +
+                                " with n >= 1");
+}
+
+[[noreturn]] APG_SMALL void bad_state(const Vec &prev_state, Eigen::Index Hd) {
+    throw std::invalid_argument("decoder: previous state has " + std::to_string(prev_state.size()) +
+                                " values, expected " + std::to_string(Hd));
+}
+
 void check_token(const DecoderParams &params, int token) {
-    if (token < 0 || token >= params.embedding.rows())
-        throw std::invalid_argument("decoder: token id " + std::to_string(token) +
-                                    " is outside the target vocabulary of " + std::to_string(params.embedding.rows()));
+    if (token < 0 || token >= params.embedding.rows()) bad_token(params, token);
 }
 
 bool attends(const DecoderParams &params) { return params.attn.kind != attention::ScoreKind::none; }
@@ -48,10 +63,7 @@ void softmax_rows(const Mat &logits, Mat &probs) {
 } // namespace
 
 void decoder_initial_state(const DecoderParams &params, const Mat &H, Vec &mean, Vec &state) {
-    if (H.rows() == 0 || H.cols() != params.init_w.cols())
-        throw std::invalid_argument("decoder: encoder states are " + std::to_string(H.rows()) + "x" +
-                                    std::to_string(H.cols()) + ", expected n x " +
-                                    std::to_string(params.init_w.cols()) + " with n >= 1");
+    if (H.rows() == 0 || H.cols() != params.init_w.cols()) bad_states(params, H);
     mean = H.colwise().mean().transpose();
     state.resize(params.init_w.rows());
     nn::matmul_nt(row_view(std::as_const(mean)), nn::whole(params.init_w), row_view(state));
@@ -63,9 +75,7 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
                   const Vec &prev_state, int prev_token, const attention::StepOptions &options, DecoderStep &out) {
     check_token(params, prev_token);
     const Eigen::Index Hd = params.gru.hidden(), E = params.embedding.cols(), dh = H.cols();
-    if (prev_state.size() != Hd)
-        throw std::invalid_argument("decoder: previous state has " + std::to_string(prev_state.size()) +
-                                    " values, expected " + std::to_string(Hd));
+    if (prev_state.size() != Hd) bad_state(prev_state, Hd);
     out.prev_token = prev_token;
     out.prev_state = prev_state;
     out.state.resize(Hd);
