@@ -9,6 +9,7 @@
 #include "train/prepare.hpp"
 #include "train/run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -145,10 +146,12 @@ int cmd_train(const Args &a, const std::string &command_line) {
     if (a.has("batch")) rc.batch = static_cast<int>(to_int("batch", a.get("batch")));
     if (a.has("lr")) rc.learning_rate = std::stof(a.get("lr"));
     if (a.has("eval-every")) rc.eval_every = static_cast<int>(to_int("eval-every", a.get("eval-every")));
-    if (a.has("location-filters"))
-        rc.location_filters = static_cast<int>(to_int("location-filters", a.get("location-filters")));
-    if (a.has("location-width"))
-        rc.location_width = static_cast<int>(to_int("location-width", a.get("location-width")));
+    // Clamped, not wrapped, into an int: the config's check then names the value as it was too big.
+    auto bounded = [&](const char *key) {
+        return static_cast<int>(std::clamp(to_int(key, a.get(key)), -1LL, 1LL << 30));
+    };
+    if (a.has("location-filters")) rc.location_filters = bounded("location-filters");
+    if (a.has("location-width")) rc.location_width = bounded("location-width");
     rc.command = command_line;
     const bool quiet = a.has("quiet");
     train::Run run(rc);
