@@ -107,10 +107,11 @@ struct ScoreResult {
     Mat location;         // location: f, n × kf, row j = F ∗ α_prev around position j
 };
 
-// α_0, the "previous weights" of a decoder's first step: one-hot on the first source position.
-// A decoder starts reading at the beginning of its source, so this tells the first score "you
-// were at the start" and the filters trained on later steps (peak at j − 1, look at j) apply
-// unchanged; uniform weights would say "nowhere", a state no later step is ever in.
+// α_0, the "previous weights" of a decoder's first step: one-hot on the first source position,
+// the usual choice. Later steps' weights are mostly one sharp peak, so a peak is what the filters
+// learn to read; a peak at the start lets the first step use them like any other (an output that
+// does not begin with the first token, as dates put the year first, moves off it as from any
+// peak), where uniform weights would be a state no later step is in.
 Vec initial_weights(Eigen::Index n);
 
 // f = F ∗ α: row j, column c = Σ_t F(c, t) α_{j + t − (r − 1)/2}, α zero outside [0, n).
