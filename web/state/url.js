@@ -41,7 +41,7 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption', 'listen'];
 const VIEW_NAMES = {
   decode: 'Decode',
   compare: 'Compare',
@@ -50,6 +50,7 @@ const VIEW_NAMES = {
   sandbox: 'Sandbox',
   train: 'Train',
   caption: 'Caption',
+  listen: 'Listen',
 };
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
