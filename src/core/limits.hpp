@@ -38,6 +38,9 @@ inline constexpr std::int64_t max_image_activations = std::int64_t{1} << 22;
 // ---- inputs ----
 inline constexpr int max_input_chars = 2000; // code points in one text to decode (the text box's limit)
 inline constexpr int max_input_tokens = 512; // tokens in one source: the bound on a config's max_source_len
+// Frames (10 ms each) of one utterance the speech task synthesizes, renders or an audio model
+// encodes: the whole woodchuck sentence takes about 300 at the normal rate.
+inline constexpr int max_speech_frames = 480;
 
 // ---- decoding ----
 // Steps of one decoding (its end token included): the bound on a config's max_target_len + 1 and
