@@ -52,9 +52,8 @@ export interface AudioLimits {
   maxPhraseChars: number;
   /** bytes of a checkpoint AudioModel.load accepts */
   maxFileBytes: number;
-  /** the lowest and highest sample rates renderAudio accepts (a multiple of 100 between) */
-  minSampleRate: number;
-  maxSampleRate: number;
+  /** "how much wood would a woodchuck chuck if a woodchuck could chuck wood" */
+  woodchuck: string;
 }
 
 export interface AudioModelInfo {

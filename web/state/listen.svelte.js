@@ -179,8 +179,8 @@ async function askEngine() {
   listen.run = 'running';
   try {
     await Promise.all(names.map(loadSpeechModel));
+    // without a model the utterance is still made, shown and played
     const ready = names.filter((n) => listen.models[n]?.status === 'ready');
-    if (!ready.length) throw new Error(listen.models[names[0]]?.error || 'no speech model loaded');
     const answer = await /** @type {Comlink.Remote<ListenApi>} */ (remote).listen(ready, input, { topK: 5 });
     if (key !== listen.shownKey) stopSound();
     listen.utterance = answer.utterance;
