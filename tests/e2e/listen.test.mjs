@@ -250,6 +250,43 @@ describe('listen view', () => {
     await pageScreenshot(page, `${shots}listen-1440.png`);
   });
 
+  test('the link holds what was said and the step; a reload hears the same utterance', async () => {
+    const other = { phrase: 'a woodchuck could chuck wood', seed: 9, rate: 1.5, noise: 0.3 };
+    await open(page, hashOf(SAY));
+    await waitForUtterance(page, SAY);
+    await page.locator('[data-testid=listen-phrase]').fill(other.phrase);
+    await page.locator('[data-testid=listen-seed]').fill('9');
+    await page.locator('[data-testid=listen-seed]').press('Enter');
+    await page.locator('[data-testid=listen-rate]').fill('1.5');
+    await page.locator('[data-testid=listen-noise]').fill('0.3');
+    await waitForUtterance(page, other);
+    await urlSettled(page);
+    const hash = new URLSearchParams(new URL(page.url()).hash.slice(1));
+    assert.equal(hash.get('view'), 'listen');
+    assert.equal(hash.get('say'), other.phrase);
+    assert.equal(hash.get('lseed'), '9');
+    assert.equal(hash.get('lrate'), '1.5');
+    assert.equal(hash.get('lnoise'), '0.3');
+    await page.reload();
+    await waitForUtterance(page, other);
+    const u = au.synthesize(other);
+    assert.equal(
+      Number(await page.locator('[data-testid=listen-spectrogram]').getAttribute('data-frames')),
+      u.frames.rows,
+    );
+  });
+
+  test('a missing audio .wasm gives a message instead of hanging', async () => {
+    const context = await browser.newContext();
+    // its console is expected to report the 404 and the failed load
+    await context.route('**/audio-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    const p = await context.newPage();
+    await p.goto(`${server.url}${hashOf(SAY)}`);
+    await p.waitForSelector('[data-testid=listen-engine-error]', { timeout: 20_000 });
+    assert.match(await p.textContent('[data-testid=listen-engine-error]'), /The audio engine did not load/);
+    await context.close();
+  });
+
   test('no console errors on the way', () => {
     assert.deepEqual(consoleErrors, []);
   });
