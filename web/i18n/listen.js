@@ -46,6 +46,9 @@ export default {
     previousLabel: 'The previous letter’s weights α_{i−1}',
     previousHint:
       'Location-aware attention reads these weights too: its filters turn them into features f_j, so the score of a position depends on where the previous letter looked.',
+    featuresLabel: 'The {k} location features f_j over the encoder positions',
+    featuresHint:
+      'f_j: {k} features (rows) at each of the {n} positions, from α_{i−1}; point at one to read it.',
     contextLabel: 'context vector',
     contextHint: 'The encoder states mixed by the weights: what the decoder hears for this letter.',
     compareTitle: 'Content-based against location-aware, letter {i}',
@@ -125,6 +128,8 @@ export default {
     previousLabel: '上一个字母的权重 α_{i−1}',
     previousHint:
       '位置感知注意力也读取这些权重：卷积滤波器把它们变成特征 f_j，因此一个位置的得分取决于上一个字母关注的位置。',
+    featuresLabel: '编码器各位置上的 {k} 个位置特征 f_j',
+    featuresHint: 'f_j：{n} 个位置上各有 {k} 个特征（每行一个），由 α_{i−1} 得出；指向一个格子可读出数值。',
     contextLabel: '上下文向量',
     contextHint: '按权重混合的编码器状态：解码器为这个字母“听到”的内容。',
     compareTitle: '基于内容与位置感知的对比，第 {i} 个字母',
