@@ -4,7 +4,7 @@
 // hostile values that leave the module working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fnv1a, loadAudio } from './load-audio.mjs';
+import { fnv1a, loadAudio, readModel } from './load-audio.mjs';
 
 const au = await loadAudio();
 
@@ -149,4 +149,115 @@ test('hostile values give coded errors naming what is wrong, and the module keep
   // still working, and no handle left behind
   assert.equal(au.synthesize({ phrase: 'wood' }).text, 'wood');
   assert.equal(au.count_emval_handles(), handles);
+});
+
+const MODEL = 'speech-additive-bahdanau.safetensors';
+
+test('a listening session: the shipped model hears the woodchuck, its records span the encoder positions', () => {
+  const model = au.AudioModel.load(readModel(MODEL));
+  const info = model.info();
+  assert.equal(info.task, 'speech');
+  assert.equal(info.encoder, 'audio');
+  assert.equal(info.reduction, 2 ** info.dims.reductions);
+  assert.equal(info.dims.bands, 24);
+  assert.ok(info.heldoutCer >= 0 && info.heldoutCer < 0.05, String(info.heldoutCer));
+  assert.ok(info.monotonicity > 0.5 && info.monotonicity <= 1, String(info.monotonicity));
+  assert.equal(info.heldoutCer, info.training.heldout_cer);
+  const u = au.synthesize({ phrase: 'how much wood would a woodchuck chuck', seed: 3 });
+  const run = model.listen(u.frames, { topK: 3 });
+  const steps = run.run();
+  assert.equal(run.outputText(), u.text);
+  assert.deepEqual(run.outputTokens(), [...u.text]);
+  assert.equal(steps.length, u.text.length + 1); // and the end token
+  assert.equal(steps.at(-1).token, '</s>');
+  const H = run.encoderStates();
+  const r = run.reduction();
+  assert.equal(r, info.reduction);
+  assert.equal(H.rows, Math.ceil(u.frames.rows / r));
+  assert.equal(H.cols, info.dims.encoderState);
+  for (const step of steps) {
+    assert.equal(step.weights.length, H.rows);
+    assert.equal(step.scores.length, H.rows);
+    assert.equal(step.top.length, 3);
+    const sum = step.weights.reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-5);
+    assert.ok(Math.abs(step.exps[4] / step.expSum - step.weights[4]) < 1e-6);
+  }
+  // stage 3: the context is the weighted sum of the encoder states
+  const w = steps[5].weights;
+  for (const col of [0, 31, 63]) {
+    let c = 0;
+    for (let j = 0; j < H.rows; j++) c += w[j] * H.data[j * H.cols + col];
+    assert.ok(Math.abs(c - steps[5].context[col]) < 1e-4, `column ${col}`);
+  }
+  // a letter's attention peak lies in or next to the frames the synthesizer made it from
+  let near = 0;
+  for (let i = 0; i < u.spans.length; i++) {
+    const peak = Array.from(steps[i].weights).indexOf(Math.max(...steps[i].weights));
+    const s = u.spans[i];
+    if (peak * r + r > s.begin - 2 * r && peak * r < s.end + 2 * r) near++;
+  }
+  // (most letters: a word's last letters may already listen to the next word)
+  assert.ok(near / u.spans.length >= 2 / 3, `${near} of ${u.spans.length} letters`);
+  const peakFrame = (i) => r * Array.from(steps[i].weights).indexOf(Math.max(...steps[i].weights));
+  assert.ok(peakFrame(0) < u.frames.rows / 4 && peakFrame(u.spans.length - 1) > (3 * u.frames.rows) / 4);
+  // the same frames as a Float32Array; records reproducible; back / force / reset as in the page module
+  const flat = model.listen(u.frames.data);
+  assert.deepEqual(Array.from(flat.step().weights), Array.from(steps[0].weights));
+  flat.delete();
+  assert.deepEqual(Array.from(run.record(3).weights), Array.from(steps[3].weights));
+  assert.deepEqual(
+    run.trace().map((s) => s.token),
+    steps.map((s) => s.token),
+  );
+  run.reset();
+  assert.equal(run.length(), 0);
+  assert.equal(run.step().token, 'h');
+  const forced = run.force(info.tgtVocab.indexOf('x'));
+  assert.equal(forced.choice, 'forced');
+  assert.equal(forced.token, 'x');
+  assert.equal(run.back(), true);
+  assert.equal(run.length(), 1);
+  assert.equal(run.done(), false);
+  // the encoder alone gives the session's states
+  const encoded = model.encode(u.frames);
+  assert.deepEqual(Array.from(encoded.states.data), Array.from(H.data));
+  assert.equal(encoded.reduction, r);
+  run.delete();
+  model.delete();
+});
+
+test('hostile values to models and sessions give coded errors and leave the module working', () => {
+  const model = au.AudioModel.load(readModel(MODEL));
+  const handles = au.count_emval_handles();
+  const u = au.synthesize({ phrase: 'wood' });
+  assert.equal(codeOf(() => au.AudioModel.load(new Uint8Array([1, 2, 3]))).code, 'bad_checkpoint');
+  assert.equal(codeOf(() => au.AudioModel.load(/** @type {any} */ ([1, 2]))).code, 'bad_argument');
+  const text = codeOf(() => au.AudioModel.load(readModel('dates-additive-bahdanau.safetensors')));
+  assert.equal(text.code, 'bad_argument');
+  assert.equal(text.details.name, 'encoder');
+  const scenes = codeOf(() => au.AudioModel.load(readModel('scenes-additive-bahdanau.safetensors')));
+  assert.equal(scenes.details.name, 'encoder');
+  assert.equal(codeOf(() => model.listen(u.frames, { beam: 2 })).details.name, 'options.beam');
+  assert.equal(codeOf(() => model.listen(u.frames, { topK: 0 })).details.name, 'options.topK');
+  assert.equal(codeOf(() => model.listen(u.frames, { topK: 1e9 })).details.name, 'options.topK');
+  assert.equal(codeOf(() => model.listen(u.frames, { temperature: NaN })).code, 'bad_argument');
+  assert.equal(codeOf(() => model.listen(u.frames, /** @type {any} */ ('fast'))).code, 'bad_argument');
+  const huge = codeOf(() => model.listen({ data: new Float32Array(24), rows: 1e9, cols: 24 }));
+  assert.equal(huge.code, 'too_long');
+  assert.equal(codeOf(() => model.listen(new Float32Array(24 * 500))).code, 'too_long');
+  assert.equal(codeOf(() => model.listen(new Float32Array(23))).details.name, 'frames');
+  assert.equal(codeOf(() => model.listen({ data: [1], rows: 1, cols: 1 })).details.name, 'frames.cols');
+  assert.equal(codeOf(() => model.encode(null)).details.name, 'frames');
+  const run = model.listen(u.frames);
+  run.run();
+  assert.equal(codeOf(() => run.step()).code, 'bad_state');
+  assert.equal(codeOf(() => run.record(99)).code, 'bad_argument');
+  assert.equal(codeOf(() => run.record(-1)).code, 'bad_argument');
+  assert.equal(codeOf(() => run.force(1e6)).code, 'bad_argument');
+  assert.equal(codeOf(() => run.force(/** @type {any} */ ('a'))).code, 'bad_argument');
+  assert.equal(run.outputText(), 'wood');
+  run.delete();
+  assert.equal(au.count_emval_handles(), handles);
+  model.delete();
 });
