@@ -3,6 +3,9 @@ export default {
   en: {
     tab: 'Listen',
     viewFailed: 'The Listen view did not load: {error}',
+    trainTask: 'Speech → letters',
+    trainEncoder:
+      'Encoder: the speech recipe’s audio encoder (a BiGRU over the 24 bands, a ×2 time reduction, a second BiGRU), its sizes fixed. The trained model opens in Listen.',
     additiveName: 'content-based (additive)',
     locationName: 'location-aware',
     loadingEngine: 'Loading the audio engine…',
@@ -86,6 +89,9 @@ export default {
   zh: {
     tab: '听语音',
     viewFailed: '“听语音”视图未能加载：{error}',
+    trainTask: '语音 → 字母',
+    trainEncoder:
+      '编码器：语音配方的音频编码器（在 24 个频带上的双向 GRU、×2 时间缩减、第二个双向 GRU），大小固定。训练好的模型在“听语音”中打开。',
     additiveName: '基于内容（加性）',
     locationName: '位置感知',
     loadingEngine: '正在加载音频引擎…',
