@@ -234,6 +234,44 @@ describe('listen view', () => {
     },
   );
 
+  const others = ['location', 'general', 'dot', 'scaled_dot', 'cosine', 'scaled_cosine'].filter(shipped);
+  test(
+    "models side by side: each one's transcript, figures and alignment are its own engine trace",
+    { skip: !shipped('additive') || !others.length },
+    async () => {
+      const u = au.synthesize(SAY);
+      const traces = {};
+      for (const score of ['additive', ...others]) {
+        const model = au.AudioModel.load(readModel(`speech-${score}-bahdanau.safetensors`));
+        const s = model.listen(u.frames, { topK: 5 });
+        traces[score] = { steps: s.run(), text: s.outputText(), info: model.info() };
+        s.delete();
+        model.delete();
+      }
+      await open(page, hashOf(SAY, { lsc: 'additive', lcmp: '1' }));
+      await waitForUtterance(page, SAY, 0, MODEL);
+      await page.locator('[data-testid=listen-compare-panel]').scrollIntoViewIfNeeded();
+      for (const [score, trace] of Object.entries(traces)) {
+        await page.waitForSelector(`[data-testid=compare-${score}-alignment]`, { timeout: 20_000 });
+        assert.equal(await page.locator(`[data-testid=compare-${score}-text]`).textContent(), trace.text);
+        const rows = (
+          await page.locator(`[data-testid=compare-${score}-alignment]`).getAttribute('data-rows')
+        )
+          ?.split(';')
+          .map(numbers);
+        assert.deepEqual(
+          rows,
+          trace.steps.map((st) => Array.from(st.weights)),
+          score,
+        );
+        const figures = await page.locator(`[data-testid=compare-${score}-figures]`).textContent();
+        assert.ok(figures?.includes(`${(100 * trace.info.heldoutCer).toFixed(1)} %`), `${score}: ${figures}`);
+        assert.ok(figures?.includes(trace.info.monotonicity.toFixed(3)), `${score}: ${figures}`);
+      }
+      await pageScreenshot(page, `${shots}listen-compare.png`);
+    },
+  );
+
   test('375 px wide: nothing wider than the screen; screenshots at 1440 and 375', async () => {
     const p = await browser.newPage({ viewport: { width: 375, height: 800 } });
     watchConsole(p);

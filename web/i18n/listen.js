@@ -54,7 +54,7 @@ export default {
       'f_j: {k} features (rows) at each of the {n} positions, from α_{i−1}; point at one to read it.',
     contextLabel: 'context vector',
     contextHint: 'The encoder states mixed by the weights: what the decoder hears for this letter.',
-    compareTitle: 'Content-based against location-aware, letter {i}',
+    compareTitle: 'The same utterance through every speech model, letter {i}',
     alignmentTitle: 'Where every letter listened: letters × time',
     alignmentNote:
       'One row per letter written, one column per encoder position; green outlines: the frames each letter of the phrase was made from.',
@@ -84,7 +84,7 @@ export default {
     modelLegend: 'Model',
     trainedShown: 'Showing {name}, trained in the Train view.',
     noModels: 'This build ships no speech model.',
-    compareLabel: 'hear it with both models side by side',
+    compareLabel: 'hear it with every model side by side',
   },
   zh: {
     tab: '听语音',
@@ -138,7 +138,7 @@ export default {
     featuresHint: 'f_j：{n} 个位置上各有 {k} 个特征（每行一个），由 α_{i−1} 得出；指向一个格子可读出数值。',
     contextLabel: '上下文向量',
     contextHint: '按权重混合的编码器状态：解码器为这个字母“听到”的内容。',
-    compareTitle: '基于内容与位置感知的对比，第 {i} 个字母',
+    compareTitle: '同一段语音经过每个语音模型，第 {i} 个字母',
     alignmentTitle: '每个字母听的位置：字母 × 时间',
     alignmentNote: '每行是一个写出的字母，每列是编码器的一个位置；绿色框：短语中每个字母实际由哪些帧合成。',
     alignmentLabel: '{model}：写出的字母 × 编码器位置',
@@ -164,6 +164,6 @@ export default {
     modelLegend: '模型',
     trainedShown: '正在显示在“训练”视图中训练的 {name}。',
     noModels: '此版本未附带语音模型。',
-    compareLabel: '用两个模型并排聆听',
+    compareLabel: '用所有模型并排聆听',
   },
 };
