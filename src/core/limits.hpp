@@ -30,6 +30,9 @@ inline constexpr int max_model_dim = 4096; // embedding, hidden sizes, attention
 inline constexpr int max_heads = 64;
 inline constexpr int max_layers = 16;
 inline constexpr int max_time_reductions = 4; // ×2 time reductions of an audio encoder (÷16 frames)
+// Location attention's filters and their (odd) width in source positions.
+inline constexpr int max_location_filters = 64;
+inline constexpr int max_location_width = 255;
 // Pixels per side of an image a model reads or the image module encodes (the max_input_chars of images).
 inline constexpr int max_image_side = 256;
 // Floats of a conv encoder's widest activation (image_size² × conv_channels): what one encoding of

@@ -144,6 +144,7 @@ class Seq2Seq {
     // more than max_source_len frames.
     EncoderOutput encode_audio(std::span<const float> frames) const;
     // One decoding step from prev_state (s_{i-1}) and the previous token (start token first).
+    // Location attention: options.previous = the last step's weights (empty at the first step).
     DecoderStep step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
                      const attention::StepOptions &options = {}) const;
     // Greedy decoding until the end token or max_steps steps (default max_target_len + 1).

@@ -1,4 +1,5 @@
 // The formulas of the three stages in TeX, for KaTeX.
+import location from '../i18n/location.js';
 import { formatNumber } from './format.js';
 
 export const scoreFunctions = [
@@ -38,7 +39,18 @@ export const scoreFunctions = [
     tex: String.raw`e_j = g\,\frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
     note: 'The cosine times a learned scale g (trained with the rest, starting at √dₖ): scores span [−g, g], so softmax can pick one key sharply.',
   },
+  {
+    // A decoder's only: it reads the previous step's weights, which the sandbox's one query lacks.
+    kind: 'location',
+    label: location.en.label,
+    tex: String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j + W_f\,\mathbf{f}_j + \mathbf{b}\right),\;\; \mathbf{f}_j = \left(F * \boldsymbol{\alpha}_{i-1}\right)_j`,
+    note: location.en.note,
+    decoderOnly: true,
+  },
 ];
+
+/** The score functions the sandbox can run on one query (all but location). */
+export const sandboxScoreFunctions = scoreFunctions.filter((f) => !f.decoderOnly);
 
 // Softmax in the form the engine computes it: shifted by the largest score m (the same weights,
 // no overflow), and with the temperature τ. WeightsPanel says what m is.

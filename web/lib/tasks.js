@@ -1,5 +1,5 @@
 // The three trained tasks, their examples, and the checkpoints the page can offer for them.
-export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
+export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine', 'location'];
 export const STYLES = ['bahdanau', 'luong'];
 
 export const tasks = [
@@ -60,6 +60,8 @@ export const modelName = (taskId, score, style) => `${taskId}-${score}-${style}`
 /** The score and style of a model name, or null for a name that is not one. */
 export function parseModelName(name) {
   const match =
-    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine)-(bahdanau|luong)$/.exec(name);
+    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine|location)-(bahdanau|luong)$/.exec(
+      name,
+    );
   return match ? { task: match[1], score: match[2], style: match[3] } : null;
 }
