@@ -115,6 +115,17 @@ TEST_CASE("speech input errors are coded and name what is wrong") {
     CHECK(unknown.code == apg::ErrorCode::unknown_token);
     CHECK(detail(unknown, "word") == "woodpecker");
     CHECK(unknown.text.find("woodpecker") != std::string::npos);
+    // A long word outside the lexicon is named cut at a code point, quoted with its control characters escaped.
+    const Caught cut = caught([] { synthesize("wood " + std::string(63, 'x') + "\xc3\xa9\x01", 1); });
+    CHECK(cut.code == apg::ErrorCode::unknown_token);
+    CHECK(detail(cut, "word") == std::string(63, 'x'));
+    const Caught control = caught([] {
+        synthesize("a\x01"
+                   "b",
+                   1);
+    });
+    CHECK(control.text == "speech: \"a\\u0001b\" is not in the lexicon of 46 words (e.g. how much wood would a "
+                          "woodchuck chuck)");
     CHECK(caught([] { synthesize("   ", 1); }).code == apg::ErrorCode::empty_input);
     CHECK(caught([] { synthesize("", 1); }).code == apg::ErrorCode::empty_input);
     std::string long_text;

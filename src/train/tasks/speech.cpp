@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/quote.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -193,9 +194,13 @@ std::vector<std::string> words_of(std::string_view text) {
     auto flush = [&] {
         if (word.empty()) return;
         if (std::find(kLexicon.begin(), kLexicon.end(), word) == kLexicon.end()) {
-            std::string shown = word.substr(0, limits::max_token_bytes);
+            // Cut to max_token_bytes at a code point's start, so the word stays whole UTF-8.
+            std::size_t cut = std::min(word.size(), static_cast<std::size_t>(limits::max_token_bytes));
+            while (cut < word.size() && cut > 0 && (static_cast<unsigned char>(word[cut]) & 0xc0) == 0x80) --cut;
+            const std::string shown = word.substr(0, cut);
             throw InputError(ErrorCode::unknown_token,
-                             "speech: \"" + shown + "\" is not in the lexicon of " + std::to_string(kLexicon.size()) +
+                             "speech: " + quote(shown) + " is not in the lexicon of " +
+                                 std::to_string(kLexicon.size()) +
                                  " words (e.g. how much wood would a woodchuck chuck)",
                              {{"word", shown},
                               {"tokens", std::vector<std::string>{shown}},
