@@ -261,3 +261,32 @@ test('hostile values to models and sessions give coded errors and leave the modu
   assert.equal(au.count_emval_handles(), handles);
   model.delete();
 });
+
+test("a location-aware speech model's records carry the weights each step read and its features", () => {
+  const model = au.AudioModel.load(readModel('speech-location-bahdanau.safetensors'));
+  const info = model.info();
+  assert.equal(info.score, 'location');
+  const u = au.synthesize({ phrase: 'how much wood', seed: 5 });
+  const run = model.listen(u.frames);
+  const steps = run.run();
+  assert.equal(run.outputText(), u.text);
+  const L = run.encoderStates().rows;
+  // α_0 is one-hot on the first position; afterwards each step reads the step before's weights
+  assert.deepEqual(Array.from(steps[0].previousWeights), [1, ...Array(L - 1).fill(0)]);
+  for (let i = 1; i < steps.length; i++)
+    assert.deepEqual(Array.from(steps[i].previousWeights), Array.from(steps[i - 1].weights), `step ${i}`);
+  for (const s of steps) {
+    assert.equal(s.location.rows, L);
+    assert.ok(s.location.cols >= 1);
+  }
+  // the shipped additive model has neither
+  const additive = au.AudioModel.load(readModel(MODEL));
+  const plain = additive.listen(u.frames);
+  const first = plain.step();
+  assert.equal(first.previousWeights, null);
+  assert.equal(first.location, null);
+  plain.delete();
+  additive.delete();
+  run.delete();
+  model.delete();
+});
