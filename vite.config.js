@@ -12,7 +12,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 function onLog(level, log, handler) {
   if (log.code === 'PLUGIN_TIMINGS') return;
   if (
-    /externalized for browser compatibility, imported by .*(playground|trainer|imaging)\.js/.test(log.message)
+    /externalized for browser compatibility, imported by .*(playground|trainer|imaging|audio)\.js/.test(
+      log.message,
+    )
   )
     return;
   handler(level, log);

@@ -4,6 +4,7 @@
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
 #include "cli/scenes.hpp"
+#include "cli/speech.hpp"
 #include "decode/length_accuracy.hpp"
 #include "io/model.hpp"
 #include "train/prepare.hpp"
@@ -33,9 +34,11 @@ const char *usage = R"(usage:
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
   apg train --task scenes --score S --style bahdanau|luong --seed N --out FILE [--scenes N] [...]
+  apg train --task speech --score S --style bahdanau|luong --seed N --out FILE [--utterances N] [...]
   apg eval FILE [--limit N] [--by-length W]   held-out exact match of a checkpoint on its task
                                    (and per bucket of W source lengths)
   apg decode FILE "text"           output and alignment matrix
+  apg decode SPEECH_FILE --phrase "how much wood" [--seed N] [--rate X] [--noise X]
   apg decode SCENES_FILE "small red circle at 10,12; large blue square at 24,20" | image.ppm [--ppm OUT]
 )";
 
@@ -133,6 +136,21 @@ int cmd_train(const Args &a, const std::string &command_line) {
         r.quiet = a.has("quiet");
         return cli::train_scenes(r);
     }
+    if (a.get("task") == "speech") {
+        cli::SpeechTraining r;
+        r.score = attention::parse_score_kind(a.get("score"));
+        r.style = models::parse_attention_style(a.get("style"));
+        r.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
+        r.out = a.get("out");
+        r.command_line = command_line;
+        r.steps = a.has("steps") ? static_cast<int>(to_int("steps", a.get("steps"))) : 0;
+        r.batch = a.has("batch") ? static_cast<int>(to_int("batch", a.get("batch"))) : 0;
+        r.eval_every = a.has("eval-every") ? static_cast<int>(to_int("eval-every", a.get("eval-every"))) : 0;
+        r.learning_rate = a.has("lr") ? std::stof(a.get("lr")) : 0.0f;
+        r.utterances = a.has("utterances") ? static_cast<std::size_t>(to_int("utterances", a.get("utterances"))) : 0;
+        r.quiet = a.has("quiet");
+        return cli::train_speech(r);
+    }
     // One path with the page's trainer module: train::Run builds data, model and trainer.
     train::RunConfig rc;
     rc.task = a.get("task");
@@ -183,6 +201,7 @@ int cmd_eval(const Args &a) {
     const io::Model model = load(a.positional[0]);
     const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
     if (model.config().encoder == models::EncoderKind::conv) return cli::eval_scenes(model, a.positional[0], limit);
+    if (model.config().encoder == models::EncoderKind::audio) return cli::eval_speech(model, a.positional[0], limit);
     const auto seed = model.training().value("data_seed", std::uint64_t{1});
     const train::TaskData data = train::make_task(model.config().task, seed);
     const train::EncodedPairs heldout =
@@ -223,6 +242,13 @@ std::string cell(const std::string &text, int width) {
 }
 
 int cmd_decode(const Args &a) {
+    if (a.has("phrase")) {
+        if (a.positional.size() != 1) throw std::invalid_argument(usage);
+        const io::Model model = load(a.positional[0]);
+        return cli::decode_speech(
+            model, a.get("phrase"), a.has("seed") ? static_cast<std::uint64_t>(to_int("seed", a.get("seed"))) : 1,
+            a.has("rate") ? std::stof(a.get("rate")) : 1.0f, a.has("noise") ? std::stof(a.get("noise")) : 0.1f);
+    }
     if (a.positional.size() != 2) throw std::invalid_argument(usage);
     const io::Model model = load(a.positional[0]);
     if (model.config().encoder == models::EncoderKind::conv)

@@ -29,6 +29,7 @@ inline constexpr int max_token_bytes = 64;     // UTF-8 bytes in one vocabulary 
 inline constexpr int max_model_dim = 4096; // embedding, hidden sizes, attention_dim, ff_hidden
 inline constexpr int max_heads = 64;
 inline constexpr int max_layers = 16;
+inline constexpr int max_time_reductions = 4; // ×2 time reductions of an audio encoder (÷16 frames)
 // Location attention's filters and their (odd) width in source positions.
 inline constexpr int max_location_filters = 64;
 inline constexpr int max_location_width = 255;
@@ -41,6 +42,9 @@ inline constexpr std::int64_t max_image_activations = std::int64_t{1} << 22;
 // ---- inputs ----
 inline constexpr int max_input_chars = 2000; // code points in one text to decode (the text box's limit)
 inline constexpr int max_input_tokens = 512; // tokens in one source: the bound on a config's max_source_len
+// Frames (10 ms each) of one utterance the speech task synthesizes, renders or an audio model
+// encodes: the whole woodchuck sentence takes about 300 at the normal rate.
+inline constexpr int max_speech_frames = 480;
 
 // ---- decoding ----
 // Steps of one decoding (its end token included): the bound on a config's max_target_len + 1 and

@@ -18,14 +18,18 @@ AttentionStyle parse_attention_style(std::string_view text) {
 }
 
 std::string_view name(EncoderKind kind) {
-    return kind == EncoderKind::gru ? "gru" : kind == EncoderKind::conv ? "conv" : "transformer";
+    return kind == EncoderKind::gru     ? "gru"
+           : kind == EncoderKind::conv  ? "conv"
+           : kind == EncoderKind::audio ? "audio"
+                                        : "transformer";
 }
 
 EncoderKind parse_encoder_kind(std::string_view text) {
     if (text == "gru") return EncoderKind::gru;
     if (text == "transformer") return EncoderKind::transformer;
     if (text == "conv") return EncoderKind::conv;
-    throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer, conv)");
+    if (text == "audio") return EncoderKind::audio;
+    throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer, conv, audio)");
 }
 
 namespace {
@@ -52,7 +56,7 @@ void ModelConfig::validate() const {
     require_range("source_vocab", source_vocab, 1, limits::max_vocab_tokens);
     require_range("target_vocab", target_vocab, 1, limits::max_vocab_tokens);
     require_range("embedding", embedding, 1, limits::max_model_dim);
-    if (encoder == EncoderKind::gru || encoder == EncoderKind::conv) {
+    if (encoder != EncoderKind::transformer) {
         require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
     } else {
         require_range("heads", heads, 1, limits::max_heads);
@@ -72,6 +76,12 @@ void ModelConfig::validate() const {
                       "image_size² x conv_channels is " + std::to_string(activations) + ", more than the limit of " +
                           std::to_string(limits::max_image_activations),
                       limits::max_image_activations / (std::int64_t{image_size} * image_size));
+    }
+    if (encoder == EncoderKind::audio) {
+        require_range("input_dim", input_dim, 1, limits::max_model_dim);
+        require_range("reductions", reductions, 0, limits::max_time_reductions);
+        if (!bidirectional) bad_field("bidirectional", "the audio encoder's GRUs are bidirectional");
+        require_range("max_source_len", max_source_len, 1, limits::max_speech_frames);
     }
     require_range("decoder_hidden", decoder_hidden, 1, limits::max_model_dim);
     require_range("attention_dim", attention_dim, 1, limits::max_model_dim);
@@ -98,10 +108,10 @@ void ModelConfig::validate() const {
         bad_field("score", "score \"none\" (no attention) needs the gru encoder: its fixed vector is the GRU's final "
                            "states");
     if (attention::same_size_query_and_keys(score) && decoder_hidden != encoder_state()) {
-        const char *why = encoder == EncoderKind::transformer ? " = embedding)"
-                          : encoder == EncoderKind::conv      ? " = encoder_hidden + 2)"
-                          : bidirectional                     ? " = 2 x encoder_hidden)"
-                                                              : ")";
+        const char *why = encoder == EncoderKind::transformer              ? " = embedding)"
+                          : encoder == EncoderKind::conv                   ? " = encoder_hidden + 2)"
+                          : bidirectional || encoder == EncoderKind::audio ? " = 2 x encoder_hidden)"
+                                                                           : ")";
         bad_field("decoder_hidden", "score \"" + std::string(attention::name(score)) +
                                         "\" compares the query with the keys, so decoder_hidden (" +
                                         std::to_string(decoder_hidden) + ") must equal the encoder state size (" +
@@ -138,6 +148,11 @@ nlohmann::json ModelConfig::to_json() const {
         j["encoder"] = std::string(name(encoder));
         j["image_size"] = image_size;
         j["conv_channels"] = conv_channels;
+    }
+    if (encoder == EncoderKind::audio) {
+        j["encoder"] = std::string(name(encoder));
+        j["input_dim"] = input_dim;
+        j["reductions"] = reductions;
     }
     return j;
 }
@@ -204,7 +219,7 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
         try {
             c.encoder = parse_encoder_kind(encoder);
         } catch (const std::invalid_argument &) {
-            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer, conv)");
+            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer, conv, audio)");
         }
     }
     c.source_vocab = int_field(j, "source_vocab");
@@ -227,6 +242,10 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     if (c.encoder == EncoderKind::conv) {
         c.image_size = int_field(j, "image_size");
         c.conv_channels = int_field(j, "conv_channels");
+    }
+    if (c.encoder == EncoderKind::audio) {
+        c.input_dim = int_field(j, "input_dim");
+        c.reductions = int_field(j, "reductions");
     }
     c.encoder_hidden = int_field(j, "encoder_hidden");
     c.bidirectional = bool_field(j, "bidirectional");

@@ -25,7 +25,8 @@ AttentionStyle parse_attention_style(std::string_view text);
 // gru: embedding → GRU (one direction or both). transformer: embedding + positional code → L
 // layers of multi-head self-attention and feed-forward (models/transformer_encoder.hpp).
 // conv: an RGB image → convolutions → a grid of cells (models/conv_encoder.hpp).
-enum class EncoderKind { gru, transformer, conv };
+// audio: frames of band energies → pyramidal BiGRU layers (models/audio_encoder.hpp).
+enum class EncoderKind { gru, transformer, conv, audio };
 
 std::string_view name(EncoderKind kind);
 // Inverse of name(); throws std::invalid_argument listing the valid names.
@@ -53,6 +54,8 @@ struct ModelConfig {
     int ff_hidden = 64;        // f, the feed-forward block's inner size (transformer)
     int image_size = 32;       // S, pixels per side, a multiple of 4 (conv)
     int conv_channels = 16;    // C, the first two convolutions' channels (conv)
+    int input_dim = 24;        // F, features per frame (audio)
+    int reductions = 1;        // R, ×2 time reductions between BiGRU layers (audio)
     int decoder_hidden = 128;  // Hd
     int attention_dim = 64;    // da (additive and location)
     int location_filters = 8;  // kf, the convolution filters over α_{i-1} (location only)
@@ -65,7 +68,8 @@ struct ModelConfig {
     // Size of one encoder state h_j: He, or 2·He when bidirectional; E for the transformer.
     int encoder_state() const {
         if (encoder == EncoderKind::transformer) return embedding;
-        if (encoder == EncoderKind::conv) return encoder_hidden + 2; // features + the cell's position
+        if (encoder == EncoderKind::conv) return encoder_hidden + 2;  // features + the cell's position
+        if (encoder == EncoderKind::audio) return 2 * encoder_hidden; // always bidirectional
         return bidirectional ? 2 * encoder_hidden : encoder_hidden;
     }
     // Every check of a config, done here once. Throws InputError(bad_argument) with details

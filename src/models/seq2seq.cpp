@@ -40,8 +40,10 @@ void fixed_vector_backward(const ModelConfig &config, const Mat &d_fixed, Mat &d
 }
 
 EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
-    if (config_.encoder == EncoderKind::conv)
-        throw InputError(ErrorCode::bad_argument, "encode: this model reads images, not text",
+    if (config_.encoder == EncoderKind::conv || config_.encoder == EncoderKind::audio)
+        throw InputError(ErrorCode::bad_argument,
+                         std::string("encode: this model reads ") +
+                             (config_.encoder == EncoderKind::conv ? "images" : "sound") + ", not text",
                          {{"name", std::string("encoder")}});
     if (ids.empty()) throw std::invalid_argument("encode: the source is empty");
     if (static_cast<int>(ids.size()) > config_.max_source_len)
@@ -131,15 +133,20 @@ std::vector<DecoderStep> Seq2Seq::greedy(const EncoderOutput &encoded, int start
 
 BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, TrainingWorkspace &ws) const {
     const bool gru = config_.encoder == EncoderKind::gru, conv = config_.encoder == EncoderKind::conv;
-    if (conv)
+    const bool audio = config_.encoder == EncoderKind::audio;
+    if (audio)
+        audio_encoder_forward(params_.audio, audio_config(config_), batch.frames, batch.source_lengths, ws.audio,
+                              ws.audio_states);
+    else if (conv)
         conv_encoder_forward(params_.conv, conv_config(config_), batch.images, batch.size, ws.conv, ws.conv_states);
     else if (gru)
         encoder_forward(params_.encoder, config_.bidirectional, batch.source, batch.source_lengths, ws.encoder);
     else
         transformer_encoder_forward_batch(params_.transformer, batch.source, batch.source_lengths, ws.transformer);
-    const std::vector<Mat> &states = conv  ? ws.conv_states
-                                     : gru ? ws.encoder.outputs
-                                           : ws.transformer.outputs; // B × (n_b × dh)
+    const std::vector<Mat> &states = audio  ? ws.audio_states
+                                     : conv ? ws.conv_states
+                                     : gru  ? ws.encoder.outputs
+                                            : ws.transformer.outputs; // B × (n_b × dh)
     const int B = batch.size;
     // Without attention the decoder reads one row per source, its fixed vector.
     const bool fixed = config_.score == attention::ScoreKind::none;
@@ -167,7 +174,9 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
                      1.0f / static_cast<float>(ws.decoder.tokens), grads->decoder, fixed ? ws.d_fixed : ws.d_states);
     if (fixed)
         for (int b = 0; b < B; ++b) fixed_vector_backward(config_, ws.d_fixed[b], ws.d_states[b]);
-    if (conv)
+    if (audio)
+        audio_encoder_backward(params_.audio, audio_config(config_), ws.audio, ws.d_states, grads->audio);
+    else if (conv)
         conv_encoder_backward(params_.conv, conv_config(config_), ws.conv, ws.d_states, grads->conv);
     else if (gru)
         encoder_backward(params_.encoder, config_.bidirectional, ws.encoder, ws.d_states, grads->encoder);

@@ -8,6 +8,7 @@
 //   H  = the encoder states of one source, n × dh (row j = h_j)
 #pragma once
 
+#include "models/audio_encoder.hpp"
 #include "models/config.hpp"
 #include "models/conv_encoder.hpp"
 #include "models/decoder.hpp"
@@ -26,6 +27,7 @@ struct Parameters {
     EncoderParams encoder;                // gru encoder (empty for the transformer)
     TransformerEncoderParams transformer; // transformer encoder (empty for the gru)
     ConvEncoderParams conv;               // conv encoder (images)
+    AudioEncoderParams audio;             // audio encoder (frames)
     DecoderParams decoder;
 
     // The tensors, once: "encoder." (the config's kind) then "decoder.".
@@ -83,6 +85,7 @@ struct Batch {
     std::vector<int> target_outputs;  // T·B: y_1 … y_m, end token, −1 (ignored)
     std::vector<int> target_lengths;  // B: m + 1
     std::vector<std::uint8_t> images; // conv encoder: B images (S·S·3 bytes each); source is then empty
+    std::vector<float> frames;        // audio encoder: N·B × F, time-major (source_lengths: frames); source empty
 };
 // sources / targets: token ids without start or end tokens; every source non-empty.
 Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector<std::vector<int>> &targets, int pad_id,
@@ -92,12 +95,19 @@ Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector
 Batch make_image_batch(const std::vector<std::span<const std::uint8_t>> &images,
                        const std::vector<std::vector<int>> &targets, int pad_id, int start_id, int end_id);
 
+// The same for utterances (each n·F values, frame-major): Batch::frames filled time-major and
+// zero-padded, source_steps the longest and source_lengths the frame counts (seq2seq_audio.cpp).
+Batch make_audio_batch(const std::vector<std::span<const float>> &utterances, int input_dim,
+                       const std::vector<std::vector<int>> &targets, int pad_id, int start_id, int end_id);
+
 // Buffers of one training pass, reused from batch to batch so the inner loops do not allocate.
 struct TrainingWorkspace {
     EncoderCache encoder;              // gru
     TransformerBatchCache transformer; // transformer
     ConvEncoderCache conv;             // conv
     std::vector<Mat> conv_states;      // conv: B × (L × dh)
+    AudioEncoderCache audio;           // audio
+    std::vector<Mat> audio_states;     // audio: B × (n_b' × dh)
     std::vector<attention::KeyCache> keys;
     DecoderCache decoder;
     std::vector<Mat> d_states;
@@ -128,6 +138,11 @@ class Seq2Seq {
     // The conv encoder's states for one image (S·S·3 RGB bytes); ids stay empty. Throws
     // InputError(bad_argument) for a model without a conv encoder or pixels of the wrong size.
     EncoderOutput encode_image(std::span<const std::uint8_t> pixels) const;
+    // The audio encoder's states for one utterance (n·F values, frame after frame); ids stay
+    // empty. Throws InputError: bad_argument for a model without an audio encoder or values that
+    // are not whole frames; empty_input for no frames; too_long (details "length", "limit") for
+    // more than max_source_len frames.
+    EncoderOutput encode_audio(std::span<const float> frames) const;
     // One decoding step from prev_state (s_{i-1}) and the previous token (start token first).
     // Location attention: options.previous = the last step's weights (empty at the first step).
     DecoderStep step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,

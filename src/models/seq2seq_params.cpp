@@ -56,6 +56,8 @@ void Parameters::list(core::ParamList out, const ModelConfig &c) {
         encoder.list(out.sub("encoder"), c);
     else if (c.encoder == EncoderKind::conv)
         conv.list(out.sub("encoder"), conv_config(c));
+    else if (c.encoder == EncoderKind::audio)
+        audio.list(out.sub("encoder"), audio_config(c));
     else
         transformer.list(out.sub("encoder"), transformer_config(c));
     decoder.list(out.sub("decoder"), c);
@@ -88,6 +90,8 @@ Parameters init_parameters(const ModelConfig &c, std::uint64_t seed) {
         if (c.bidirectional) p.encoder.bwd = nn::GruParams::init(static_cast<int>(E), static_cast<int>(He), rng);
     } else if (c.encoder == EncoderKind::conv) {
         p.conv = ConvEncoderParams::init(conv_config(c), rng);
+    } else if (c.encoder == EncoderKind::audio) {
+        p.audio = AudioEncoderParams::init(audio_config(c), rng);
     } else {
         p.transformer = TransformerEncoderParams::init(transformer_config(c), rng);
     }

@@ -21,6 +21,7 @@ constexpr SpecialTokens kTokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vo
 // compositions are chosen by their hash), so every run is probed on the same unseen picture.
 std::string task_probe(std::string_view task) {
     if (task == "scenes") return scenes::describe(scenes::make_scenes(1, 0, 1).heldout.front().scene);
+    if (task == "speech") return "how much wood would a woodchuck chuck";
     if (task == "dates") return "29 november 2026";
     if (task == "zh") return "tom chased jerry in the kitchen yesterday";
     return "abcdefj";
@@ -59,8 +60,24 @@ TaskInfo scenes_info() {
     return t;
 }
 
+TaskInfo speech_info() {
+    const TrainOptions o = speech_options();
+    const models::ModelConfig mc = speech_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
+    TaskInfo t;
+    t.name = "speech";
+    t.probe = task_probe("speech");
+    t.steps = o.steps;
+    t.batch = o.batch_size;
+    t.learning_rate = o.learning_rate;
+    t.embed = mc.embedding;
+    t.hidden = mc.encoder_hidden;
+    t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
+    return t;
+}
+
 TaskInfo info_for(std::string name, models::EncoderKind encoder) {
     if (name == "scenes") return scenes_info();
+    if (name == "speech") return speech_info();
     TaskInfo t;
     const bool pairs = name == "pairs";
     const TrainOptions o = recipe_options(pairs ? "dates" : name, encoder);
@@ -114,11 +131,12 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     const RunConfig &c = config_;
     const bool own = c.pairs.has_value();
     scenes_ = !own && c.task == "scenes";
-    if (!own && !scenes_) {
+    speech_ = !own && c.task == "speech";
+    if (!own && !scenes_ && !speech_) {
         const auto names = task_names();
         if (std::find(names.begin(), names.end(), c.task) == names.end())
             throw InputError(ErrorCode::bad_argument,
-                             "task: expected dates, zh, reverse or scenes (or own pairs), got \"" +
+                             "task: expected dates, zh, reverse, scenes or speech (or own pairs), got \"" +
                                  c.task.substr(0, 32) + "\"",
                              {{"name", std::string("task")}});
     }
@@ -132,6 +150,16 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         if (c.embed) fixed("embed", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
         if (c.hidden) fixed("hidden", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
         if (c.activation) fixed("activation", "scenes has no transformer feed-forward");
+    }
+    if (speech_) {
+        const auto fixed = [](const char *name, const std::string &why) {
+            throw InputError(ErrorCode::bad_argument, std::string(name) + ": " + why, {{"name", std::string(name)}});
+        };
+        if (c.encoder == models::EncoderKind::transformer)
+            fixed("encoder", "speech hears sound with its audio encoder, not a transformer");
+        if (c.embed) fixed("embed", "speech has the fixed sizes of its recipe (embeddings 16, BiGRU 32)");
+        if (c.hidden) fixed("hidden", "speech has the fixed sizes of its recipe (embeddings 16, BiGRU 32)");
+        if (c.activation) fixed("activation", "speech has no transformer feed-forward");
     }
     const TaskInfo recipe = own ? pairs_info(c.encoder) : info_for(c.task, c.encoder);
     const int embed = checked_int("embed", c.embed.value_or(recipe.embed), 1, limits::max_train_dim);
@@ -178,14 +206,25 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         task_.heldout = std::move(p.heldout);
         scene_heldout_ = std::move(p.data.heldout);
         for (auto &s : scene_heldout_) s.pixels = {}; // task_.heldout.images holds them
+    } else if (speech_) {
+        PreparedSpeech p = prepare_speech(c.seed);
+        task_.data.name = "speech";
+        task_.data.max_target_len = p.data.max_target_len;
+        task_.source_vocab = std::move(p.source_vocab);
+        task_.target_vocab = std::move(p.target_vocab);
+        task_.train = std::move(p.train);
+        task_.heldout = std::move(p.heldout);
+        speech_heldout_ = std::move(p.data.heldout);
+        for (auto &s : speech_heldout_) s.utterance.features = {}; // task_.heldout.frames holds them
     } else {
         task_ = prepare_task(c.task, c.seed);
     }
 
-    models::ModelConfig mc =
-        scenes_ ? scenes_config(c.score, c.style) : recipe_config(task_, c.score, c.style, c.encoder);
-    if (scenes_) {
-        // scenes_config is the whole recipe.
+    models::ModelConfig mc = scenes_   ? scenes_config(c.score, c.style)
+                             : speech_ ? speech_config(c.score, c.style)
+                                       : recipe_config(task_, c.score, c.style, c.encoder);
+    if (scenes_ || speech_) {
+        // scenes_config and speech_config are the whole recipe.
     } else if (c.encoder == models::EncoderKind::gru) {
         mc.embedding = embed;
         mc.encoder_hidden = hidden;
@@ -204,6 +243,7 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
 
     options_ = own       ? recipe_options("dates", c.encoder)
                : scenes_ ? scenes_options()
+               : speech_ ? speech_options()
                          : recipe_options(c.task, c.encoder);
     options_.seed = c.seed;
     options_.steps = steps;
@@ -218,6 +258,14 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     if (scenes_) {
         try {
             probe_image_ = scenes::render(scenes::parse_description(probe_));
+        } catch (const Error &e) {
+            Details details = e.details();
+            details.insert(details.begin(), {"name", std::string("probe")});
+            throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
+        }
+    } else if (speech_) {
+        try {
+            probe_frames_ = speech::synthesize(probe_, 1).features;
         } catch (const Error &e) {
             Details details = e.details();
             details.insert(details.begin(), {"name", std::string("probe")});
@@ -327,8 +375,9 @@ Evaluation Run::evaluate(int limit) {
     options.start_id = io::Vocabulary::bos;
     options.end_id = io::Vocabulary::eos;
     decode::DecodeSession session =
-        scenes_ ? decode::DecodeSession(*network_, network_->encode_image(probe_image_), options)
-                : decode::DecodeSession(*network_, task_.source_vocab.encode(probe_), options);
+        scenes_   ? decode::DecodeSession(*network_, network_->encode_image(probe_image_), options)
+        : speech_ ? decode::DecodeSession(*network_, network_->encode_audio(probe_frames_), options)
+                  : decode::DecodeSession(*network_, task_.source_vocab.encode(probe_), options);
     session.run();
     const auto &steps = session.steps();
     if (scenes_) {
@@ -336,6 +385,12 @@ Evaluation Run::evaluate(int limit) {
         for (int cell = 0; cell < grid * grid; ++cell)
             e.probe.source.push_back(std::string(1, static_cast<char>('a' + cell % grid)) +
                                      std::to_string(cell / grid + 1));
+    } else if (speech_) {
+        // An encoder state per 2^R frames, named by its first frame.
+        const int states =
+            models::audio_config(network_->config()).states_for(static_cast<int>(probe_frames_.size() / speech::bands));
+        const int per_state = 1 << network_->config().reductions;
+        for (int j = 0; j < states; ++j) e.probe.source.push_back("t" + std::to_string(j * per_state));
     } else {
         e.probe.source = task_.source_vocab.tokenize(probe_);
     }
@@ -351,7 +406,12 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
     const RunConfig &c = config_;
     std::string command = c.command;
     if (command.empty()) {
-        if (scenes_) {
+        if (speech_) {
+            command = "apg train --task speech --score " + std::string(attention::name(c.score)) + " --style " +
+                      std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) +
+                      " --out speech.safetensors --steps " + std::to_string(options_.steps) + " --batch " +
+                      std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
+        } else if (scenes_) {
             command = "apg train --task scenes --score " + std::string(attention::name(c.score)) + " --style " +
                       std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) +
                       " --out scenes.safetensors --steps " + std::to_string(options_.steps) + " --batch " +
@@ -384,6 +444,7 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                              {"heldout_pairs", task_.heldout.size()},
                              {"heldout_exact_match", heldout >= 0 ? nlohmann::json(heldout) : nlohmann::json()}};
     if (scenes_) record["encoder"] = "conv";
+    if (speech_) record["encoder"] = "audio";
     if (examples != task_.heldout.size()) record["heldout_examples"] = examples;
     if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
     if (diverged_) record["diverged"] = progress_.message;
@@ -403,6 +464,18 @@ io::Model Run::trained_model() const {
         for (std::size_t k = 0; k < samples.size(); ++k) samples[k].pixels = task_.heldout.images[k];
         const ScenesScore score = evaluate_scenes(*network_, samples, task_.target_vocab);
         nlohmann::json record = scenes_record(training_record(-1, 0)["command"], config_.seed, options_,
+                                              task_.train.size(), task_.heldout.size(), score);
+        if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
+        if (diverged_) record["diverged"] = progress_.message;
+        return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
+                         task_.target_vocab, std::move(record));
+    }
+    if (speech_) {
+        // What apg train --task speech writes: the record of speech_record, scored over every held-out utterance.
+        std::vector<speech::Sample> samples = speech_heldout_;
+        for (std::size_t k = 0; k < samples.size(); ++k) samples[k].utterance.features = task_.heldout.frames[k];
+        const SpeechScore score = evaluate_speech(*network_, samples, task_.target_vocab);
+        nlohmann::json record = speech_record(training_record(-1, 0)["command"], config_.seed, options_,
                                               task_.train.size(), task_.heldout.size(), score);
         if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
         if (diverged_) record["diverged"] = progress_.message;

@@ -14,6 +14,7 @@
 #include "train/pairs.hpp"
 #include "train/prepare.hpp"
 #include "train/tasks/scenes_prepare.hpp"
+#include "train/tasks/speech_prepare.hpp"
 #include "train/trainer.hpp"
 
 #include <cstdint>
@@ -26,8 +27,9 @@ namespace apg::train {
 
 struct RunConfig {
     // A task of task_names() or "scenes" (captions of images: the recipe of `apg train --task
-    // scenes`, a conv encoder; embed, hidden and activation are fixed by it); ignored when pairs
-    // is set.
+    // scenes`, a conv encoder; embed, hidden and activation are fixed by it) or "speech" (the
+    // same for `apg train --task speech`, an audio encoder; its probe is a phrase of the
+    // lexicon, spoken with seed 1); ignored when pairs is set.
     std::string task = "dates";
     std::optional<std::string> pairs; // own source<TAB>target text (pairs.hpp)
     Tokenization tokenization = Tokenization::automatic;
@@ -136,6 +138,9 @@ class Run {
     bool scenes_ = false;
     std::vector<scenes::Sample> scene_heldout_; // scenes: the held-out samples trained_model() scores
     std::vector<std::uint8_t> probe_image_;     // scenes: the probe scene's pixels
+    bool speech_ = false;
+    std::vector<speech::Sample> speech_heldout_; // speech: the held-out utterances trained_model() scores
+    std::vector<float> probe_frames_;            // speech: the probe phrase spoken (seed 1, rate 1, noise 0.1)
     RunProgress progress_;
     std::size_t last_examples_ = 0; // held-out pairs behind progress_.heldout_exact_match
     bool diverged_ = false, cancelled_ = false;

@@ -12,8 +12,9 @@ double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, Spec
     if (n == 0) return 0;
     std::size_t hits = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const auto encoded =
-            pairs.images.empty() ? model.encode(pairs.sources[k]) : model.encode_image(pairs.images[k]);
+        const auto encoded = !pairs.frames.empty()  ? model.encode_audio(pairs.frames[k])
+                             : pairs.images.empty() ? model.encode(pairs.sources[k])
+                                                    : model.encode_image(pairs.images[k]);
         const auto steps = model.greedy(encoded, tokens.start, tokens.end);
         std::vector<int> output;
         for (const auto &s : steps) {
@@ -56,7 +57,11 @@ void Trainer::plan_epoch() {
     for (std::size_t start = 0; start < order_.size(); start += window) {
         const auto first = order_.begin() + static_cast<std::ptrdiff_t>(start);
         const auto last = order_.begin() + static_cast<std::ptrdiff_t>(std::min(start + window, order_.size()));
-        if (train_.images.empty())
+        if (!train_.frames.empty())
+            std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
+                return train_.frames[a].size() < train_.frames[b].size();
+            });
+        else if (train_.images.empty())
             std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
                 return train_.sources[a].size() < train_.sources[b].size();
             });
@@ -70,6 +75,14 @@ void Trainer::plan_epoch() {
 models::Batch Trainer::next_batch() {
     if (cursor_ >= batches_.size()) plan_epoch();
     const auto &indices = batches_[cursor_++];
+    if (!train_.frames.empty()) {
+        std::vector<std::span<const float>> utterances;
+        std::vector<std::vector<int>> targets;
+        for (std::size_t idx : indices)
+            utterances.emplace_back(train_.frames[idx]), targets.push_back(train_.targets[idx]);
+        return models::make_audio_batch(utterances, model_.config().input_dim, targets, tokens_.pad, tokens_.start,
+                                        tokens_.end);
+    }
     if (!train_.images.empty()) {
         std::vector<std::span<const std::uint8_t>> images;
         std::vector<std::vector<int>> targets;

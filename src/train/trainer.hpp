@@ -13,11 +13,15 @@
 namespace apg::train {
 
 // Token ids without start / end tokens, pair k = (sources[k], targets[k]).
-// An image task has images (S·S·3 RGB bytes each) instead of sources.
+// An image task has images (S·S·3 RGB bytes each) instead of sources, a speech task frames
+// (n·F values each, frame after frame).
 struct EncodedPairs {
     std::vector<std::vector<int>> sources, targets;
     std::vector<std::vector<std::uint8_t>> images;
-    std::size_t size() const { return images.empty() ? sources.size() : images.size(); }
+    std::vector<std::vector<float>> frames;
+    std::size_t size() const {
+        return !frames.empty() ? frames.size() : images.empty() ? sources.size() : images.size();
+    }
 };
 
 // Ids of the special tokens (the vocabulary's pad, start and end).

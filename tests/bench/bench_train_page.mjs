@@ -187,7 +187,7 @@ try {
   for (const f of readdirSync(assets).filter((f) => f.endsWith('.wasm'))) {
     const bytes = statSync(`${assets}${f}`).size;
     console.error(
-      `size: ${f} is ${bytes} bytes${/^playground/.test(f) ? ' (page budget 400 KB)' : /^imaging/.test(f) ? ' (loaded when Caption opens)' : ' (loaded when Train opens)'}`,
+      `size: ${f} is ${bytes} bytes${/^playground/.test(f) ? ' (page budget 400 KB)' : /^imaging/.test(f) ? ' (loaded when Caption opens)' : /^audio/.test(f) ? ' (loaded when Listen opens)' : ' (loaded when Train opens)'}`,
     );
   }
 } finally {

@@ -286,5 +286,6 @@ TEST_CASE("a config without a score or with a non-string name is a coded error n
     nlohmann::json config = tiny_model().config().to_json();
     config["encoder"] = std::string("rnn\0x", 5);
     CHECK_THROWS_WITH_AS(ModelConfig::from_json(config),
-                         "model config: unknown encoder \"rnn\\u0000x\" (valid: gru, transformer, conv)", InputError);
+                         "model config: unknown encoder \"rnn\\u0000x\" (valid: gru, transformer, conv, audio)",
+                         InputError);
 }

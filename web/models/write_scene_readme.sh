@@ -7,6 +7,7 @@ logs=build/models-logs
 commit=${1:-$(git rev-parse --short HEAD)}
 readme=web/models/README.md
 head=$(sed '/^## Scene models/,$d' "$readme")
+speech=$(sed -n '/^## Speech models/,$p' "$readme")
 {
   printf '%s\n\n' "$head"
   cat <<'TEXT'
@@ -45,5 +46,6 @@ TEXT
     kb=$(( ($(stat -c %s "web/models/$name.safetensors") + 512) / 1024 ))
     echo "| \`$name.safetensors\` | scenes | conv | $score | bahdanau | $em % | $hits % | $kb KB | \`build/native/apg train --task scenes --score $score --style bahdanau --seed 1 --out web/models/$name.safetensors\` |"
   done
+  [ -z "$speech" ] || printf '\n%s\n' "$speech"
 } >"$readme.new"
 mv "$readme.new" "$readme"

@@ -38,7 +38,7 @@ export const trainDefaults = {
 /** @type {Record<string, [string, string[] | 'int' | 'number', number?, number?]>} */
 const FIELDS = {
   data: ['tr-data', ['task', 'pairs']],
-  task: ['tr-task', [...TRAIN_TASKS, 'scenes']],
+  task: ['tr-task', [...TRAIN_TASKS, 'scenes', 'speech']],
   style: ['tr-style', ['bahdanau', 'luong']],
   encoder: ['tr-encoder', ['gru', 'transformer']],
   tokenization: ['tr-tok', ['auto', 'char', 'word']],

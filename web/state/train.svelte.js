@@ -201,8 +201,8 @@ function runConfig(score) {
         }
       : { task: /** @type {import('@engine/trainer.js').TrainConfig['task']} */ (config.task) };
   // Sizes and options not set here are left to the trainer's recipe (the values the form shows).
-  // scenes: the conv encoder and its sizes are the recipe's own (the engine refuses others)
-  const scenes = config.data === 'task' && config.task === 'scenes';
+  // scenes, speech: the conv / audio encoder and its sizes are the recipe's own (the engine refuses others)
+  const scenes = config.data === 'task' && (config.task === 'scenes' || config.task === 'speech');
   const set = Object.fromEntries(
     (scenes ? ['learningRate', 'batch', 'steps'] : ['embed', 'hidden', 'learningRate', 'batch', 'steps'])
       .filter((f) => config[f] > 0)
@@ -445,7 +445,7 @@ export async function keepRun(id) {
   const run = runOf(id);
   const data = runData.get(id);
   // the kept models are the text views' (Decode, Compare, Beam); a scenes model reads pictures
-  if (!run || run.task === 'scenes' || !data?.final || run.savedId) return;
+  if (!run || run.task === 'scenes' || run.task === 'speech' || !data?.final || run.savedId) return;
   const last = data.evaluations.filter((e) => e.step === data.final?.step).at(-1);
   const meta = {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
@@ -467,7 +467,7 @@ export async function keepRun(id) {
  * Opens a run's model in another view: the final one, or the snapshot of evaluation `index`.
  * @param {number} id
  * @param {'final' | number} which
- * @param {'decode' | 'compare' | 'beam' | 'caption'} view (a scenes model: always the Caption view)
+ * @param {'decode' | 'compare' | 'beam' | 'caption' | 'listen'} view (a scenes model: always the Caption view; speech: Listen)
  */
 export function openRunModel(id, which, view) {
   const run = runOf(id);
@@ -485,6 +485,14 @@ export function openRunModel(id, which, view) {
     name = runModelId(run, e.step);
     bytes = e.bytes;
     holdModel(name, bytes);
+  }
+  if (run.task === 'speech') {
+    // a speech model hears sound: the Listen view shows it (its state loads with the view)
+    void import('./listen.svelte.js').then(({ openTrainedSpeech }) => {
+      openTrainedSpeech(name, run.score, bytes);
+      nav.view = 'listen';
+    });
+    return;
   }
   if (run.task === 'scenes') {
     // a scenes model reads pictures: the Caption view shows it

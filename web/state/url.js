@@ -45,7 +45,7 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption', 'length'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption', 'length', 'listen'];
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
 

@@ -1,0 +1,106 @@
+// The embind surface of the audio module's synthesizer (the module is `audio`, loaded lazily by the
+// Listen view; declared in wasm/audio/audio.d.ts): the speech task's lexicon, utterances of a
+// phrase (frames and the frames each letter came from) and the sound of frames. Conversion only:
+// the work is done by train::speech.
+#include "../js_error.hpp"
+#include "audio_convert.hpp"
+#include "core/limits.hpp"
+#include "train/tasks/speech.hpp"
+
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <string>
+
+namespace apg::wasm::audio {
+namespace {
+
+namespace sp = train::speech;
+
+val lexicon_js() {
+    val out = val::array();
+    for (auto w : sp::lexicon()) out.call<void>("push", std::string(w));
+    return out;
+}
+
+val utterance_to_js(const sp::Utterance &u) {
+    val spans = val::array();
+    for (const sp::LetterSpan &s : u.spans) {
+        val span = val::object();
+        span.set("letter", std::string(1, s.letter));
+        span.set("begin", s.begin);
+        span.set("end", s.end);
+        spans.call<void>("push", span);
+    }
+    val out = val::object();
+    out.set("text", u.text);
+    out.set("frames", frames_to_js(u.features, u.frames));
+    out.set("spans", spans);
+    out.set("pitch", u.pitch);
+    return out;
+}
+
+// synthesize({phrase, seed?, rate?, noise?})
+val synthesize_js(val request_js) {
+    if (request_js.isString())
+        bad_argument("synthesize", ": expected {phrase, seed, rate, noise}, got a string (put it in phrase)");
+    const val request = checked_options(request_js, "synthesize", {"phrase", "seed", "rate", "noise"});
+    const val phrase = request["phrase"];
+    if (!phrase.isString()) bad_argument("phrase", ": expected a string, got " + describe(phrase));
+    const auto seed = option(request, "seed");
+    const std::uint64_t s =
+        seed ? static_cast<std::uint64_t>(whole_number(*seed, "seed", 0, std::int64_t{1} << 53)) : std::uint64_t{1};
+    const auto rate = option(request, "rate");
+    const auto noise = option(request, "noise");
+    // the ranges are the synthesizer's to check (it names them); here only the types
+    const float r = rate ? finite_number(*rate, "rate") : 1.0f;
+    const float n = noise ? finite_number(*noise, "noise") : 0.1f;
+    return utterance_to_js(sp::synthesize(phrase.as<std::string>(), s, r, n));
+}
+
+val render_audio_js(val frames, val sample_rate) {
+    const std::vector<float> features = frames_from_js(frames, "frames");
+    const int rate = sample_rate.isUndefined()
+                         ? sp::default_sample_rate
+                         : static_cast<int>(whole_number(sample_rate, "sampleRate", 1, std::int64_t{1} << 30));
+    return floats_to_js(sp::render_audio(features, rate));
+}
+
+val limits_js() {
+    val out = val::object();
+    out.set("bands", sp::bands);
+    out.set("sampleRate", sp::default_sample_rate);
+    out.set("samplesPerFrame", sp::default_sample_rate / 100);
+    out.set("maxFrames", limits::max_speech_frames);
+    out.set("minRate", sp::min_rate);
+    out.set("maxRate", sp::max_rate);
+    out.set("maxNoise", sp::max_noise);
+    out.set("maxPhraseChars", limits::max_input_chars);
+    out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
+    out.set("woodchuck", std::string(sp::woodchuck_sentence));
+    return out;
+}
+
+val lexicon() {
+    return guarded([] { return lexicon_js(); });
+}
+val synthesize(val request) { return guarded(synthesize_js, request); }
+val renderAudio(val frames, val sample_rate) { return guarded(render_audio_js, frames, sample_rate); }
+val limits() {
+    return guarded([] { return limits_js(); });
+}
+
+} // namespace
+} // namespace apg::wasm::audio
+
+EMSCRIPTEN_BINDINGS(apg_audio_speech) {
+    using namespace apg::wasm::audio;
+    emscripten::function("lexicon", &lexicon);
+    emscripten::function("synthesize", &synthesize);
+    emscripten::function("renderAudio", &renderAudio);
+    emscripten::function("limits", &limits);
+    apg::wasm::guard_entry("lexicon");
+    apg::wasm::guard_entry("synthesize");
+    apg::wasm::guard_entry("renderAudio", 1); // sampleRate may be left out
+    apg::wasm::guard_entry("limits");
+}
