@@ -1,0 +1,128 @@
+// The numbers a stop's text cites, read from the engine's answers the page already holds (the
+// decode's step records, the compared decodes, the sandbox's result, the encoder's layers, the
+// beams). Each returns the text's parameters, or null while the answer for the stop's own setup
+// is not there (another model, another input, still computing): the text then cites nothing.
+import { formatNumber, showToken } from '../lib/format.js';
+import { SCORES } from '../lib/tasks.js';
+
+const END = '</s>';
+
+/** The index of the largest of `values` (the first one on a tie), -1 when empty. */
+export function argmax(values) {
+  let best = -1;
+  for (let j = 0; j < values.length; j++) if (best < 0 || values[j] > values[best]) best = j;
+  return best;
+}
+
+/** The first step that wrote `token`, -1 when none did. */
+export const stepOf = (steps, token) => steps.findIndex((s) => s.token === token);
+
+const readyDecode = (decode, name, input) =>
+  decode.status === 'ready' && decode.name === name && decode.input === input ? decode : null;
+
+/**
+ * A decode's output and, at `step`, which source token has the largest weight and that weight.
+ * @param {any} decode
+ */
+export function attentionAt(decode, step) {
+  const record = decode.steps[step];
+  if (!record?.weights) return null;
+  const j = argmax(record.weights);
+  return {
+    step: step + 1,
+    token: record.token,
+    word: showToken(decode.sourceTokens[j]),
+    weight: formatNumber(record.weights[j]),
+  };
+}
+
+/** The words of a beam (node ids), without the end token. */
+export function beamText(nodes, path, separator) {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  return path
+    .map((id) => byId.get(id)?.token)
+    .filter((t) => t !== undefined && t !== END)
+    .join(separator);
+}
+
+/**
+ * The parameters of stop `id`'s text, or null.
+ * @param {string} id
+ * @param {any} live {decode, compare, sandbox, selfAttention, beam, input, fallback (the stop's
+ *   fallback link is shown)}
+ */
+export function stopFacts(id, live) {
+  const { decode, input } = live;
+  if (id === 'fixed') {
+    const d = readyDecode(decode, 'zh-none-bahdanau', input);
+    return d && { output: d.outputText, steps: d.steps.length };
+  }
+  if (id === 'length') {
+    if (!live.fallback) return {};
+    const d = readyDecode(decode, 'reverse-none-bahdanau', input);
+    if (!d) return null;
+    const expected = [...input].reverse().join('');
+    return { input, output: d.outputText, expected, right: d.outputText === expected ? 1 : 0 };
+  }
+  if (id === 'stages' || id === 'styles') {
+    const name = id === 'stages' ? 'zh-additive-bahdanau' : 'zh-additive-luong';
+    const d = readyDecode(decode, name, input);
+    if (!d) return null;
+    const found = stepOf(d.steps, '汤姆');
+    const at = attentionAt(d, Math.max(found, 0));
+    return at && { ...at, output: d.outputText };
+  }
+  if (id === 'compare') {
+    const names = SCORES.map((score) => `zh-${score}-bahdanau`).filter((n) => live.compare[n]);
+    const chosen = live.compare['zh-additive-bahdanau'];
+    const current = (n) => live.compare[n].key === JSON.stringify([n, input]);
+    if (!chosen || names.some((n) => !current(n) || live.compare[n].status === 'running')) return null;
+    const rows = names.map((n) => live.compare[n]);
+    const ready = rows.filter((r) => r.status === 'ready');
+    return {
+      output: chosen.outputText ?? '',
+      same: ready.filter((r) => r.outputText === chosen.outputText).length,
+      total: ready.length,
+    };
+  }
+  if (id === 'sandbox') {
+    const { result, shown } = live.sandbox;
+    if (!result || live.sandbox.kind !== 'dot' || result.kind !== 'dot') return null;
+    const weights = [...result.weights];
+    const top = argmax(weights);
+    return {
+      weights: shown.labels
+        .map((label, j) => `${label} ${formatNumber(weights[j])}`)
+        .join(live.listSeparator),
+      top: shown.labels[top],
+    };
+  }
+  if (id === 'self') {
+    const sa = live.selfAttention;
+    if (sa.status !== 'ready' || sa.input !== input) return null;
+    const record = sa.layers[sa.layer];
+    if (!record) return null;
+    const [, n] = record.weights.shape;
+    const row = record.weights.data.subarray((sa.head * n + sa.token) * n, (sa.head * n + sa.token + 1) * n);
+    const j = argmax(row);
+    return {
+      token: showToken(sa.sourceTokens[sa.token]),
+      word: showToken(sa.sourceTokens[j]),
+      weight: formatNumber(row[j]),
+      layer: sa.layer + 1,
+      head: sa.head + 1,
+    };
+  }
+  if (id === 'beam') {
+    const d = readyDecode(decode, 'zh-additive-bahdanau', input);
+    const result = live.beam.status === 'ready' ? live.beam.result : null;
+    if (!d || !result || live.beam.key !== `${d.session}|${live.beamWidth}`) return null;
+    return {
+      k: live.beamWidth,
+      best: beamText(result.nodes, result.beams[0], ' '),
+      score: formatNumber(result.scores[0]),
+      greedy: d.outputText,
+    };
+  }
+  return null;
+}
