@@ -19,7 +19,7 @@ export default {
 
     'fixed.title': 'The encoder–decoder and its fixed vector',
     'fixed.lead':
-      'This model has no attention: the encoder squeezes “tom chase jerry” into one fixed vector c, and the decoder reads that same c at every step. Step with → and watch the vector below: it never changes.',
+      'This model has no attention: the encoder squeezes “tom chase jerry” into one fixed vector c, and the decoder reads that same c at every step. Step with → and watch the vector in the marked card: it never changes.',
     'fixed.fact': 'Its output: {output}.',
 
     'length.title': 'Where the fixed vector fails: long inputs',
@@ -38,19 +38,20 @@ export default {
 
     'compare.title': 'Score functions side by side',
     'compare.lead':
-      "The same sentence through six models that differ only in the score function (dot, scaled dot, general, additive, cosine, scaled cosine), each alignment a heatmap on one colour scale. Look at where each row's brightest cell lies, and at each model's held-out accuracy.",
+      "The same sentence through six models trained alike but for the score function (dot, scaled dot, general, additive, cosine, scaled cosine), each alignment a heatmap on one colour scale. Look at where each row's brightest cell lies, and at each model's held-out accuracy.",
     'compare.fact': '{same} of the {total} models give the same output as additive attention: {output}.',
 
     'styles.title': 'Bahdanau vs Luong',
     'styles.lead':
-      'Bahdanau (stop 3) scores with the previous decoder state sᵢ₋₁ and feeds the context into the GRU that makes sᵢ. Luong, this model, steps the GRU first, scores with the new state sᵢ, and only then combines the context with it into the attentional vector h̃ = tanh(W_c[c; sᵢ]) that predicts the token, shown below.',
+      'Bahdanau (stop 3) scores with the previous decoder state sᵢ₋₁ and feeds the context into the GRU that makes sᵢ. Luong, this model, steps the GRU first, scores with the new state sᵢ, and only then combines the context with it into the attentional vector h̃ = tanh(W_c[c; sᵢ]) that predicts the token (in the marked card).',
     'styles.fact':
       'At step {step} it writes {token}, giving “{word}” the largest weight, {weight}; its whole output is {output}.',
 
     'sandbox.title': 'Query, Key, Value: soft addressing',
     'sandbox.lead':
       'Attention is a soft lookup: the query is compared with every key, and instead of fetching the one value whose key matches, it fetches a mix of all the values, weighted by how well each key matches. Here the keys and values of Tom, chase and Jerry are written by hand: edit any number and the engine computes again.',
-    'sandbox.fact': "With the dot product the weights are {weights}: the context is mostly {top}'s value.",
+    'sandbox.fact':
+      "With the dot product the weights are {weights}: the context takes the most from {top}'s value.",
 
     'self.title': 'Self-attention: Source = Target',
     'self.lead':
@@ -81,7 +82,7 @@ export default {
 
     'fixed.title': '编码器–解码器与固定向量',
     'fixed.lead':
-      '这个模型没有注意力：编码器把 “tom chase jerry” 压缩成一个固定向量 c，解码器每一步读的都是同一个 c。用 → 逐步前进，看下面的向量：它始终不变。',
+      '这个模型没有注意力：编码器把 “tom chase jerry” 压缩成一个固定向量 c，解码器每一步读的都是同一个 c。用 → 逐步前进，看标出的卡片里的向量：它始终不变。',
     'fixed.fact': '它的输出：{output}。',
 
     'length.title': '固定向量的短板：长输入',
@@ -99,18 +100,18 @@ export default {
 
     'compare.title': '并排比较得分函数',
     'compare.lead':
-      '同一句话经过六个只有得分函数不同的模型（点积、缩放点积、general、加性、余弦、缩放余弦），每个模型的对齐都画成同一色标的热力图。看看每一行最亮的格子在哪里，再看看每个模型在留出集上的准确率。',
+      '同一句话经过六个除得分函数外训练方式相同的模型（点积、缩放点积、general、加性、余弦、缩放余弦），每个模型的对齐都画成同一色标的热力图。看看每一行最亮的格子在哪里，再看看每个模型在留出集上的准确率。',
     'compare.fact': '{total} 个模型中有 {same} 个的输出与加性注意力相同：{output}。',
 
     'styles.title': 'Bahdanau 与 Luong',
     'styles.lead':
-      'Bahdanau（第 3 站）用上一步的解码器状态 sᵢ₋₁ 作查询来打分，并把上下文向量送进生成 sᵢ 的 GRU。Luong（这个模型）先让 GRU 走一步，用新状态 sᵢ 打分，然后才把上下文向量与它合成注意力向量 h̃ = tanh(W_c[c; sᵢ])，用它预测下一个词，见下方。',
+      'Bahdanau（第 3 站）用上一步的解码器状态 sᵢ₋₁ 作查询来打分，并把上下文向量送进生成 sᵢ 的 GRU。Luong（这个模型）先让 GRU 走一步，用新状态 sᵢ 打分，然后才把上下文向量与它合成注意力向量 h̃ = tanh(W_c[c; sᵢ])，用它预测下一个词（见标出的卡片）。',
     'styles.fact': '第 {step} 步它写出 {token}，最大的权重 {weight} 给了 “{word}”；完整的输出是 {output}。',
 
     'sandbox.title': '查询、键、值：软寻址',
     'sandbox.lead':
       '注意力是一种软查找：查询与每个键比较，它不是只取出键相匹配的那一个值，而是按每个键的匹配程度，把所有的值加权混合后取出。这里 Tom、chase、Jerry 的键和值都是手写的：改动任何数字，引擎都会重新计算。',
-    'sandbox.fact': '用点积时权重为 {weights}：上下文向量主要来自 {top} 的值。',
+    'sandbox.fact': '用点积时权重为 {weights}：上下文向量从 {top} 的值取得最多。',
 
     'self.title': '自注意力：源 = 目标',
     'self.lead':

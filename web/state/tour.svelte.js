@@ -113,9 +113,10 @@ export function finishTour() {
 
 /** Whether the page still shows what the current stop set (the view, the model and the input). */
 export function atStop(index = tour.stop) {
-  const { state } = stopState(index);
+  const { link, state } = stopState(index);
   if (nav.view !== state.view) return false;
-  if (state.view === 'sandbox') return true;
+  // a stop that names no model (the sandbox, the length chart) is about its view alone
+  if (!link.model) return state.view === 'sandbox' || choice.task === state.task;
   return (
     !choice.trained &&
     choice.task === state.task &&
