@@ -28,6 +28,7 @@ export const STOPS = [
     // reversing a long input instead (the same failure, one example).
     id: 'length',
     link: { view: 'length', task: 'reverse' },
+    spot: '[data-testid=length-view]',
     fallback: {
       view: 'decode',
       task: 'reverse',
