@@ -8,7 +8,7 @@ import dict from '../../web/i18n/tour.js';
 import { formatNumber } from '../../web/lib/format.js';
 import { task as taskOf } from '../../web/lib/tasks.js';
 import { readDecodeUrl, VIEWS } from '../../web/state/url.js';
-import { argmax, beamText, stepOf, stopFacts } from '../../web/tour/facts.js';
+import { argmax, beamText, comparedAs, stepOf, stopFacts } from '../../web/tour/facts.js';
 import { linkedStop, STOPS, stopHash, stopLink } from '../../web/tour/stops.js';
 
 // The page's defaults (web/state/initial.js reads the address when imported, so it stays in the browser).
@@ -236,6 +236,18 @@ describe('the numbers a stop cites', () => {
       stopFacts('sandbox', { sandbox: { ...sandbox, kind: 'cosine' }, listSeparator: ', ' }),
       null,
     );
+  });
+
+  test('a compared decode counts when it is the plain decode of the input by that model', () => {
+    const input = 'tom chase jerry';
+    assert.ok(comparedAs(JSON.stringify(['zh-dot-bahdanau', input]), 'zh-dot-bahdanau', input));
+    assert.ok(comparedAs(JSON.stringify(['zh-dot-bahdanau', input, []]), 'zh-dot-bahdanau', input));
+    assert.ok(
+      !comparedAs(JSON.stringify(['zh-dot-bahdanau', input, [{ mask: 1 }]]), 'zh-dot-bahdanau', input),
+    );
+    assert.ok(!comparedAs(JSON.stringify(['zh-dot-bahdanau', 'tom chase']), 'zh-dot-bahdanau', input));
+    assert.ok(!comparedAs(JSON.stringify(['zh-cosine-bahdanau', input]), 'zh-dot-bahdanau', input));
+    assert.ok(!comparedAs('not json', 'zh-dot-bahdanau', input));
   });
 
   test('compare: how many of the six score functions give the chosen model’s output', () => {

@@ -46,6 +46,19 @@ export function beamText(nodes, path, separator) {
 }
 
 /**
+ * Whether a compared decode's key (web/state/compare.svelte.js: [name, input] and what-ifs, if
+ * any, after them) is the plain decode of `input` by `name`: what the compare stop's text is about.
+ */
+export function comparedAs(key, name, input) {
+  try {
+    const [keyName, keyInput, ...rest] = JSON.parse(key);
+    return keyName === name && keyInput === input && rest.every((r) => Array.isArray(r) && r.length === 0);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The parameters of stop `id`'s text, or null.
  * @param {string} id
  * @param {any} live {decode, compare, sandbox, selfAttention, beam, input, fallback (the stop's
@@ -75,7 +88,7 @@ export function stopFacts(id, live) {
   if (id === 'compare') {
     const names = SCORES.map((score) => `zh-${score}-bahdanau`).filter((n) => live.compare[n]);
     const chosen = live.compare['zh-additive-bahdanau'];
-    const current = (n) => live.compare[n].key === JSON.stringify([n, input]);
+    const current = (n) => comparedAs(live.compare[n].key, n, input);
     if (!chosen || names.some((n) => !current(n) || live.compare[n].status === 'running')) return null;
     const rows = names.map((n) => live.compare[n]);
     const ready = rows.filter((r) => r.status === 'ready');
