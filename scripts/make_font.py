@@ -79,7 +79,10 @@ def main():
 
     options = subset.Options()
     options.flavor = "woff2"
-    options.layout_features = ["kern", "vert", "locl"]
+    # No "locl": in this face it only swaps in the Japanese, Korean and traditional forms, which the
+    # page never asks for, and its closure pulls in ~0.7 extra glyphs per character (a 609-character
+    # subset went from 90 KB to 148 KB with it).
+    options.layout_features = ["kern", "vert"]
     options.name_IDs = ["*"]  # the copyright and licence records stay with the font
     options.notdef_outline = True
     options.hinting = False

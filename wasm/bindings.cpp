@@ -182,6 +182,8 @@ val limits_js() {
     out.set("maxBeamWidth", limits::max_beam_width);
     out.set("maxArgumentElements", static_cast<double>(limits::max_argument_elements));
     out.set("maxArgumentDepth", static_cast<double>(limits::max_argument_depth));
+    out.set("minTemperature", limits::min_temperature);
+    out.set("maxTemperature", limits::max_temperature);
     return out;
 }
 

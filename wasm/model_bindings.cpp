@@ -270,7 +270,8 @@ val decode_js(const std::shared_ptr<const Model> &model, const DecodeRequest &r)
 constexpr std::int64_t kMaxPairs = 10'000;
 
 // pairs: [[source text, target text], …]; options {bucketWidth (default 4)}. Returns {bucketWidth,
-// pairs, hits, buckets: [{minLength, maxLength, pairs, hits, exactMatch}]}. No progress callback:
+// pairs, hits, buckets: [{minLength, maxLength, pairs, hits, exactMatch}], matches: Uint8Array
+// (1 where pair k matched), sourceLengths: Int32Array (pair k's source tokens)}. No progress callback:
 // the entry guard hands the engine functions as empty ones, so a Worker that shows progress calls
 // this on slices of its pairs.
 val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &pairs_js, const val &options_js) {
@@ -299,8 +300,16 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
         sources.push_back(m.encode_source(pair[0].as<std::string>()));
         targets.push_back(m.target_vocab().encode(pair[1].as<std::string>()));
     }
-    const decode::LengthAccuracy result = decode::accuracy_by_length(m.network(), sources, targets, io::Vocabulary::bos,
-                                                                     io::Vocabulary::eos, bucket_width);
+    decode::LengthAccuracy result = decode::length_buckets(sources, targets, bucket_width, sources.size());
+    // Per pair, so the page can list a bucket's examples and mark the ones the model missed.
+    std::vector<std::uint8_t> matches(sources.size());
+    std::vector<std::int32_t> lengths(sources.size());
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+        const bool hit =
+            decode::count_pair(m.network(), sources, targets, k, io::Vocabulary::bos, io::Vocabulary::eos, result);
+        matches[k] = hit ? 1 : 0;
+        lengths[k] = static_cast<std::int32_t>(sources[k].size());
+    }
     val buckets = val::array();
     for (const decode::LengthBucket &b : result.buckets) {
         val item = val::object();
@@ -316,6 +325,8 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
     out.set("pairs", result.pairs);
     out.set("hits", result.hits);
     out.set("buckets", buckets);
+    out.set("matches", val(emscripten::typed_memory_view(matches.size(), matches.data())).call<val>("slice"));
+    out.set("sourceLengths", val(emscripten::typed_memory_view(lengths.size(), lengths.data())).call<val>("slice"));
     return out;
 }
 #endif

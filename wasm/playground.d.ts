@@ -322,11 +322,16 @@ export interface EngineLimits {
   maxArgumentElements: number;
   /** how deep any argument may nest */
   maxArgumentDepth: number;
+  /** the smallest softmax temperature τ (attend, decode, Session.whatIf), a float32 near 1e-3 */
+  minTemperature: number;
+  /** the largest softmax temperature τ */
+  maxTemperature: number;
 }
 
 export interface ModelInfo {
   task: string;
-  score: ScoreKind;
+  /** 'none': the fixed-vector baseline, a decoder without attention */
+  score: ScoreKind | 'none';
   style: AttentionStyle;
   dims: {
     embedding: number;

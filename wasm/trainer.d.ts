@@ -203,6 +203,41 @@ export interface TrainRunClass {
   new (config: TrainConfig): TrainRun;
 }
 
+/** Sources of minLength to maxLength tokens (both included). */
+export interface LengthBucket {
+  minLength: number;
+  maxLength: number;
+  pairs: number;
+  /** of them, greedy output equal to the target token for token */
+  hits: number;
+  /** hits / pairs (0 for an empty bucket) */
+  exactMatch: number;
+}
+
+/** Model.accuracyByLength's answer (decode::accuracy_by_length). */
+export interface LengthAccuracy {
+  bucketWidth: number;
+  pairs: number;
+  hits: number;
+  /** consecutive, from the shortest source's bucket to the longest's (an empty one between kept) */
+  buckets: LengthBucket[];
+  /** [k] = 1 when pair k matched */
+  matches: Uint8Array;
+  /** [k] = pair k's source length in tokens */
+  sourceLengths: Int32Array;
+}
+
+/** A Model of this module: it also evaluates by source length (the page module has no room for it). */
+export interface TrainerModel extends Model {
+  /**
+   * Greedy exact match of [source text, target text] pairs (at most 10,000) per bucket of
+   * bucketWidth (1..the engine's maxInputTokens, default 4) source tokens. Throws EngineError
+   * bad_argument (options, a pair that is not two strings), limit_exceeded (too many pairs), and
+   * the model's errors for a source or target it cannot read.
+   */
+  accuracyByLength(pairs: [string, string][], options?: { bucketWidth?: number }): LengthAccuracy;
+}
+
 export interface Trainer extends Playground {
   trainLimits(): TrainLimits;
   /** the three tasks' recipes for an encoder (default 'gru') */
@@ -216,6 +251,12 @@ export interface Trainer extends Playground {
    * (bytes, pairs, a vocabulary).
    */
   parsePairs(text: string, tokenization?: Tokenization, seed?: number): PairsSummary;
+  /**
+   * A task's 1,000 held-out [source text, target text] pairs for a data seed (default 1): the ones
+   * `apg eval` decodes for a model whose training record has that data_seed. Throws EngineError
+   * bad_argument (details.name 'task' or 'seed').
+   */
+  heldoutPairs(task: 'dates' | 'zh' | 'reverse', seed?: number): [string, string][];
   TrainRun: TrainRunClass;
 }
 

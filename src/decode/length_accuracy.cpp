@@ -49,7 +49,7 @@ LengthAccuracy length_buckets(const Sequences &sources, const Sequences &targets
     return out;
 }
 
-void count_pair(const models::Seq2Seq &model, const Sequences &sources, const Sequences &targets, std::size_t k,
+bool count_pair(const models::Seq2Seq &model, const Sequences &sources, const Sequences &targets, std::size_t k,
                 int start_id, int end_id, LengthAccuracy &into) {
     const int length = static_cast<int>(sources.at(k).size());
     const int first = into.buckets.empty() ? 0 : (into.buckets.front().min_length - 1) / into.bucket_width;
@@ -64,6 +64,7 @@ void count_pair(const models::Seq2Seq &model, const Sequences &sources, const Se
     into.buckets[b].hits += hit;
     ++into.pairs;
     into.hits += hit;
+    return hit == 1;
 }
 
 } // namespace apg::decode

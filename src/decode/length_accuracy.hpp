@@ -38,7 +38,8 @@ bool greedy_matches(const models::Seq2Seq &model, const std::vector<int> &source
 // (details "index") for an empty source.
 LengthAccuracy length_buckets(const Sequences &sources, const Sequences &targets, int bucket_width, std::size_t n);
 // Decodes pair k and counts it into its bucket of `into` (made by length_buckets for these pairs).
-void count_pair(const models::Seq2Seq &model, const Sequences &sources, const Sequences &targets, std::size_t k,
+// Returns whether it matched, so a caller can say which pairs of a bucket failed.
+bool count_pair(const models::Seq2Seq &model, const Sequences &sources, const Sequences &targets, std::size_t k,
                 int start_id, int end_id, LengthAccuracy &into);
 
 struct NoProgress {

@@ -102,6 +102,12 @@ TEST_CASE("a model that answers every pair right scores 1 in every bucket, and e
     CHECK(result.buckets[2].pairs == 0);
     CHECK(result.buckets[3].pairs == 1);
     CHECK(result.buckets[1].exact_match() == 0.0);
+    // count_pair says which pairs matched (the page lists a bucket's misses): the two ended ones.
+    decode::LengthAccuracy counted = decode::length_buckets(pairs.sources, pairs.targets, 2, pairs.size());
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+        CHECK(decode::count_pair(model, pairs.sources, pairs.targets, k, 1, 2, counted) ==
+              decode::greedy_matches(model, pairs.sources[k], pairs.targets[k], 1, 2));
+    CHECK(counted.hits == result.hits);
 }
 
 TEST_CASE("accuracy by length reports progress, stops when asked and refuses bad input") {

@@ -183,9 +183,24 @@ describe('limits', () => {
       'maxInputTokens',
       'maxParamsSize',
       'maxSteps',
+      'maxTemperature',
       'maxVectorLength',
+      'minTemperature',
     ]);
-    for (const value of Object.values(limits)) assert.ok(Number.isInteger(value) && value > 0);
+    const { minTemperature, maxTemperature, ...counts } = limits;
+    for (const value of Object.values(counts)) assert.ok(Number.isInteger(value) && value > 0);
+    // The float32 bounds the engine compares with: both ends are accepted, just past them refused.
+    assert.equal(minTemperature, Math.fround(1e-3));
+    assert.equal(maxTemperature, 1000);
+    const keyed = [
+      [1, 0],
+      [0, 1],
+    ];
+    const at = (temperature) => ap.attend('dot', [1, 0], keyed, keyed, { temperature }).temperature;
+    assert.equal(at(minTemperature), minTemperature);
+    assert.equal(at(maxTemperature), maxTemperature);
+    for (const outside of [minTemperature * 0.99, maxTemperature * 1.01])
+      assert.throws(() => at(outside), { code: 'bad_argument' });
     assert.doesNotThrow(() => ap.defaultParams('general', limits.maxParamsSize, 1, 1));
     const unit = [[1, 0]];
     const scaled = (scale) => ap.attend('scaled_cosine', [1, 0], unit, unit, { params: { scale } });

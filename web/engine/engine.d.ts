@@ -34,6 +34,8 @@ export interface DecodeRequest {
   forces?: [number, number][];
   /** [step, sourceIndex]: mask this source token from this step on (the softmax over the rest) */
   masks?: [number, number][];
+  /** [step, sourceIndex]: take a mask back from this step on */
+  unmasks?: [number, number][];
   /** [step, sourceIndex | weights]: this step's weights one-hot on the token, or the weights over their sum */
   pins?: [number, number | number[]][];
   /** [step, τ]: the attention temperature from this step on */

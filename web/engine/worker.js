@@ -78,12 +78,12 @@ const api = {
 
   // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
   // says which token to take (the what-if); later steps follow from it.
-  // masks, pins and temperatures ([[step, …], …]) are the other what-ifs, applied by the engine
-  // before that step (Session.whatIf).
+  // masks, unmasks, pins and temperatures ([[step, …], …]) are the other what-ifs, applied by the
+  // engine before that step (Session.whatIf), in that order.
   async decode(
     name,
     text,
-    { topK = 5, forces = [], masks = [], pins = [], temperatures = [], keep = true } = {},
+    { topK = 5, forces = [], masks = [], unmasks = [], pins = [], temperatures = [], keep = true } = {},
   ) {
     const s = model(name).decode(text, { topK });
     let kept = false;
@@ -93,6 +93,7 @@ const api = {
       while (!s.done()) {
         const i = s.length();
         for (const [at, j] of masks) if (at === i) s.whatIf({ mask: j });
+        for (const [at, j] of unmasks) if (at === i) s.whatIf({ unmask: j });
         for (const [at, what] of pins) if (at === i) s.whatIf({ pin: what });
         for (const [at, t] of temperatures) if (at === i) s.whatIf({ temperature: t });
         const token = forced.get(i);

@@ -3,6 +3,7 @@
 import { choice, inputProblem } from './choice.svelte.js';
 import { engineApi, loadModel, models } from './engine.svelte.js';
 import { latest } from './latest.js';
+import { activeWhatIfs, baseModel, hasWhatIfs, whatIfRequest } from './whatif.svelte.js';
 
 /**
  * @typedef {{ key: string, status: 'running' | 'ready' | 'error', error: string, sourceTokens: string[],
@@ -19,24 +20,30 @@ export const compareDiff = $state({});
 const compareRuns = latest();
 const diffRuns = latest();
 
-/** The same input through `names`: each model's decode (greedy) lands in compare[name]. */
+/**
+ * The same input through `names`: each model's decode (greedy) lands in compare[name]; a name of
+ * withWhatIfs(model) is that model decoded with the decode's what-ifs.
+ */
 export async function runCompare(names) {
   const input = choice.input;
   await Promise.all(
     names.map(async (name) => {
-      const key = JSON.stringify([name, input]);
+      const whatIfs = hasWhatIfs(name) ? activeWhatIfs() : [];
+      const key = JSON.stringify([name, input, whatIfs]);
       if (compare[name]?.key === key) return;
       const current = compareRuns(name);
       const fail = (error) => (compare[name] = { key, status: 'error', error, steps: [], sourceTokens: [] });
       compare[name] = { key, status: 'running', error: '', steps: [], sourceTokens: [], outputText: '' };
       const problem = inputProblem(input);
       if (problem) return fail(problem);
-      await loadModel(name);
+      const model = baseModel(name);
+      await loadModel(model);
       if (!current()) return;
-      if (models[name]?.status !== 'ready') return fail(models[name]?.error ?? 'the model did not load');
+      if (models[model]?.status !== 'ready') return fail(models[model]?.error ?? 'the model did not load');
       try {
         // Only the steps are shown: the engine need not keep the session.
-        const result = await engineApi().decode(name, input, { topK: 5, keep: false });
+        const options = hasWhatIfs(name) ? whatIfRequest() : {};
+        const result = await engineApi().decode(model, input, { topK: 5, keep: false, ...options });
         if (current()) compare[name] = { key, status: 'ready', error: '', ...result };
       } catch (error) {
         if (current()) fail(String(error?.message ?? error));

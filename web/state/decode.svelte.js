@@ -6,6 +6,7 @@ import { isInputError, readError } from '../lib/errors.js';
 import { initialDecode } from './initial.js';
 import { latest } from './latest.js';
 import { noteLink } from './notes.svelte.js';
+import { activeWhatIfs, clearWhatIfs, dropRefusedWhatIfs, whatIfRequest } from './whatif.svelte.js';
 
 export const decode = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
@@ -35,7 +36,7 @@ export const decode = $state({
   session: null,
 });
 
-const decodeKey = (name, input, forces) => JSON.stringify([name, input, forces]);
+const decodeKey = (name, input, forces, whatIfs) => JSON.stringify([name, input, forces, whatIfs]);
 // The step the link asked for, until the first decode says whether there is such a step.
 let linkedStep = initialDecode.step;
 const decodeRuns = latest();
@@ -44,7 +45,7 @@ const decodeRuns = latest();
 export async function runDecode() {
   const name = currentModelName();
   const { input, forces } = choice;
-  const key = decodeKey(name, input, forces);
+  const key = decodeKey(name, input, forces, activeWhatIfs());
   if (decode.key === key) return;
   const current = decodeRuns();
   decode.key = key;
@@ -86,7 +87,9 @@ export async function runDecode() {
   }
   try {
     const api = engineApi();
-    const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces) });
+    // A model without attention has nothing to mask or pin: it decodes as it is.
+    const whatIfs = loaded.info?.score === 'none' ? {} : whatIfRequest();
+    const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces), ...whatIfs });
     if (!current()) {
       if (result.session !== null) api.closeSession(result.session);
       return;
@@ -112,6 +115,7 @@ export async function runDecode() {
   } catch (error) {
     if (!current()) return;
     const failure = readError(error);
+    if (refusedWhatIf(failure)) return dropRefusedWhatIfs(failure.message);
     Object.assign(decode, {
       status: 'error',
       error: failure.message,
@@ -121,15 +125,23 @@ export async function runDecode() {
   }
 }
 
+// The names Session.whatIf gives its refusals (a linked mask past the input, τ out of range, …).
+const WHAT_IF_ARGUMENTS = /^(whatIf|mask|unmask|pin(\[\d+\])?|weights|source_index|temperature)$/;
+const refusedWhatIf = (failure) =>
+  failure.code === 'bad_argument' &&
+  activeWhatIfs().length > 0 &&
+  WHAT_IF_ARGUMENTS.test(String(failure.details?.name ?? ''));
+
 export function goTo(step) {
   const last = decode.steps.length - 1;
   nav.step = Math.max(0, Math.min(step, last));
 }
 
-/** Reset: greedy decoding again (no forced tokens, so none in the link either), at step 1. */
+/** Reset: greedy decoding again (no forced tokens or what-ifs, so none in the link either), at step 1. */
 export function resetDecode() {
   nav.playing = false;
   choice.forces = [];
+  clearWhatIfs();
   nav.step = 0;
 }
 

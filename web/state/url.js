@@ -41,7 +41,7 @@ export function readUrl(hash, defaults) {
   return out;
 }
 
-export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption'];
+export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption', 'length'];
 const VIEW_NAMES = {
   decode: 'Decode',
   compare: 'Compare',
@@ -50,6 +50,7 @@ const VIEW_NAMES = {
   sandbox: 'Sandbox',
   train: 'Train',
   caption: 'Caption',
+  length: 'Why attention',
 };
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
@@ -58,6 +59,7 @@ const MAX_INPUT = 300;
  * The decoding part of the hash:
  *   #view=decode&task=dates&model=additive-bahdanau&input=29+november+2026&step=3&force=2:17,5:4
  * (model=additive-bahdanau-transformer: the same decoder over the Transformer encoder)
+ * The what-ifs (wi=m2@3,p1@4,t0.5@2) are read and written by state/whatif-url.js, through hashParts.
  * Each field falls back to `defaults` when absent or malformed, except the input: without one
  * it is the task's first example (another task's default input would not be valid for it).
  * What was malformed goes into `notes`, each saying what the link asked for and what is shown

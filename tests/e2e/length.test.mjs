@@ -1,0 +1,241 @@
+// The "Why attention" view in headless Chromium: the numbers on screen equal the engine's result
+// computed in node (the trainer module, the same held-out pairs and slices as the page's Worker);
+// progress shows while it runs and a cancel stops it; a bucket opens its held-out sources in Decode;
+// the link restores the view; 375 px works with touch; no console errors.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+
+import { loadTrainer } from '../js/trainer-fixture.mjs';
+import { lengthAccuracy } from '../../web/length/evaluate.js';
+import { percent } from '../../web/length/summary.js';
+import { launchBrowser, urlSettled } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+const shots = new URL('../../test-output/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+const checkpoint = (name) =>
+  new Uint8Array(readFileSync(new URL(`../../web/models/${name}.safetensors`, import.meta.url)));
+const SCORES = ['none', 'dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
+
+let server, browser, page, trainer;
+const consoleErrors = [];
+/** task/width → { results by score, sources } as the engine gives them in node */
+const expected = new Map();
+
+async function engineResult(task, width) {
+  const key = `${task}/${width}`;
+  if (expected.has(key)) return expected.get(key);
+  const reports = [];
+  await lengthAccuracy(
+    trainer,
+    {
+      task,
+      bucketWidth: width,
+      models: SCORES.map((s) => ({
+        name: `${task}-${s}-bahdanau`,
+        bytes: checkpoint(`${task}-${s}-bahdanau`),
+      })),
+    },
+    { report: (r) => reports.push(r) },
+  );
+  const results = Object.fromEntries(
+    reports.filter((r) => r.kind === 'model').map((r) => [r.result.name.split('-')[1], r.result]),
+  );
+  const sources = reports.find((r) => r.kind === 'pairs').sources;
+  expected.set(key, { results, sources });
+  return expected.get(key);
+}
+
+const waitDone = (p = page) => p.locator('[data-testid=length-summary]').waitFor({ timeout: 60_000 });
+const text = (selector, p = page) => p.locator(selector).innerText();
+const svgText = (selector, p = page) => p.locator(selector).textContent();
+
+// Every progress text the page shows, read each frame from the start (the evaluation is quick).
+function recordProgress(p) {
+  return p.addInitScript(() => {
+    const seen = /** @type {any} */ (window.__progress = new Set());
+    const look = () => {
+      for (const el of document.querySelectorAll('[data-testid^=length-progress-text-]'))
+        seen.add(`${el.getAttribute('data-testid')}=${el.textContent}`);
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+}
+
+describe('the Why attention view', () => {
+  before(async () => {
+    [server, browser, trainer] = await Promise.all([serveBuild(), launchBrowser(), loadTrainer()]);
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
+    await recordProgress(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('the chart’s numbers equal the engine’s result computed in node, with progress on the way', async () => {
+    const want = await engineResult('reverse', 4);
+    await page.goto(`${server.url}#view=length&task=reverse`);
+    await waitDone();
+    await page.screenshot({ path: `${shots}length-desktop.png`, fullPage: true });
+    const seen = [...(await page.evaluate(() => [.../** @type {any} */ (window).__progress]))];
+    // a model part-way (done/total below 1000) was on screen, and every model reached 1000 / 1000
+    assert.ok(
+      seen.some((s) => /=(\d+) \/ 1000$/.test(s) && Number(/=(\d+) \//.exec(s)[1]) < 1000),
+      seen.join('\n'),
+    );
+    for (const score of SCORES) assert.ok(seen.includes(`length-progress-text-${score}=1000 / 1000`), score);
+    for (const score of SCORES) {
+      const r = want.results[score];
+      for (const b of r.buckets) {
+        assert.equal(
+          await text(`[data-testid=length-cell-${score}-${b.minLength}]`),
+          `${percent(b.hits, b.pairs)}\n${b.hits} / ${b.pairs}`,
+          `${score} ${b.minLength}`,
+        );
+        const point = page.locator(`[data-testid=length-point-${score}-${b.minLength}]`);
+        assert.equal(await point.getAttribute('data-hits'), String(b.hits));
+        assert.equal(await point.getAttribute('data-pairs'), String(b.pairs));
+      }
+      assert.equal(await text(`[data-testid=length-cell-${score}-all]`), percent(r.hits, r.pairs));
+    }
+    for (const b of want.results.none.buckets)
+      assert.equal(await svgText(`[data-testid=length-count-${b.minLength}]`), `n=${b.pairs}`);
+    // the summary is read off these numbers: the baseline's first and last bucket
+    const [first, last] = [want.results.none.buckets[0], want.results.none.buckets.at(-1)];
+    const summary = await text('[data-testid=length-summary]');
+    assert.ok(summary.includes(`from ${percent(first.hits, first.pairs)} on sources of 1–4`), summary);
+    assert.ok(summary.includes(`to ${percent(last.hits, last.pairs)} on 13–16`), summary);
+    // hover: a bucket's numbers
+    await page.hover('[data-testid=length-bucket-9]');
+    assert.match(await text('[data-testid=length-readout-title]'), /9–12: 334 pairs/);
+    for (const score of SCORES) {
+      const b = want.results[score].buckets.find((c) => c.minLength === 9);
+      assert.equal(
+        await text(`[data-testid=length-readout-${score}]`),
+        `${b.hits} / ${b.pairs} · ${percent(b.hits, b.pairs)}`,
+      );
+    }
+    await page.screenshot({ path: `${shots}length-desktop-hover.png` });
+  });
+
+  test('a bucket opens its held-out sources in Decode, one after the other', async () => {
+    const { results, sources } = await engineResult('reverse', 4);
+    const r = results.none;
+    const inBucket = [];
+    for (let k = 0; k < sources.length; k++)
+      if (r.sourceLengths[k] >= 13 && r.sourceLengths[k] <= 16)
+        inBucket.push({ source: sources[k], match: r.matches[k] });
+    assert.equal(inBucket.length, 258);
+    await page.click('[data-testid=length-bucket-13]');
+    await page.locator('[data-testid=length-examples]').waitFor();
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[0].source);
+    await page.locator('[data-testid=decode][data-model=reverse-none-bahdanau]').waitFor();
+    assert.match(await text('[data-testid=length-examples-title]'), /13–16 tokens.*1 of 258/);
+    assert.equal(
+      (await text('[data-testid=length-examples-match]')).startsWith(inBucket[0].match ? '✓' : '✗'),
+      true,
+    );
+    await page.click('[data-testid=length-examples-next]');
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[1].source);
+    assert.match(await text('[data-testid=length-examples-title]'), /2 of 258/);
+    await page.selectOption('[data-testid=length-examples-select]', '9');
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[9].source);
+    await urlSettled(page);
+    assert.match(page.url(), /view=decode&task=reverse&model=none-bahdanau/);
+    await page.screenshot({ path: `${shots}length-decode.png` });
+    // another score function in Decode: the marks are that model's (the engine's per-pair results)
+    await page.check('[data-testid=score-additive]', { force: true });
+    await page.locator('[data-testid=decode][data-model=reverse-additive-bahdanau]').waitFor();
+    const additiveHit = results.additive.matches[sources.indexOf(inBucket[9].source)];
+    assert.match(await text('[data-testid=length-examples-title]'), /additive: 10 of 258/);
+    assert.equal(
+      (await text('[data-testid=length-examples-match]')).startsWith(additiveHit ? '✓' : '✗'),
+      true,
+    );
+    // the chart stays as it was (kept for the session)
+    await page.click('[data-testid=length-examples-back]');
+    await waitDone();
+    // another model for Decode: additive attention, which gets these right
+    await page.selectOption('[data-testid=length-decode-model]', 'additive');
+    await page.hover('[data-testid=length-bucket-13]');
+    await page.click('[data-testid=length-bucket-13]');
+    await page.locator('[data-testid=decode][data-model=reverse-additive-bahdanau]').waitFor();
+    const hit = results.additive.matches[sources.indexOf(inBucket[0].source)];
+    assert.equal((await text('[data-testid=length-examples-match]')).startsWith(hit ? '✓' : '✗'), true);
+  });
+
+  test('the link restores the view and its bucket width, the chart recomputes, and a cancel stops it', async () => {
+    const fresh = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    fresh.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    fresh.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
+    await fresh.goto(`${server.url}#view=length&task=zh&lw=2`);
+    await waitDone(fresh);
+    assert.equal(await fresh.isChecked('[data-testid=length-task-zh]'), true);
+    assert.equal(await fresh.isChecked('[data-testid=length-width-2]'), true);
+    const want = await engineResult('zh', 2);
+    for (const b of want.results.general.buckets)
+      assert.equal(
+        await text(`[data-testid=length-cell-general-${b.minLength}]`, fresh),
+        `${percent(b.hits, b.pairs)}\n${b.hits} / ${b.pairs}`,
+      );
+    // dates afresh, cancelled at once: it says so and offers to evaluate again
+    await fresh.click('[data-testid=length-task-dates]');
+    await fresh.click('[data-testid=length-cancel]');
+    assert.match(await text('[data-testid=length-progress]', fresh), /Cancelled: \d of 7 models finished/);
+    await urlSettled(fresh);
+    assert.match(fresh.url(), /view=length&task=dates/);
+    // a run superseded part-way by another task's (and one back): the last asked for is shown
+    await fresh.click('[data-testid=length-evaluate]');
+    await fresh.click('[data-testid=length-task-reverse]');
+    await fresh.click('[data-testid=length-task-dates]');
+    await waitDone(fresh);
+    assert.equal(await fresh.isChecked('[data-testid=length-task-dates]'), true);
+    const dates = await engineResult('dates', 2);
+    const b = dates.results.none.buckets[0];
+    assert.equal(
+      await text(`[data-testid=length-cell-none-${b.minLength}]`, fresh),
+      `${percent(b.hits, b.pairs)}\n${b.hits} / ${b.pairs}`,
+    );
+    await fresh.close();
+  });
+
+  test('375 px wide with touch: a tap shows a bucket, a second tap opens it; no sideways scroll', async () => {
+    const phone = await browser.newPage({
+      viewport: { width: 375, height: 800 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    phone.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    phone.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
+    await phone.goto(`${server.url}#view=length&task=reverse`);
+    await waitDone(phone);
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375));
+    await phone.screenshot({ path: `${shots}length-phone.png`, fullPage: true });
+    await phone.locator('[data-testid=length-bucket-5]').tap();
+    assert.match(await text('[data-testid=length-readout-title]', phone), /5–8: 331 pairs/);
+    await phone.locator('[data-testid=length-bucket-5]').tap();
+    await phone.locator('[data-testid=length-examples]').waitFor();
+    assert.match(await text('[data-testid=length-examples-title]', phone), /5–8 tokens.*1 of 331/);
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375));
+    await phone.screenshot({ path: `${shots}length-phone-decode.png` });
+    await phone.close();
+  });
+
+  test('in Chinese, and no console errors', async () => {
+    const zh = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    zh.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    zh.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
+    await zh.goto(`${server.url}#view=length&task=reverse&lang=zh`);
+    await waitDone(zh);
+    assert.equal(await text('[data-testid=view-length]', zh), '为什么需要注意力');
+    assert.match(await text('[data-testid=length-summary]', zh), /没有注意力时/);
+    await zh.screenshot({ path: `${shots}length-desktop-zh.png`, fullPage: true });
+    await zh.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+});

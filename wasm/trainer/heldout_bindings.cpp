@@ -1,0 +1,51 @@
+// heldoutPairs(task, seed): a task's held-out pairs as texts, exactly the ones `apg eval` decodes
+// for a model trained with that data seed (train::make_task). The page's length chart evaluates
+// them, so its numbers equal a native `apg eval --by-length` run. Conversion only.
+#include "../convert.hpp"
+#include "../js_error.hpp"
+#include "core/limits.hpp"
+#include "train/tasks/task.hpp"
+
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace apg::wasm {
+namespace {
+
+val heldout_pairs_js(val task, val seed) {
+    const std::vector<std::string> names = train::task_names();
+    std::string list;
+    for (const auto &n : names) list += (list.empty() ? "" : ", ") + n;
+    if (!task.isString()) bad_argument("task", ": expected a task name (" + list + "), got " + describe(task));
+    const std::string name = task.as<std::string>();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+        bad_argument("task", ": there is no task \"" + name.substr(0, 40) + "\" (" + list + ")");
+    const auto s =
+        seed.isUndefined()
+            ? std::uint64_t{1}
+            : static_cast<std::uint64_t>(whole_number(seed, "seed", 0, static_cast<std::int64_t>(limits::max_seed)));
+    const train::TaskData data = train::make_task(name, s);
+    val out = val::array();
+    for (const train::Example &e : data.heldout) {
+        val pair = val::array();
+        pair.call<void>("push", e.source_text);
+        pair.call<void>("push", e.target_text);
+        out.call<void>("push", pair);
+    }
+    return out;
+}
+
+val heldoutPairs(val task, val seed) { return guarded(heldout_pairs_js, task, seed); }
+
+} // namespace
+} // namespace apg::wasm
+
+EMSCRIPTEN_BINDINGS(apg_heldout) {
+    using namespace apg::wasm;
+    emscripten::function("heldoutPairs", &heldoutPairs);
+    apg::wasm::guard_entry("heldoutPairs", 1);
+}
