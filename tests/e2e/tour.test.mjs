@@ -277,6 +277,23 @@ describe('the guided tour', () => {
     assert.deepEqual(consoleErrors, []);
   });
 
+  test('a stop drops the what-ifs the page had, so its numbers are the trained model’s', async () => {
+    const page = await newPage();
+    // step 1's attention pinned on “jerry”: 汤姆's weights are no longer the model's own
+    await page.goto(
+      `${server.url}#view=decode&task=zh&model=additive-bahdanau&input=tom+chase+jerry&step=0&wi=p2@0&lang=en`,
+    );
+    await page.locator('[data-testid=decode]').waitFor();
+    assert.equal((await hashFields(page)).wi, 'p2@0');
+    await page.click('[data-testid=tour-start]');
+    await page.click('[data-testid=tour-next]');
+    await page.click('[data-testid=tour-next]');
+    await checkStop(page, 2, 'en');
+    assert.equal((await hashFields(page)).wi, undefined);
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
   test('each stop’s own link opens that stop; a stop that is not there gives a link note', async () => {
     for (let i = 0; i < STOPS.length; i++) {
       const page = await newPage();

@@ -14,6 +14,7 @@ import { noteLink } from './notes.svelte.js';
 import { resetSandbox } from './sandbox.svelte.js';
 import { selfAttention } from './self-attention.svelte.js';
 import { hashParts, readDecodeUrl, VIEWS } from './url.js';
+import { activeWhatIfs, clearWhatIfs } from './whatif.svelte.js';
 
 const t = translator(dict);
 // The stop the person was last at, so "resume" survives a reload (not part of the link: the link
@@ -76,6 +77,8 @@ function apply(index) {
     forces: [],
     beamWidth: state.beamWidth,
   });
+  // the stops' texts are about the models as trained: no masked token, pin or temperature
+  clearWhatIfs();
   nav.step = state.step;
   nav.reveal = state.reveal;
   nav.view = state.view;
@@ -125,6 +128,7 @@ export function atStop(index = tour.stop) {
     choice.encoder === state.encoder &&
     choice.input === state.input &&
     choice.forces.length === 0 &&
+    activeWhatIfs().length === 0 &&
     choice.beamWidth === state.beamWidth
   );
 }
