@@ -8,7 +8,7 @@ import dict from '../../web/i18n/tour.js';
 import { formatNumber } from '../../web/lib/format.js';
 import { task as taskOf } from '../../web/lib/tasks.js';
 import { readDecodeUrl, VIEWS } from '../../web/state/url.js';
-import { argmax, beamText, comparedAs, stepOf, stopFacts } from '../../web/tour/facts.js';
+import { argmax, beamText, comparedAs, lengthFacts, stepOf, stopFacts } from '../../web/tour/facts.js';
 import { linkedStop, STOPS, stopHash, stopLink } from '../../web/tour/stops.js';
 
 // The page's defaults (web/state/initial.js reads the address when imported, so it stays in the browser).
@@ -105,7 +105,9 @@ describe('the tour’s texts', () => {
       const keys = [
         `${id}.title`,
         `${id}.lead`,
-        ...(id === 'length' ? ['length.fallback', 'length.right', 'length.wrong'] : [`${id}.fact`]),
+        ...(id === 'length'
+          ? ['length.fact', 'length.fallback', 'length.right', 'length.wrong']
+          : [`${id}.fact`]),
       ];
       for (const key of keys) {
         assert.ok(dict.en[key], `en ${key}`);
@@ -179,7 +181,49 @@ describe('the numbers a stop cites', () => {
       stopFacts('length', { decode: { ...d, outputText: 'dcba' }, input: 'abcd', fallback: true }).right,
       1,
     );
-    assert.deepEqual(stopFacts('length', { decode: d, input: 'abcd', fallback: false }), {});
+  });
+
+  test('the length chart: the baseline on its shortest and longest filled buckets, additive on the longest', () => {
+    const bucket = (minLength, maxLength, pairs, hits) => ({ minLength, maxLength, pairs, hits });
+    const lengthView = {
+      task: 'reverse',
+      results: {
+        // the last bucket has too few pairs (under MIN_PAIRS) to be cited
+        'reverse-none-bahdanau': {
+          buckets: [
+            bucket(3, 6, 200, 190),
+            bucket(7, 10, 300, 150),
+            bucket(11, 14, 400, 40),
+            bucket(15, 15, 5, 0),
+          ],
+        },
+        'reverse-additive-bahdanau': {
+          buckets: [
+            bucket(3, 6, 200, 200),
+            bucket(7, 10, 300, 297),
+            bucket(11, 14, 400, 396),
+            bucket(15, 15, 5, 5),
+          ],
+        },
+      },
+    };
+    const want = {
+      first: '95.00 %',
+      firstRange: '3–6',
+      last: '10.00 %',
+      lastRange: '11–14',
+      additive: '99.00 %',
+    };
+    assert.deepEqual(lengthFacts(lengthView), want);
+    assert.deepEqual(stopFacts('length', { lengthView, fallback: false }), want);
+    assert.equal(lengthFacts({ ...lengthView, task: 'dates' }), null);
+    assert.equal(
+      lengthFacts({
+        task: 'reverse',
+        results: { 'reverse-none-bahdanau': lengthView.results['reverse-none-bahdanau'] },
+      }),
+      null,
+    );
   });
 
   test('self-attention: the row of the chosen layer, head and query token', () => {

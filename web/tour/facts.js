@@ -2,6 +2,7 @@
 // decode's step records, the compared decodes, the sandbox's result, the encoder's layers, the
 // beams). Each returns the text's parameters, or null while the answer for the stop's own setup
 // is not there (another model, another input, still computing): the text then cites nothing.
+import { lengthSummary, percent } from '../length/summary.js';
 import { formatNumber, showToken } from '../lib/format.js';
 import { SCORES } from '../lib/tasks.js';
 
@@ -59,6 +60,31 @@ export function comparedAs(key, name, input) {
 }
 
 /**
+ * The accuracy-by-length view's counts on the reverse task: the baseline's exact match on the
+ * shortest and the longest well-filled bucket (as the view's own summary picks them) and additive
+ * attention's on the longest; null until both models' counts are there.
+ * @param {any} lengthView
+ */
+export function lengthFacts(lengthView) {
+  if (!lengthView || lengthView.task !== 'reverse') return null;
+  const baseline = lengthView.results['reverse-none-bahdanau'];
+  const additive = lengthView.results['reverse-additive-bahdanau'];
+  if (!baseline || !additive) return null;
+  const summary = lengthSummary(baseline, [{ score: 'additive', buckets: additive.buckets }]);
+  if (!summary) return null;
+  const { first, last } = summary;
+  const range = (b) => (b.minLength === b.maxLength ? `${b.minLength}` : `${b.minLength}–${b.maxLength}`);
+  const attended = additive.buckets.find((b) => b.minLength === last.minLength);
+  return {
+    first: percent(first.hits, first.pairs),
+    firstRange: range(first),
+    last: percent(last.hits, last.pairs),
+    lastRange: range(last),
+    additive: attended ? percent(attended.hits, attended.pairs) : '–',
+  };
+}
+
+/**
  * The parameters of stop `id`'s text, or null.
  * @param {string} id
  * @param {any} live {decode, compare, sandbox, selfAttention, beam, input, fallback (the stop's
@@ -71,7 +97,7 @@ export function stopFacts(id, live) {
     return d && { output: d.outputText, steps: d.steps.length };
   }
   if (id === 'length') {
-    if (!live.fallback) return {};
+    if (!live.fallback) return lengthFacts(live.lengthView);
     const d = readyDecode(decode, 'reverse-none-bahdanau', input);
     if (!d) return null;
     const expected = [...input].reverse().join('');
