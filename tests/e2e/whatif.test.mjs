@@ -126,7 +126,7 @@ describe('what-ifs in Decode', () => {
     assert.deepEqual(await linkedItems(), [{ kind: 'mask', step: 1, token: 2 }]);
     await assertShows(expected[1]);
     assert.equal(expected[1].weights[2], 0);
-    assert.match(await page.textContent('[data-testid=weights-panel-mark]'), /masked: jerry/);
+    assert.match(await page.textContent('[data-testid=weights-panel-mark]'), /masked: “jerry”/);
     assert.match(await page.getAttribute('[data-testid=source-2]', 'class'), /masked/);
     // Step 1 is before the mask: the model's own.
     await goToStep(0);

@@ -45,13 +45,13 @@ describe('the scene in the link', () => {
       { shape: 'circle', color: 'red', size: 'small', x: 3, y: 28 },
     ]);
     assert.equal(notes.length, 5);
-    assert.match(notes[0], /hexagon\.red\.small\.5\.5/);
+    assert.match(String(notes[0]), /hexagon\.red\.small\.5\.5/);
   });
   test('keeps at most maxObjects objects and says so; nothing usable gives null', () => {
     const notes = [];
     const four = Array.from({ length: 4 }, (_, k) => `circle.red.small.${4 + 6 * k}.16`).join('_');
     assert.equal(readScene(four, vocab, notes)?.length, 3);
-    assert.match(notes.at(-1) ?? '', /at most 3 objects/);
+    assert.match(String(notes.at(-1) ?? ''), /at most 3 objects/);
     assert.equal(readScene('', vocab, []), null);
     assert.equal(readScene('circle', vocab, []), null);
   });

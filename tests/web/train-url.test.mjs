@@ -57,8 +57,8 @@ test('malformed fields fall back to the defaults, each with a note', () => {
   assert.equal(out.seed, 1);
   assert.deepEqual(out.scores, ['dot'], 'known score functions kept once');
   assert.equal(notes.length, 5);
-  assert.match(notes[0], /tr-task=chess is not one of dates, zh, reverse, scenes; using dates/);
-  assert.ok(notes.some((n) => /bogus/.test(n)));
+  assert.match(String(notes[0]), /tr-task=chess is not one of dates, zh, reverse, scenes; using dates/);
+  assert.ok(notes.some((n) => /bogus/.test(String(n))));
 });
 
 test('a link naming only unknown score functions keeps the default race', () => {

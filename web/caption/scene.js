@@ -3,6 +3,8 @@
 // engine draws it and captions what it drew.
 //
 //   #view=caption&scene=circle.red.small.16.20_square.blue.large.44.40
+import { Text } from '../i18n/translate.js';
+import captionDict from '../i18n/caption.js';
 
 /** @typedef {{ shape: string, color: string, size: string, x: number, y: number }} SceneObject */
 /**
@@ -45,7 +47,7 @@ export const writeScene = (objects) =>
  * size; what is not a scene goes into `notes` (the page shows them) and is left out.
  * @param {string} text
  * @param {SceneVocabulary} vocab
- * @param {string[]} notes
+ * @param {(string | Text)[]} notes
  * @returns {SceneObject[] | null} null when the link holds no usable object
  */
 export function readScene(text, vocab, notes) {
@@ -65,15 +67,9 @@ export function readScene(text, vocab, notes) {
       inside(ny)
     )
       objects.push({ shape, color, size, x: nx, y: ny });
-    else
-      notes.push(
-        `The link's object “${part.slice(0, 40)}” is not shape.colour.size.x.y with the engine's words and its box inside the ${vocab.imageSize} × ${vocab.imageSize} image; it is left out.`,
-      );
+    else notes.push(new Text(captionDict, 'badObject', { part: part.slice(0, 40), size: vocab.imageSize }));
   }
-  if (parts.length > vocab.maxObjects)
-    notes.push(
-      `A scene holds at most ${vocab.maxObjects} objects; the link's first ${vocab.maxObjects} are kept.`,
-    );
+  if (parts.length > vocab.maxObjects) notes.push(new Text(captionDict, 'tooMany', { n: vocab.maxObjects }));
   return objects.length ? objects : null;
 }
 

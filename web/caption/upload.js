@@ -4,6 +4,11 @@
 // its 32 × 32 input (averaging, im.toModelImage) when it captions it. The view shows those 32 × 32
 // pixels: the caption says what the model sees in them, whatever the picture was meant to be.
 
+import { translatorOf } from '../i18n/translate.js';
+import captionDict from '../i18n/caption.js';
+
+const t = translatorOf(captionDict);
+
 /** Files larger than this are refused before the browser decodes them. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -16,10 +21,10 @@ export class UploadError extends Error {}
  */
 export async function readUpload(file, limits) {
   const name = file.name || 'image';
-  if (file.size === 0) throw new UploadError(`“${name}” is empty.`);
+  if (file.size === 0) throw new UploadError(t('empty', { name }));
   if (file.size > MAX_FILE_BYTES)
     throw new UploadError(
-      `“${name}” is ${(file.size / 1048576).toFixed(1)} MB; the page takes image files up to ${MAX_FILE_BYTES / 1048576} MB.`,
+      t('tooBig', { name, mb: (file.size / 1048576).toFixed(1), max: MAX_FILE_BYTES / 1048576 }),
     );
   const url = URL.createObjectURL(file);
   try {
@@ -29,16 +34,20 @@ export async function readUpload(file, limits) {
     // when they are drawn, so an oversized image is refused before it costs its memory.
     await new Promise((resolve, reject) => {
       image.onload = resolve;
-      image.onerror = () =>
-        reject(new UploadError(`“${name}” is not an image the browser can read (PNG, JPEG, GIF, WebP, …).`));
+      image.onerror = () => reject(new UploadError(t('notImage', { name })));
       image.src = url;
     });
     const { naturalWidth: width, naturalHeight: height } = image;
-    if (!width || !height) throw new UploadError(`“${name}” has no pixels.`);
+    if (!width || !height) throw new UploadError(t('noPixels', { name }));
     const most = limits.maxUploadSide;
     if (width > most || height > most)
       throw new UploadError(
-        `“${name}” is ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels; the engine reads images up to ${most.toLocaleString('en')} pixels a side.`,
+        t('tooLarge', {
+          name,
+          w: width.toLocaleString('en'),
+          h: height.toLocaleString('en'),
+          most: most.toLocaleString('en'),
+        }),
       );
     const side = Math.min(width, height);
     const canvas = document.createElement('canvas');

@@ -24,6 +24,7 @@ export default {
     evaluate: 'Evaluate',
     cancelled: 'Cancelled: {done} of {total} models finished.',
     failed: 'The evaluation failed: {message}',
+    workerFailed: 'the evaluation worker failed to start',
     seconds: '{seconds} s',
     chartLabel: 'Exact match by source length, one line per model',
     xAxis: 'source length (tokens)',
@@ -48,6 +49,8 @@ export default {
       'With attention, {count} of the {total} models stay between {lo} and {hi} on {lastRange} tokens.',
     summaryAlsoFall:
       'Falling too: {names}; attention that cannot focus its weights does not help (see them in Decode).',
+    fallName: '{name} ({percent})',
+    listSep: ', ',
     verdictFalls:
       'The one vector holds a short input but not a long one; attention reads every encoder state at every step.',
     verdictFlat:
@@ -86,6 +89,7 @@ export default {
     evaluate: '评估',
     cancelled: '已取消：{total} 个模型中完成了 {done} 个。',
     failed: '评估失败：{message}',
+    workerFailed: '评估用的 Worker 未能启动',
     seconds: '{seconds} 秒',
     chartLabel: '按源序列长度的完全匹配率，每个模型一条曲线',
     xAxis: '源序列长度（词元）',
@@ -102,12 +106,14 @@ export default {
     model: '模型',
     overall: '全部',
     countsNote:
-      '计数来自引擎：每 50 个样本对调用一次 accuracyByLength（这样 Worker 能报告进度，也能被取消），再把各段的计数相加；完全匹配率 = 正确数 / 样本对数。与 “apg eval --by-length {width}” 的数字相同。',
+      '计数来自引擎：每 50 个样本对调用一次 accuracyByLength（这样 Worker 能报告进度，也能被取消），再把各段的计数相加；完全匹配率 = 正确数 / 样本对数。与“apg eval --by-length {width}”的数字相同。',
     summaryFall:
       '没有注意力时，完全匹配率从 {firstRange} 个词元的输入上的 {first} 变为 {lastRange} 个词元上的 {last}。',
     summaryAttention:
       '有注意力时，{total} 个模型中有 {count} 个在 {lastRange} 个词元的输入上保持在 {lo} 到 {hi} 之间。',
     summaryAlsoFall: '同样下降的有：{names}；无法让权重集中的注意力帮不上忙（可在“解码”中查看它们的权重）。',
+    fallName: '{name}（{percent}）',
+    listSep: '、',
     verdictFalls: '一个固定向量装得下短输入，却装不下长输入；注意力在每一步都读取所有编码器状态。',
     verdictFlat: '在这个任务上，基线从短输入到长输入的下降不到 20 个百分点：它的错误不是来自长度。',
     summaryNote: '（只看至少有 {min} 个样本对的分组）',

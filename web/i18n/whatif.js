@@ -31,11 +31,12 @@ export default {
     markPinned: 'pinned on “{token}”',
     markPinnedWeights: 'pinned weights',
     markTemperature: 'τ = {tau}',
-    intervened: 'a what-if changed this step',
+    intervenedTitle: 'a what-if changed this step; ',
     formulaPinned:
       'This step’s weights were pinned: α is the pinned weights, the exponentials show what the softmax would have given.',
     formulaTemperature: 'At τ = {tau} every term is exp((e_j − m) / τ).',
     formulaMasked: 'Masked tokens get weight 0: the softmax runs over the others.',
+    formulaMark: '{mark}.',
     linkBadItems:
       'Some what-ifs in the link are not of the form m2@3, u2@5, p1@4, p1/3/0@4 or t0.5@2 ({items}); the others are kept.',
     linkBadItemsAll:
@@ -45,6 +46,7 @@ export default {
     compareGroup: 'The chosen model with and without your what-ifs',
     withWhatIfs: 'with what-ifs',
     withoutWhatIfs: 'without what-ifs',
+    modelWithWhatIfs: '{model} (with what-ifs)',
     compareWhatIfsNote: '{count} what-ifs: {list}',
     baselineGroup: 'No attention (the fixed-vector baseline)',
     baselineNote: 'no attention: one fixed context for every step',
@@ -80,10 +82,11 @@ export default {
     markPinned: '固定在“{token}”',
     markPinnedWeights: '固定的权重',
     markTemperature: 'τ = {tau}',
-    intervened: '这一步被假如改变了',
+    intervenedTitle: '这一步被假如改变了；',
     formulaPinned: '这一步的权重是固定的：α 即固定的权重，指数项给出的是 softmax 本来的结果。',
     formulaTemperature: '在 τ = {tau} 时，每一项都是 exp((e_j − m) / τ)。',
     formulaMasked: '被屏蔽的词元权重为 0：softmax 只在其余词元上计算。',
+    formulaMark: '{mark}。',
     linkBadItems: '链接里有些假如不是 m2@3、u2@5、p1@4、p1/3/0@4 或 t0.5@2 的形式（{items}）；其余的保留。',
     linkBadItemsAll:
       '链接里的假如不是 m2@3、u2@5、p1@4、p1/3/0@4 或 t0.5@2 的形式（{items}）；不带假如解码。',
@@ -92,6 +95,7 @@ export default {
     compareGroup: '所选模型：有假如与没有假如',
     withWhatIfs: '有假如',
     withoutWhatIfs: '没有假如',
+    modelWithWhatIfs: '{model}（有假如）',
     compareWhatIfsNote: '{count} 个假如：{list}',
     baselineGroup: '没有注意力（固定向量基线）',
     baselineNote: '没有注意力：每一步都用同一个固定的上下文',

@@ -3,6 +3,11 @@
 // them, the length and the limit, the checkpoint field), as well as a message for people. The
 // page decides by the code and shows the message; it never reads the English.
 
+import { currentLang, translatorOf } from '../i18n/translate.js';
+import errorsDict from '../i18n/errors.js';
+
+const t = translatorOf(errorsDict);
+
 export const ERROR_CODES = /** @type {const} */ ([
   'empty_input',
   'unknown_token',
@@ -28,6 +33,39 @@ export function readError(error) {
 
 // The codes of input a person can fix by editing the text (rather than a model or engine failure).
 const INPUT_CODES = new Set(['empty_input', 'unknown_token', 'too_long']);
+
+/**
+ * The failure in the page's language: the engine's message in English, in Chinese a sentence
+ * made from the code and its details (the engine's English kept in brackets where the details
+ * do not say everything).
+ * @param {Failure | null | undefined} failure
+ */
+export function errorText(failure) {
+  if (!failure) return '';
+  if (currentLang() === 'en' || !failure.code) return failure.message;
+  const d = failure.details;
+  if (failure.code === 'unknown_token') {
+    const tokens = strings(d.tokens).map((s) => `“${s}”`);
+    const more = Number(d.count ?? tokens.length) - tokens.length;
+    if (tokens.length)
+      return t(more > 0 ? 'unknown_more' : 'unknown_token', { tokens: tokens.join(t('listSep')), more });
+  }
+  if (failure.code === 'too_long' && typeof d.length === 'number' && typeof d.limit === 'number') {
+    const unit = String(d.unit ?? 'tokens');
+    const known = ['characters', 'tokens', 'words', 'letters'].includes(unit);
+    return t('too_long', {
+      length: d.length,
+      limit: d.limit,
+      unit: known ? t(/** @type {any} */ (unit)) : unit,
+    });
+  }
+  if (failure.code === 'empty_input') return t('empty_input');
+  if (failure.code === 'limit_exceeded' && typeof d.length === 'number' && typeof d.limit === 'number')
+    return t('limitNumbers', { length: d.length, limit: d.limit, message: failure.message });
+  if (ERROR_CODES.includes(/** @type {any} */ (failure.code)))
+    return t(/** @type {any} */ (failure.code), { message: failure.message });
+  return failure.message;
+}
 
 /** Whether the failure is about the text typed. */
 export const isInputError = (failure) => INPUT_CODES.has(failure?.code);

@@ -1,5 +1,9 @@
 // Downloads: the trace as JSON (the engine's own export) and CSV, the heatmap as SVG and PNG.
 import { textOn, weightColor } from './colors.js';
+import { translatorOf } from '../i18n/translate.js';
+import stagesDict from '../i18n/stages.js';
+
+const t = translatorOf(stagesDict);
 
 // An exported SVG is a file on its own (and the PNG is drawn from it as an image, which loads
 // nothing): one with Chinese text carries the page's Chinese font inside it, as a data: URL
@@ -247,7 +251,7 @@ function addLegend(copy, title, note = '') {
   const width = Number(copy.getAttribute('width'));
   const height = Number(copy.getAttribute('height'));
   const swatch = 34;
-  const scale = note || 'attention weight (rows: output, columns: input)';
+  const scale = note || t('legendScale');
   // 11 px text is under 6.5 px a character (wider for CJK in the title: 11 px)
   const estimate = (text) => [...text].reduce((sum, c) => sum + (c.codePointAt(0) >= 0x2e80 ? 11 : 6.5), 0);
   const wide = Math.ceil(Math.max(width, 20 + 5 * swatch + estimate(scale), 16 + estimate(title)));

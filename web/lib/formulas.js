@@ -1,42 +1,70 @@
 // The formulas of the three stages in TeX, for KaTeX.
 import { formatNumber } from './format.js';
+import { translatorOf } from '../i18n/translate.js';
+import formulasDict from '../i18n/formulas.js';
+
+const t = translatorOf(formulasDict);
 
 export const scoreFunctions = [
   {
     kind: 'dot',
-    label: 'dot',
+    get label() {
+      return t('dotLabel');
+    },
     tex: String.raw`e_j = \mathbf{q}^{\top}\mathbf{k}_j`,
-    note: 'How much the query and key point the same way, times their lengths.',
+    get note() {
+      return t('dotNote');
+    },
   },
   {
     kind: 'scaled_dot',
-    label: 'scaled dot',
+    get label() {
+      return t('scaled_dotLabel');
+    },
     tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\sqrt{d_k}}`,
-    note: 'The dot product divided by √dₖ, so scores do not grow with the key size.',
+    get note() {
+      return t('scaled_dotNote');
+    },
   },
   {
     kind: 'general',
-    label: 'general',
+    get label() {
+      return t('generalLabel');
+    },
     tex: String.raw`e_j = \mathbf{q}^{\top} W \mathbf{k}_j`,
-    note: "Luong's bilinear form: a learned matrix W relates query and key.",
+    get note() {
+      return t('generalNote');
+    },
   },
   {
     kind: 'additive',
-    label: 'additive',
+    get label() {
+      return t('additiveLabel');
+    },
     tex: String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j\right)`,
-    note: "Bahdanau's small feed-forward network over query and key.",
+    get note() {
+      return t('additiveNote');
+    },
   },
   {
     kind: 'cosine',
-    label: 'cosine',
+    get label() {
+      return t('cosineLabel');
+    },
     tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
-    note: 'The angle only: lengths divided out, so every score lies in [−1, 1].',
+    get note() {
+      return t('cosineNote');
+    },
   },
   {
     kind: 'scaled_cosine',
-    label: 'scaled cosine',
+    get label() {
+      return t('scaled_cosineLabel');
+    },
     tex: String.raw`e_j = g\,\frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
-    note: 'The cosine times a learned scale g (trained with the rest, starting at √dₖ): scores span [−g, g], so softmax can pick one key sharply.',
+    get note() {
+      return t('scaled_cosineNote');
+    },
   },
 ];
 

@@ -1,13 +1,24 @@
 // The three trained tasks, their examples, and the checkpoints the page can offer for them.
+import { translatorOf } from '../i18n/translate.js';
+import tasksDict from '../i18n/tasks.js';
+
+const tr = translatorOf(tasksDict);
+
 export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 export const STYLES = ['bahdanau', 'luong'];
 
 export const tasks = [
   {
     id: 'zh',
-    label: 'English → Chinese',
-    what: 'a sentence (lower-case words)',
-    unit: 'words',
+    get label() {
+      return tr('zhLabel');
+    },
+    get what() {
+      return tr('zhWhat');
+    },
+    get unit() {
+      return tr('words');
+    },
     examples: [
       'tom chase jerry',
       'tom chased jerry in the kitchen yesterday',
@@ -17,17 +28,29 @@ export const tasks = [
   },
   {
     id: 'dates',
-    label: 'Dates → ISO 8601',
-    what: 'a date',
-    unit: 'characters',
+    get label() {
+      return tr('datesLabel');
+    },
+    get what() {
+      return tr('datesWhat');
+    },
+    get unit() {
+      return tr('characters');
+    },
     examples: ['29 november 2026', '11/29/26', 'sunday, 29 nov. 2026', '2026-11-29'],
   },
   {
     id: 'reverse',
-    label: 'Reverse letters',
+    get label() {
+      return tr('reverseLabel');
+    },
     // the letters and how many come from the model (inputHint)
-    what: 'letters, no spaces',
-    unit: 'letters',
+    get what() {
+      return tr('reverseWhat');
+    },
+    get unit() {
+      return tr('letters');
+    },
     alphabet: true,
     examples: ['abcdefj', 'jihgabc', 'aabbccdd'],
   },
@@ -46,12 +69,12 @@ export function inputHint(taskId, info) {
   const t = task(taskId);
   if (!info) return t.what;
   const { minSourceTokens: min, maxSourceTokens: max } = info.limits;
-  const range = `${min}–${max} ${t.unit}`;
+  const range = tr('range', { min, max, unit: t.unit });
   if (t.alphabet) {
     const letters = info.srcVocab.slice(4); // after <pad>, <s>, </s>, <unk>
-    return `${range} from ${letters[0]} to ${letters.at(-1)}, no spaces`;
+    return tr('lettersHint', { range, first: letters[0], last: letters.at(-1) ?? '' });
   }
-  return `${t.what}, ${range}`;
+  return tr('hint', { what: t.what, range });
 }
 
 /** "dates-additive-bahdanau" */

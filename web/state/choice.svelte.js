@@ -1,10 +1,13 @@
 // What the person chose: the view, the task, the model (score function, style, encoder), the
 // input, the forced tokens and the beam width, and where the stepper stands. The views' engine
 // requests (decode, compare, beam, self-attention) follow from these.
+import { scoreFunction } from '../lib/formulas.js';
 import { modelName, task as taskOf } from '../lib/tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from './engine.svelte.js';
 import { initialDecode } from './initial.js';
 import { noteLink } from './notes.svelte.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
 
 export const choice = $state({
   task: initialDecode.task,
@@ -38,7 +41,7 @@ export const currentModelName = () =>
 export function choiceSummary() {
   const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
   const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
-  return `${taskOf(choice.task).label} · ${choice.score.replace('_', ' ')} · ${style}${encoder} · “${choice.input}”`;
+  return `${taskOf(choice.task).label} · ${scoreFunction(choice.score).label} · ${style}${encoder} · “${choice.input}”`;
 }
 
 /** The empty-input message, in the task's words (before the engine is asked). */
@@ -130,8 +133,6 @@ function keepLinkedModelShipped() {
   if (!hasModel(modelName(choice.task, choice.score, choice.style)))
     Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
   keepEncoderShipped();
-  noteLink(
-    `There is no model ${asked} (dashed options are not shipped); showing ${currentModelName()} instead.`,
-  );
+  noteLink(new Text(linksDict, 'notShipped', { model: asked, shown: currentModelName() }));
 }
 keepLinkedModelShipped();

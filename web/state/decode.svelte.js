@@ -6,6 +6,8 @@ import { isInputError, readError } from '../lib/errors.js';
 import { initialDecode } from './initial.js';
 import { latest } from './latest.js';
 import { noteLink } from './notes.svelte.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
 import { activeWhatIfs, clearWhatIfs, dropRefusedWhatIfs, whatIfRequest } from './whatif.svelte.js';
 
 export const decode = $state({
@@ -80,7 +82,13 @@ export async function runDecode() {
     const [step, id] = unknown[0];
     const kept = forces.filter(([, id]) => id < size);
     noteLink(
-      `The link forces token ${id} at step ${step + 1}, but ${name} has only ${size} output tokens (0–${size - 1}); ${kept.length ? 'the other forced tokens are kept' : 'decoding greedily'}.`,
+      new Text(linksDict, kept.length ? 'forceKept' : 'forceGreedy', {
+        id,
+        step: step + 1,
+        model: name,
+        size,
+        last: size - 1,
+      }),
     );
     choice.forces = kept;
     return;
@@ -108,9 +116,7 @@ export async function runDecode() {
     if (previous !== null) api.closeSession(previous);
     nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
     if (linkedStep !== null && linkedStep > result.steps.length - 1)
-      noteLink(
-        `The link asks for step ${linkedStep + 1}, but this decode has ${result.steps.length} steps; showing the last.`,
-      );
+      noteLink(new Text(linksDict, 'stepPast', { step: linkedStep + 1, n: result.steps.length }));
     linkedStep = null;
   } catch (error) {
     if (!current()) return;

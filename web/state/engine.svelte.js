@@ -4,6 +4,11 @@ import * as Comlink from 'comlink';
 import { startEngine } from '../engine/client.js';
 import { modelName, SCORES, STYLES } from '../lib/tasks.js';
 import { checkpoints } from './checkpoints.js';
+import { translatorOf } from '../i18n/translate.js';
+import { errorText, readError } from '../lib/errors.js';
+import linksDict from '../i18n/links.js';
+
+const t = translatorOf(linksDict);
 
 export const engine = $state({
   /** @type {'loading' | 'ready' | 'failed'} */
@@ -74,7 +79,7 @@ export async function loadModel(name) {
     models[name] = {
       status: 'failed',
       info: null,
-      error: `There is no checkpoint ${name}.safetensors in this build.`,
+      error: t('noCheckpoint', { name }),
     };
     return;
   }
@@ -94,7 +99,7 @@ export async function loadModel(name) {
       models[name] = {
         status: 'failed',
         info: null,
-        error: `The model ${name} did not load: ${error?.message ?? error}`,
+        error: t('modelFailed', { name, message: errorText(readError(error)) }),
       };
     });
   models[name] = { status: 'loading', info: null, error: '', promise };

@@ -22,6 +22,6 @@ export const decodeDefaults = {
 };
 
 /** What the link asked for that the page could not show, each with what it shows instead. */
-export const initialNotes = /** @type {string[]} */ ([]);
+export const initialNotes = /** @type {(string | import('../i18n/translate.js').Text)[]} */ ([]);
 export const initialDecode = readDecodeUrl(location.hash, decodeDefaults, initialNotes);
 export const initialSandbox = readUrl(location.hash, exampleSandbox());

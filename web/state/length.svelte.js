@@ -2,6 +2,8 @@
 // model while the Worker runs, and each model's counts per source-length bucket as the engine gave
 // them. Results are kept per task and bucket width for the session, so coming back is instant.
 import * as Comlink from 'comlink';
+import lengthDict from '../i18n/length.js';
+import { Text } from '../i18n/translate.js';
 import { modelName, SCORES } from '../lib/tasks.js';
 import { checkpoints } from './checkpoints.js';
 import { choice } from './choice.svelte.js';
@@ -13,6 +15,7 @@ export const LENGTH_TASKS = ['reverse', 'dates', 'zh'];
 export const lengthView = $state({
   /** @type {'idle' | 'running' | 'done' | 'cancelled' | 'failed'} */
   status: 'idle',
+  /** @type {string | Text} the Worker's message, or a Text of the page's own (shown in the language of the moment) */
   error: '',
   /** the task and width of what is shown below */
   task: '',
@@ -45,7 +48,7 @@ function worker() {
   w.addEventListener('error', (event) => {
     event.preventDefault();
     lengthView.status = 'failed';
-    lengthView.error = event.message || 'the evaluation worker failed to start';
+    lengthView.error = event.message || new Text(lengthDict, 'workerFailed');
     started = null;
   });
   started = { api: Comlink.wrap(w), worker: w };

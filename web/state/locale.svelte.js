@@ -1,5 +1,6 @@
 // The interface's language, 'en' or 'zh': from the link's `lang=` when it has one, else from the
 // browser's preferred language. Formulas, numbers and the models' own tokens are never translated.
+import { readLangFrom, translatorOf } from '../i18n/translate.js';
 import { hashParts } from './url.js';
 
 export const LANGS = /** @type {const} */ (['en', 'zh']);
@@ -16,6 +17,9 @@ function initialLang() {
 
 export const locale = $state({ lang: initialLang() });
 
+// the plain modules' texts read the same (reactive) language
+readLangFrom(() => locale.lang);
+
 hashParts.push(() => [['lang', locale.lang]]);
 
 /**
@@ -25,13 +29,6 @@ hashParts.push(() => [['lang', locale.lang]]);
  * English (a test lists every such key, so none ships).
  * @template {{ en: Record<string, string>, zh: Record<string, string> }} D
  * @param {D} dict
- * @returns {(key: keyof D['en'] & string, params?: Record<string, string | number>) => string}
+ * @returns {(key: keyof D['en'] & string, params?: Record<string, string | number | null | undefined>) => string}
  */
-export function translator(dict) {
-  return (key, params) => {
-    const text = dict[locale.lang]?.[key] ?? dict.en[key] ?? key;
-    return params
-      ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
-      : text;
-  };
-}
+export const translator = (dict) => translatorOf(dict);

@@ -6,8 +6,9 @@ import { initialNotes } from './initial.js';
 
 export const linkNotes = $state({ list: [...initialNotes] });
 
+/** @param {string | import('../i18n/translate.js').Text} text (a Text is written in the language shown) */
 export function noteLink(text) {
-  if (!linkNotes.list.includes(text)) linkNotes.list.push(text);
+  if (!linkNotes.list.some((note) => String(note) === String(text))) linkNotes.list.push(text);
 }
 
 export function dismissLinkNotes() {

@@ -6,6 +6,10 @@ import { choice, inputProblem } from './choice.svelte.js';
 import { engineApi, hasModel, loadModel, models, selfAttentionModel } from './engine.svelte.js';
 import { initialDecode } from './initial.js';
 import { latest } from './latest.js';
+import { translatorOf } from '../i18n/translate.js';
+import selfDict from '../i18n/self.js';
+
+const t = translatorOf(selfDict);
 
 export const selfAttention = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
@@ -46,10 +50,7 @@ export async function runSelfAttention() {
   /** @param {string} error @param {import('../lib/errors.js').Failure | null} [failure] */
   const fail = (error, failure = null) =>
     Object.assign(view, { status: 'error', error, failure, layers: [], cross: [] });
-  if (!hasModel(name))
-    return fail(
-      `There is no transformer-encoder model for “${taskOf(choice.task).label}”: choose English → Chinese or Dates.`,
-    );
+  if (!hasModel(name)) return fail(t('noTransformer', { task: taskOf(choice.task).label }));
   const problem = inputProblem(input);
   if (problem) return fail(problem);
   view.status = 'running';

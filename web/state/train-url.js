@@ -4,6 +4,9 @@
 // Only fields that differ from the defaults are written. A malformed field falls back to the
 // default and a note says so (a hand-edited link is never silently replaced).
 
+import { Text } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
+
 export const TRAIN_TASKS = ['dates', 'zh', 'reverse'];
 export const ALL_SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 
@@ -53,7 +56,7 @@ const FIELDS = {
  * The configuration a hash describes, field by field falling back to `defaults`.
  * @param {string} hash
  * @param {TrainConfig} defaults
- * @param {string[]} [notes] what was malformed, each with what is used instead
+ * @param {(string | import('../i18n/translate.js').Text)[]} [notes] what was malformed, each with what is used instead
  */
 export function readTrainUrl(hash, defaults = trainDefaults, notes = []) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
@@ -65,14 +68,21 @@ export function readTrainUrl(hash, defaults = trainDefaults, notes = []) {
       if (kind.includes(text)) out[field] = text;
       else
         notes.push(
-          `The link's ${key}=${text.slice(0, 30)} is not one of ${kind.join(', ')}; using ${out[field]}.`,
+          new Text(linksDict, 'notOneOf', {
+            field: `${key}=${text.slice(0, 30)}`,
+            options: kind.join(', '),
+            used: out[field],
+          }),
         );
       continue;
     }
     const value = Number(text);
     const ok = text !== '' && Number.isFinite(value) && (kind !== 'int' || Number.isInteger(value));
     if (ok && value >= Number(min) && value <= Number(max)) out[field] = value;
-    else notes.push(`The link's ${key}=${text.slice(0, 30)} is not a usable number; using ${out[field]}.`);
+    else
+      notes.push(
+        new Text(linksDict, 'notNumber', { field: `${key}=${text.slice(0, 30)}`, used: out[field] }),
+      );
   }
   if (params.has('tr-scores')) {
     const asked = (params.get('tr-scores') ?? '').split(',').filter(Boolean);
@@ -80,7 +90,10 @@ export function readTrainUrl(hash, defaults = trainDefaults, notes = []) {
     if (known.length) out.scores = known;
     if (known.length < asked.length)
       notes.push(
-        `The link names score functions the trainer does not have (${asked.filter((s) => !ALL_SCORES.includes(s)).join(', ')}); using ${out.scores.join(', ')}.`,
+        new Text(linksDict, 'unknownScores', {
+          unknown: asked.filter((s) => !ALL_SCORES.includes(s)).join(', '),
+          used: out.scores.join(', '),
+        }),
       );
   }
   return out;

@@ -3,7 +3,7 @@
 // evaluations (held-out exact match, the probe's alignment and the model's bytes at that step),
 // the scrub position, and the models they leave. The page never trains: every number here is a
 // field of a report the engine sent.
-import { readError } from '../lib/errors.js';
+import { errorText, readError } from '../lib/errors.js';
 import { reporter, startTrainWorker } from '../train/client.js';
 import { engine } from './engine.svelte.js';
 import { noteLink } from './notes.svelte.js';
@@ -12,8 +12,12 @@ import { openTrainedScene } from './caption.svelte.js';
 import { nav } from './choice.svelte.js';
 import { readTrainUrl, trainDefaults, trainUrlFields } from './train-url.js';
 import { hashParts } from './url.js';
+import { translatorOf } from '../i18n/translate.js';
+import trainDict from '../i18n/train.js';
 
-const notes = /** @type {string[]} */ ([]);
+const t = translatorOf(trainDict);
+
+const notes = /** @type {(string | import('../i18n/translate.js').Text)[]} */ ([]);
 export const config = $state(readTrainUrl(location.hash, trainDefaults, notes));
 for (const note of notes) noteLink(note);
 hashParts.push(() => trainUrlFields($state.snapshot(config)));
@@ -97,7 +101,7 @@ export async function loadTrainer() {
     if (pairs.text) void readPairs();
   } catch (error) {
     trainer.status = 'failed';
-    trainer.error = `The trainer module did not load: ${readError(error).message}`;
+    trainer.error = t('trainerFailed', { message: errorText(readError(error)) });
   }
 }
 

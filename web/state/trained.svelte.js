@@ -3,21 +3,25 @@
 // loaded. Each gets an engine name, its bytes are registered with the engine state (loaded into
 // the engine Worker by Model.load when first chosen), and the model choice lists the saved ones
 // beside the shipped models.
-import { readError } from '../lib/errors.js';
+import { errorText, readError } from '../lib/errors.js';
 import { TRAIN_TASKS } from './train-url.js';
 import { choice, nav } from './choice.svelte.js';
 import { engine, engineApi, loadEngine, models, modelSources } from './engine.svelte.js';
 import { deleteSaved, listSaved, saveModel, savedBytes } from './saved-models.js';
 import { noteLink } from './notes.svelte.js';
 import { hashParts } from './url.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
+import trainDict from '../i18n/train.js';
 
 export const saved = $state({
   /** @type {'loading' | 'ready' | 'unavailable'} */
   status: 'loading',
   /** @type {import('./saved-models.js').SavedModel[]} */
   list: [],
-  /** the last file load's or save's problem, in the engine's words */
+  /** @type {string | Text} the last file load's or save's problem, in the engine's words */
   error: '',
+  /** @type {string | Text} */
   notice: '',
 });
 
@@ -37,17 +41,14 @@ export async function refreshSaved() {
     saved.status = 'ready';
   } catch (error) {
     saved.status = 'unavailable';
-    saved.error = `Trained models cannot be kept in this browser: ${error?.message ?? error}`;
+    saved.error = new Text(trainDict, 'cannotKeep', { message: error?.message ?? error });
   }
 }
 const first = refreshSaved().then(() => {
   if (!linked) return;
   const m = saved.list.find((s) => s.id === linked);
   if (m) chooseTrained(m);
-  else if (!modelSources.has(linked))
-    noteLink(
-      `The link names the trained model ${linked}, which this browser does not keep; showing a shipped model.`,
-    );
+  else if (!modelSources.has(linked)) noteLink(new Text(linksDict, 'noTrained', { model: linked }));
 });
 
 /** Resolves once the saved list has been read (the browser tests wait on it). */
@@ -97,7 +98,7 @@ export async function keepModel(meta, bytes) {
     saved.error = '';
     return true;
   } catch (error) {
-    saved.error = `The model was not kept in this browser: ${error?.message ?? error}`;
+    saved.error = new Text(trainDict, 'notKeptError', { message: error?.message ?? error });
     return false;
   }
 }
@@ -143,7 +144,11 @@ export async function loadFile(file) {
   await loadEngine();
   const limit = engine.limits?.maxFileBytes;
   if (limit && file.size > limit) {
-    saved.error = `${file.name} has ${file.size.toLocaleString('en')} bytes; the engine reads checkpoints of at most ${limit.toLocaleString('en')} bytes.`;
+    saved.error = new Text(trainDict, 'tooBig', {
+      file: file.name,
+      size: file.size.toLocaleString('en'),
+      limit: limit.toLocaleString('en'),
+    });
     return null;
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -170,10 +175,15 @@ export async function loadFile(file) {
     };
     models[id] = { status: 'ready', info, error: '' };
     if (await keepModel(meta, bytes))
-      saved.notice = `Loaded ${file.name} (${meta.task}, ${meta.score}, ${meta.style}).`;
+      saved.notice = new Text(trainDict, 'loaded', {
+        file: file.name,
+        task: meta.task,
+        score: meta.score,
+        style: meta.style,
+      });
     return meta;
   } catch (error) {
-    saved.error = `${file.name} is not a model the engine can load: ${readError(error).message}`;
+    saved.error = new Text(trainDict, 'notAModel', { file: file.name, message: errorText(readError(error)) });
     return null;
   }
 }

@@ -1,4 +1,8 @@
 import { task as taskOf } from '../lib/tasks.js';
+import { Text, translatorOf } from '../i18n/translate.js';
+import linksDict from '../i18n/links.js';
+
+const t = translatorOf(linksDict);
 
 // The sandbox in the URL's hash, so a reload or a shared link restores it:
 //   #view=sandbox&kind=dot&t=1&q=1,0,1,0&tokens=[["Tom","0.6, 0.2, 0.5, 0.1","1, 0, 0, 1",1],…]
@@ -42,16 +46,6 @@ export function readUrl(hash, defaults) {
 }
 
 export const VIEWS = ['decode', 'compare', 'beam', 'self', 'sandbox', 'train', 'caption', 'length'];
-const VIEW_NAMES = {
-  decode: 'Decode',
-  compare: 'Compare',
-  beam: 'Beam search',
-  self: 'Self-attention',
-  sandbox: 'Sandbox',
-  train: 'Train',
-  caption: 'Caption',
-  length: 'Why attention',
-};
 const TASKS = ['dates', 'zh', 'reverse'];
 const MAX_INPUT = 300;
 
@@ -66,7 +60,7 @@ const MAX_INPUT = 300;
  * instead (the page shows them: a hand-edited link is never silently replaced).
  * @param {string} hash
  * @param {any} defaults
- * @param {string[]} [notes]
+ * @param {(string | import('../i18n/translate.js').Text)[]} [notes]
  */
 export function readDecodeUrl(hash, defaults, notes = []) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
@@ -75,12 +69,16 @@ export function readDecodeUrl(hash, defaults, notes = []) {
   const view = params.get('view') ?? '';
   if (VIEWS.includes(view)) out.view = view;
   else if (params.has('view'))
-    notes.push(`There is no view ${quote(view)}; showing ${VIEW_NAMES[out.view]}.`);
+    notes.push(new Text(linksDict, 'noView', { view: quote(view), shown: t(out.view) }));
   const task = params.get('task') ?? '';
   if (TASKS.includes(task)) out.task = task;
   else if (params.has('task'))
     notes.push(
-      `There is no task ${quote(task)} (the tasks are ${TASKS.join(', ')}); showing ${taskOf(out.task).label}.`,
+      new Text(linksDict, 'noTask', {
+        task: quote(task),
+        tasks: TASKS.join(', '),
+        shown: taskOf(out.task).label,
+      }),
     );
   const model =
     /^(dot|scaled_dot|general|additive|cosine|scaled_cosine|none)-(bahdanau|luong)(-transformer)?$/.exec(
@@ -89,18 +87,21 @@ export function readDecodeUrl(hash, defaults, notes = []) {
   if (model) [out.score, out.style, out.encoder] = [model[1], model[2], model[3] ? 'transformer' : 'gru'];
   else if (params.has('model'))
     notes.push(
-      `There is no model ${quote(params.get('model'))} (a model is score-style, e.g. additive-bahdanau); showing ${out.score}-${out.style}.`,
+      new Text(linksDict, 'noModel', {
+        model: quote(params.get('model')),
+        shown: `${out.score}-${out.style}`,
+      }),
     );
   if (params.has('input')) {
     const input = params.get('input') ?? '';
     out.input = input.slice(0, MAX_INPUT);
-    if (input.length > MAX_INPUT) notes.push(`The input was cut to its first ${MAX_INPUT} characters.`);
+    if (input.length > MAX_INPUT) notes.push(new Text(linksDict, 'inputCut', { n: MAX_INPUT }));
   } else if (out.task !== defaults.task) out.input = taskOf(out.task).examples[0];
   const step = Number(params.get('step'));
   // A step past the end is known only once decoded: the decode clamps it and says so.
   if (params.has('step') && Number.isInteger(step) && step >= 0) out.step = Math.min(step, 1e6);
   else if (params.has('step'))
-    notes.push(`The step ${quote(params.get('step'))} is not a step number (1 is step=0); showing step 1.`);
+    notes.push(new Text(linksDict, 'badStep', { step: quote(params.get('step')) }));
   if (params.has('force')) {
     const pairs = (params.get('force') ?? '').split(',').filter((pair) => pair !== '');
     const forces = pairs
@@ -109,7 +110,9 @@ export function readDecodeUrl(hash, defaults, notes = []) {
     out.forces = forces.slice(0, 100);
     if (forces.length < pairs.length)
       notes.push(
-        `Some forced tokens in the link are not step:token pairs (${quote(params.get('force'))}); ${out.forces.length ? 'the others are kept' : 'decoding greedily'}.`,
+        new Text(linksDict, out.forces.length ? 'badForcesKept' : 'badForcesGreedy', {
+          force: quote(params.get('force')),
+        }),
       );
   }
   if (params.has('reveal')) out.reveal = params.get('reveal') === '1';
@@ -119,7 +122,7 @@ export function readDecodeUrl(hash, defaults, notes = []) {
   const beam = Number(params.get('k'));
   if (params.has('k') && Number.isInteger(beam) && beam >= 1 && beam <= 8) out.beamWidth = beam;
   else if (params.has('k'))
-    notes.push(`The beam width ${quote(params.get('k'))} is not 1 to 8; showing ${out.beamWidth} beams.`);
+    notes.push(new Text(linksDict, 'badBeam', { k: quote(params.get('k')), n: out.beamWidth }));
   return out;
 }
 

@@ -65,11 +65,12 @@ export const writeWhatIfs = (/** @type {WhatIf[]} */ items) => items.map(formatW
  * The what-ifs of `hash` (none without a `wi` field). A malformed item is left out and `notes`
  * says which, in `say`'s words (the page's translator; English by default).
  * @param {string} hash
- * @param {string[]} [notes]
- * @param {(key: 'linkBadItems' | 'linkBadItemsAll' | 'linkTooMany', params: Record<string, string | number>) => string} [say]
+ * @template {string | { toString(): string }} [N=string]
+ * @param {N[]} [notes]
+ * @param {(key: 'linkBadItems' | 'linkBadItemsAll' | 'linkTooMany', params: Record<string, string | number>) => N} [say]
  * @returns {WhatIf[]}
  */
-export function readWhatIfUrl(hash, notes = [], say = englishNote) {
+export function readWhatIfUrl(hash, notes = [], say = /** @type {any} */ (englishNote)) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
   const field = params.get('wi');
   if (field === null || field === '') return [];

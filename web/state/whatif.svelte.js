@@ -4,6 +4,7 @@
 // source tokens are the same. The engine applies them (Session.whatIf); the page never recomputes
 // an intervened number, it only says which steps a what-if changed.
 import dict from '../i18n/whatif.js';
+import { Text } from '../i18n/translate.js';
 import { formatFloat32, formatNumber, showToken } from '../lib/format.js';
 import { choice } from './choice.svelte.js';
 import { initialDecode } from './initial.js';
@@ -14,8 +15,10 @@ import { decodeOptions, readWhatIfUrl, writeWhatIfs } from './whatif-url.js';
 
 const t = translator(dict);
 
-const linkNotes = /** @type {string[]} */ ([]);
-const linked = typeof location === 'undefined' ? [] : readWhatIfUrl(location.hash, linkNotes, t);
+// the link's notes are kept as Texts: they stay on screen across a switch of language
+const linkNotes = /** @type {Text[]} */ ([]);
+const note = (key, params) => new Text(dict, key, params);
+const linked = typeof location === 'undefined' ? [] : readWhatIfUrl(location.hash, linkNotes, note);
 for (const note of linkNotes) noteLink(note);
 
 export const whatif = $state({
@@ -100,7 +103,7 @@ export function clearWhatIfs() {
  * range): the note gives its message and the decode runs without them.
  */
 export function dropRefusedWhatIfs(message) {
-  noteLink(t('refused', { message }));
+  noteLink(new Text(dict, 'refused', { message }));
   whatif.items = [];
 }
 
@@ -129,7 +132,8 @@ export function whatIfMark(record, sourceTokens) {
     parts.push(t('markPinned', { token: showToken(sourceTokens[j] ?? '') }));
   } else if (record.pin === 'weights') parts.push(t('markPinnedWeights'));
   const masked = record.masked ? sourceTokens.filter((_, j) => record.masked?.[j]) : [];
-  if (masked.length) parts.push(t('markMasked', { tokens: masked.map(showToken).join(' ') }));
+  if (masked.length)
+    parts.push(t('markMasked', { tokens: masked.map((token) => `“${showToken(token)}”`).join(' ') }));
   if (record.temperature !== 1) parts.push(t('markTemperature', { tau: formatFloat32(record.temperature) }));
   return parts.join(' · ');
 }

@@ -1,0 +1,31 @@
+// The tasks' names and input hints.
+export default {
+  en: {
+    zhLabel: 'English → Chinese',
+    zhWhat: 'a sentence (lower-case words)',
+    words: 'words',
+    datesLabel: 'Dates → ISO 8601',
+    datesWhat: 'a date',
+    characters: 'characters',
+    reverseLabel: 'Reverse letters',
+    reverseWhat: 'letters, no spaces',
+    letters: 'letters',
+    range: '{min}–{max} {unit}',
+    lettersHint: '{range} from {first} to {last}, no spaces',
+    hint: '{what}, {range}',
+  },
+  zh: {
+    zhLabel: '英译中',
+    zhWhat: '一个句子（小写英文单词）',
+    words: '词',
+    datesLabel: '日期 → ISO 8601',
+    datesWhat: '一个日期',
+    characters: '字符',
+    reverseLabel: '字母倒序',
+    reverseWhat: '字母，不含空格',
+    letters: '字母',
+    range: '{min}–{max} 个{unit}',
+    lettersHint: '{range}，从 {first} 到 {last}，不含空格',
+    hint: '{what}，{range}',
+  },
+};
