@@ -3,20 +3,19 @@
 // read by readDecodeUrl as a shared link would be, so what the person sees is an ordinary state of
 // the page: leaving the tour keeps it, and they explore from there.
 import dict from '../i18n/tour.js';
+import { Text } from '../i18n/translate.js';
 import { linkedStop, STOPS, stopLink } from '../tour/stops.js';
 import { stepOf } from '../tour/facts.js';
 import { choice, nav } from './choice.svelte.js';
 import { decode } from './decode.svelte.js';
 import { decodeDefaults } from './initial.js';
 import { syncUrl } from './link.svelte.js';
-import { translator } from './locale.svelte.js';
 import { noteLink } from './notes.svelte.js';
 import { resetSandbox } from './sandbox.svelte.js';
 import { selfAttention } from './self-attention.svelte.js';
 import { hashParts, readDecodeUrl, VIEWS } from './url.js';
 import { activeWhatIfs, clearWhatIfs } from './whatif.svelte.js';
 
-const t = translator(dict);
 // The stop the person was last at, so "resume" survives a reload (not part of the link: the link
 // of a page outside the tour says nothing about the tour).
 const SAVED = 'apg-tour-stop';
@@ -153,7 +152,9 @@ if (typeof location !== 'undefined') {
   const asked = linkedStop(location.hash);
   const params = new URLSearchParams(location.hash.slice(1));
   if (asked !== null && Number.isNaN(asked))
-    noteLink(t('badStop', { asked: String(params.get('tour')).slice(0, 20), total: STOPS.length }));
+    noteLink(
+      new Text(dict, 'badStop', { asked: String(params.get('tour')).slice(0, 20), total: STOPS.length }),
+    );
   else if (asked !== null) {
     Object.assign(tour, { open: true, stop: asked, last: asked });
     saveStop(asked);
