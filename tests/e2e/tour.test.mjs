@@ -286,6 +286,26 @@ describe('the guided tour', () => {
     assert.deepEqual(consoleErrors, []);
   });
 
+  test('switching the language redraws the stop and the bad-stop note in the other language', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#tour=3&lang=en`);
+    await checkStop(page, 2, 'en');
+    await page.click('[data-testid=lang-zh]');
+    await checkStop(page, 2, 'zh');
+    await page.close();
+    const bad = await newPage();
+    await bad.goto(`${server.url}#tour=99&lang=en`);
+    const notes = bad.locator('[data-testid=link-notes]');
+    await notes.waitFor();
+    assert.match(await notes.innerText(), /There is no tour stop “99”/);
+    await bad.click('[data-testid=lang-zh]');
+    await bad.waitForFunction(() =>
+      document.querySelector('[data-testid=link-notes]')?.textContent?.includes('导览没有第 “99” 站'),
+    );
+    await bad.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
   test('a stop drops the what-ifs the page had, so its numbers are the trained model’s', async () => {
     const page = await newPage();
     // step 1's attention pinned on “jerry”: 汤姆's weights are no longer the model's own
