@@ -20,7 +20,7 @@ try {
       await page.goto(`${server.url}#tour=1&lang=${lang}`);
       for (let stop = 1; stop <= 8; stop++) {
         await page.waitForSelector(`[data-testid=tour][data-stop="${stop}"]`);
-        // the stop's numbers, when it cites some (the length chart's stop cites none)
+        // the stop's numbers (the length chart's come once its Worker has evaluated the models)
         await page.waitForSelector('[data-testid=tour-fact]', { timeout: 20_000 }).catch(() => {});
         await page.waitForTimeout(1500);
         await urlSettled(page);

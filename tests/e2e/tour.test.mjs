@@ -8,9 +8,8 @@ import { after, before, describe, test } from 'node:test';
 
 import dict from '../../web/i18n/tour.js';
 import { formatNumber } from '../../web/lib/format.js';
-import { VIEWS } from '../../web/state/url.js';
 import { exampleQuery, exampleTokens } from '../../web/state/example.js';
-import { STOPS, stopLink } from '../../web/tour/stops.js';
+import { STOPS } from '../../web/tour/stops.js';
 import { loadEngine } from '../js/load-engine.mjs';
 import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
@@ -62,19 +61,6 @@ before(async () => {
   const fixed = decodeWith('zh-none-bahdanau', SENTENCE);
   expected.fixed = { output: fixed.outputText };
   close(fixed);
-  const lengthStop = STOPS.find((s) => s.id === 'length');
-  if (stopLink(lengthStop, VIEWS) === lengthStop.fallback) {
-    const input = lengthStop.fallback.input;
-    const run = decodeWith('reverse-none-bahdanau', input);
-    const answer = [...input].reverse().join('');
-    expected.length = {
-      input,
-      output: run.outputText,
-      expected: answer,
-      right: run.outputText === answer ? 1 : 0,
-    };
-    close(run);
-  }
   ({ facts: expected.stages, index: expected.stagesStep } = attentionFacts('zh-additive-bahdanau'));
   ({ facts: expected.styles, index: expected.stylesStep } = attentionFacts('zh-additive-luong'));
   const outputs = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'].map((score) => {
@@ -141,33 +127,25 @@ const activeTestid = (page) => page.evaluate(() => document.activeElement?.getAt
 /** The stop shown is stop `index`: its view, the state it set (from the link) and its text in `lang`. */
 async function checkStop(page, index, lang) {
   const stop = STOPS[index];
-  const link = stopLink(stop, VIEWS);
+  const { link } = stop;
   const panel = page.locator('[data-testid=tour]');
   await page.waitForSelector(`[data-testid=tour][data-stop="${index + 1}"]`);
   assert.equal(await panel.getAttribute('data-id'), stop.id);
   const text = dict[lang];
   assert.equal(await page.locator('[data-testid=tour-title]').innerText(), text[`${stop.id}.title`]);
-  const leadKey = stop.id === 'length' && link === stop.fallback ? 'length.fallback' : `${stop.id}.lead`;
-  assert.equal(await page.locator('[data-testid=tour-lead]').innerText(), text[leadKey]);
+  assert.equal(await page.locator('[data-testid=tour-lead]').innerText(), text[`${stop.id}.lead`]);
   assert.equal(
     (await page.locator('[data-testid=tour-counter]').textContent())?.trim(),
     `${text.region} · ${fill(text.counter, { n: index + 1, total: STOPS.length })}`,
   );
   // the view the stop opened
-  if (VIEWS.includes(link.view))
-    assert.equal(await page.locator(`[data-testid=view-${link.view}]`).getAttribute('aria-current'), 'page');
+  assert.equal(await page.locator(`[data-testid=view-${link.view}]`).getAttribute('aria-current'), 'page');
   // its numbers, as the engine gives them
-  const want =
-    stop.id === 'sandbox'
-      ? expected.sandbox(text.listSeparator)
-      : stop.id === 'length'
-        ? expected.length
-        : expected[stop.id];
-  if (want) {
+  const want = stop.id === 'sandbox' ? expected.sandbox(text.listSeparator) : expected[stop.id];
+  if (stop.id !== 'length') {
     const fact = page.locator('[data-testid=tour-fact]');
     await fact.waitFor({ timeout: 30_000 });
-    const key = stop.id === 'length' ? (want.right ? 'length.right' : 'length.wrong') : `${stop.id}.fact`;
-    assert.equal(await fact.innerText(), fill(text[key], want), `${lang} stop ${index + 1}`);
+    assert.equal(await fact.innerText(), fill(text[`${stop.id}.fact`], want), `${lang} stop ${index + 1}`);
   } else {
     // the length chart's stop: its numbers are the chart's table cells (the engine's counts)
     const fact = page.locator('[data-testid=tour-fact]');
@@ -187,7 +165,6 @@ async function checkStop(page, index, lang) {
   const fields = await hashFields(page);
   assert.equal(fields.tour, String(index + 1));
   assert.equal(fields.lang, lang);
-  // (a build without the length view shows the stop's fallback, whose view is one of VIEWS)
   assert.equal(fields.view, link.view);
   assert.equal(fields.task, link.task);
   if (link.model) assert.equal(fields.model, link.model);
@@ -205,7 +182,7 @@ async function checkStop(page, index, lang) {
     );
   }
   // what it talks about is marked and above the bar
-  if (stop.spot && link !== stop.fallback) {
+  if (stop.spot) {
     await page.waitForSelector(`${stop.spot}.tour-spot`, { timeout: 20_000 });
     const [spot, bar] = await Promise.all([
       page.locator(`${stop.spot}.tour-spot`).first().boundingBox(),

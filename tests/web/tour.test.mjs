@@ -9,7 +9,7 @@ import { formatNumber } from '../../web/lib/format.js';
 import { task as taskOf } from '../../web/lib/tasks.js';
 import { readDecodeUrl, VIEWS } from '../../web/state/url.js';
 import { argmax, beamText, comparedAs, lengthFacts, stepOf, stopFacts } from '../../web/tour/facts.js';
-import { linkedStop, STOPS, stopHash, stopLink } from '../../web/tour/stops.js';
+import { linkedStop, STOPS, stopHash } from '../../web/tour/stops.js';
 
 // The page's defaults (web/state/initial.js reads the address when imported, so it stays in the browser).
 const DEFAULTS = {
@@ -37,23 +37,13 @@ describe('the tour’s stops', () => {
     );
   });
 
-  test('every stop opens a view of the page (the length chart: its fallback while the view is absent)', (t) => {
-    for (const stop of STOPS) {
-      if (VIEWS.includes(stop.link.view)) continue;
-      assert.equal(stop.link.view, 'length', `${stop.id}: ${stop.link.view} is not a view`);
-      t.diagnostic(
-        'the accuracy-by-length view is not in this build: its stop is checked through its fallback',
-      );
-      assert.ok(stop.fallback && VIEWS.includes(stop.fallback.view), `${stop.id} has a fallback view`);
-      assert.equal(stopLink(stop, VIEWS), stop.fallback);
-    }
-    assert.equal(stopLink(STOPS[1], [...VIEWS, 'length']), STOPS[1].link);
+  test('every stop opens a view of the page', () => {
+    for (const stop of STOPS) assert.ok(VIEWS.includes(stop.link.view), `${stop.id}: ${stop.link.view}`);
   });
 
   test('every stop’s state reads back from readDecodeUrl as the link says, without a note', () => {
     for (const stop of STOPS)
-      for (const link of [stop.link, stop.fallback].filter(Boolean)) {
-        if (!VIEWS.includes(link.view)) continue;
+      for (const link of [stop.link]) {
         const notes = [];
         const state = readDecodeUrl(hashOf(link), DEFAULTS, notes);
         assert.deepEqual(notes, [], stop.id);
@@ -102,13 +92,7 @@ describe('the tour’s texts', () => {
 
   test('every stop has a title, a lead and the texts of its numbers, with the same {names} in both', () => {
     for (const { id } of STOPS) {
-      const keys = [
-        `${id}.title`,
-        `${id}.lead`,
-        ...(id === 'length'
-          ? ['length.fact', 'length.fallback', 'length.right', 'length.wrong']
-          : [`${id}.fact`]),
-      ];
+      const keys = [`${id}.title`, `${id}.lead`, `${id}.fact`];
       for (const key of keys) {
         assert.ok(dict.en[key], `en ${key}`);
         assert.ok(dict.zh[key], `zh ${key}`);
@@ -167,63 +151,6 @@ describe('the numbers a stop cites', () => {
     assert.equal(stopFacts('stages', { ...live, input: 'tom chase' }), null);
     assert.equal(stopFacts('styles', live), null);
     assert.equal(stopFacts('stages', { ...live, decode: { ...live.decode, status: 'running' } }), null);
-  });
-
-  test('the fallback of the length stop says whether the baseline reversed the input', () => {
-    const d = decode('reverse-none-bahdanau', 'abcd', [], 'dcab');
-    assert.deepEqual(stopFacts('length', { decode: d, input: 'abcd', fallback: true }), {
-      input: 'abcd',
-      output: 'dcab',
-      expected: 'dcba',
-      right: 0,
-    });
-    assert.equal(
-      stopFacts('length', { decode: { ...d, outputText: 'dcba' }, input: 'abcd', fallback: true }).right,
-      1,
-    );
-  });
-
-  test('the length chart: the baseline on its shortest and longest filled buckets, additive on the longest', () => {
-    const bucket = (minLength, maxLength, pairs, hits) => ({ minLength, maxLength, pairs, hits });
-    const lengthView = {
-      task: 'reverse',
-      results: {
-        // the last bucket has too few pairs (under MIN_PAIRS) to be cited
-        'reverse-none-bahdanau': {
-          buckets: [
-            bucket(3, 6, 200, 190),
-            bucket(7, 10, 300, 150),
-            bucket(11, 14, 400, 40),
-            bucket(15, 15, 5, 0),
-          ],
-        },
-        'reverse-additive-bahdanau': {
-          buckets: [
-            bucket(3, 6, 200, 200),
-            bucket(7, 10, 300, 297),
-            bucket(11, 14, 400, 396),
-            bucket(15, 15, 5, 5),
-          ],
-        },
-      },
-    };
-    const want = {
-      first: '95.00 %',
-      firstRange: '3–6',
-      last: '10.00 %',
-      lastRange: '11–14',
-      additive: '99.00 %',
-    };
-    assert.deepEqual(lengthFacts(lengthView), want);
-    assert.deepEqual(stopFacts('length', { lengthView, fallback: false }), want);
-    assert.equal(lengthFacts({ ...lengthView, task: 'dates' }), null);
-    assert.equal(
-      lengthFacts({
-        task: 'reverse',
-        results: { 'reverse-none-bahdanau': lengthView.results['reverse-none-bahdanau'] },
-      }),
-      null,
-    );
   });
 
   test('self-attention: the row of the chosen layer, head and query token', () => {

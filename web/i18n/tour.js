@@ -25,12 +25,8 @@ export default {
     'length.title': 'Where the fixed vector fails: long inputs',
     'length.lead':
       'One vector has to hold the whole input, however long it is. The chart gives the held-out exact match by source length on the reverse task: compare the fixed-vector baseline with the attention models as the inputs grow longer.',
-    'length.fallback':
-      'One vector has to hold the whole input, however long it is. The accuracy-by-length chart is not in this build, so here is the baseline on one long input of the reverse task instead.',
     'length.fact':
       'Here the baseline gets {first} of the inputs of {firstRange} letters right, but only {last} of those of {lastRange}; additive attention gets {additive} of the longest.',
-    'length.right': 'Reversing “{input}” it writes {output}: right this time.',
-    'length.wrong': 'Reversing “{input}” it writes {output}, where the answer is {expected}.',
 
     'stages.title': 'The three stages on the live model',
     'stages.lead':
@@ -90,12 +86,8 @@ export default {
     'length.title': '固定向量的短板：长输入',
     'length.lead':
       '无论输入多长，都只能装进一个向量。图表按源序列长度给出 reverse 任务在留出集上的完全匹配率：随着输入变长，比较固定向量基线和各个注意力模型。',
-    'length.fallback':
-      '无论输入多长，都只能装进一个向量。这个版本还没有按长度统计准确率的图表，这里改为让基线反转 reverse 任务里的一个长输入。',
     'length.fact':
       '在这里，基线对 {firstRange} 个字母的输入答对 {first}，对 {lastRange} 个字母的输入却只答对 {last}；加性注意力在最长的这一组答对 {additive}。',
-    'length.right': '反转 “{input}” 时它写出 {output}：这次是对的。',
-    'length.wrong': '反转 “{input}” 时它写出 {output}，而正确答案是 {expected}。',
 
     'stages.title': '真实模型上的三个阶段',
     'stages.lead':

@@ -4,7 +4,7 @@
 // the page: leaving the tour keeps it, and they explore from there.
 import dict from '../i18n/tour.js';
 import { Text } from '../i18n/translate.js';
-import { linkedStop, STOPS, stopLink } from '../tour/stops.js';
+import { linkedStop, STOPS } from '../tour/stops.js';
 import { stepOf } from '../tour/facts.js';
 import { choice, nav } from './choice.svelte.js';
 import { decode } from './decode.svelte.js';
@@ -13,7 +13,7 @@ import { syncUrl } from './link.svelte.js';
 import { noteLink } from './notes.svelte.js';
 import { resetSandbox } from './sandbox.svelte.js';
 import { selfAttention } from './self-attention.svelte.js';
-import { hashParts, readDecodeUrl, VIEWS } from './url.js';
+import { hashParts, readDecodeUrl } from './url.js';
 import { activeWhatIfs, clearWhatIfs } from './whatif.svelte.js';
 
 // The stop the person was last at, so "resume" survives a reload (not part of the link: the link
@@ -51,14 +51,13 @@ export const tour = $state({
 
 export const stopCount = STOPS.length;
 
-/** The page's state a stop sets, as readDecodeUrl reads its link (the fallback when its view is absent). */
+/** The page's state a stop sets, as readDecodeUrl reads its link. */
 export function stopState(index) {
   const stop = STOPS[index];
-  const link = stopLink(stop, VIEWS);
+  const { link } = stop;
   return {
     stop,
     link,
-    fallback: link !== stop.link,
     state: readDecodeUrl(`#${new URLSearchParams(link)}`, decodeDefaults),
   };
 }

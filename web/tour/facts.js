@@ -87,8 +87,8 @@ export function lengthFacts(lengthView) {
 /**
  * The parameters of stop `id`'s text, or null.
  * @param {string} id
- * @param {any} live {decode, compare, sandbox, selfAttention, beam, input, fallback (the stop's
- *   fallback link is shown)}
+ * @param {any} live {decode, compare, sandbox, selfAttention, beam, lengthView, input, beamWidth,
+ *   listSeparator}
  */
 export function stopFacts(id, live) {
   const { decode, input } = live;
@@ -96,13 +96,7 @@ export function stopFacts(id, live) {
     const d = readyDecode(decode, 'zh-none-bahdanau', input);
     return d && { output: d.outputText, steps: d.steps.length };
   }
-  if (id === 'length') {
-    if (!live.fallback) return lengthFacts(live.lengthView);
-    const d = readyDecode(decode, 'reverse-none-bahdanau', input);
-    if (!d) return null;
-    const expected = [...input].reverse().join('');
-    return { input, output: d.outputText, expected, right: d.outputText === expected ? 1 : 0 };
-  }
+  if (id === 'length') return lengthFacts(live.lengthView);
   if (id === 'stages' || id === 'styles') {
     const name = id === 'stages' ? 'zh-additive-bahdanau' : 'zh-additive-luong';
     const d = readyDecode(decode, name, input);

@@ -9,7 +9,6 @@ export const SENTENCE = 'tom chase jerry';
  * @typedef {{
  *   id: string,
  *   link: Record<string, string>,
- *   fallback?: Record<string, string>,
  *   spot?: string,
  *   sandbox?: boolean,
  *   findToken?: string,
@@ -24,19 +23,10 @@ export const STOPS = [
     spot: '[data-testid=fixed-context]',
   },
   {
-    // The accuracy-by-length chart is its own view; a build without it shows the baseline
-    // reversing a long input instead (the same failure, one example).
+    // where the fixed vector fails: the accuracy-by-length view on the reverse task
     id: 'length',
     link: { view: 'length', task: 'reverse' },
     spot: '[data-testid=length-view]',
-    fallback: {
-      view: 'decode',
-      task: 'reverse',
-      model: 'none-bahdanau',
-      input: 'abcdefghijabcde',
-      step: '0',
-      reveal: '1',
-    },
   },
   {
     // the three stages, on the step that writes 汤姆 (found in the decode, not assumed)
@@ -76,11 +66,6 @@ export const STOPS = [
     spot: '[data-testid=beam-tree]',
   },
 ];
-
-/** The link a stop sets, given the page's views: the fallback when its view is not in this build. */
-export function stopLink(stop, views) {
-  return views.includes(stop.link.view) || !stop.fallback ? stop.link : stop.fallback;
-}
 
 /** The hash of a stop's own link: "#tour=3" (from 1). */
 export const stopHash = (index) => `#tour=${index + 1}`;
