@@ -185,6 +185,9 @@ val info_js(const std::shared_ptr<const Model> &model) {
     dims.set("encoderState", c.encoder_state());
     dims.set("decoderHidden", c.decoder_hidden);
     dims.set("attentionDim", c.attention_dim);
+    const bool location = c.score == attention::ScoreKind::location;
+    dims.set("locationFilters", location ? val(c.location_filters) : val::null());
+    dims.set("locationWidth", location ? val(c.location_width) : val::null());
     dims.set("maxSourceLen", c.max_source_len);
     dims.set("maxTargetLen", c.max_target_len);
     out.set("dims", dims);

@@ -178,6 +178,10 @@ export interface StepRecord {
   scale: number;
   /** n × da: additive: row j = tanh(W_q query + W_k h_j); otherwise null */
   hidden: Matrix | null;
+  /** n: location: α_{i-1}, read by the features */
+  previousWeights: Float32Array | null;
+  /** n × kf: location: F ∗ previousWeights */
+  location: Matrix | null;
   /** n: stage 2: softmax(scores / τ), or the pinned weights; null without attention */
   weights: Float32Array | null;
   /** dh: stage 3: Σ_j weights_j h_j (without attention the fixed vector) */
@@ -347,6 +351,10 @@ export interface ModelInfo {
     encoderState: number;
     decoderHidden: number;
     attentionDim: number;
+    /** location: kf, the filters over the previous weights (the record's location is n × kf); otherwise null */
+    locationFilters: number | null;
+    /** location: r, their odd width in source positions; otherwise null */
+    locationWidth: number | null;
     maxSourceLen: number;
     maxTargetLen: number;
   };

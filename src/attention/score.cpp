@@ -1,5 +1,7 @@
-// Stage 1 of attention: the six score functions, forward and backward (shapes in score.hpp).
+// Stage 1 of attention: the seven score functions, forward and backward (shapes in score.hpp).
 #include "attention/score.hpp"
+
+#include "attention/small.hpp"
 
 #include "core/kernels.hpp"
 
@@ -12,20 +14,20 @@ namespace apg::attention {
 
 namespace {
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-std::string shape(const Vec &v) { return std::to_string(v.size()); }
+APG_SMALL std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+APG_SMALL std::string shape(const Vec &v) { return std::to_string(v.size()); }
 
-[[noreturn]] void fail(ScoreKind kind, const std::string &what) {
+[[noreturn]] APG_SMALL void fail(ScoreKind kind, const std::string &what) {
     throw std::invalid_argument(std::string(name(kind)) + " score: " + what);
 }
 
-void require_matrix(ScoreKind kind, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
+APG_SMALL void require_matrix(ScoreKind kind, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
         fail(kind,
              std::string(what) + " is " + shape(m) + ", expected " + std::to_string(rows) + "×" + std::to_string(cols));
 }
 
-void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
+APG_SMALL void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
     if (v.size() != size)
         fail(kind, std::string(what) + " has " + shape(v) + " elements, expected " + std::to_string(size));
 }
@@ -41,13 +43,14 @@ Mat uniform_matrix(Eigen::Index rows, Eigen::Index cols, core::Rng &rng) {
 float clamped(float norm) { return std::max(norm, cosine_norm_epsilon); }
 
 // Checks that the cache was made by prepare_keys(params, keys) for these keys.
-void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, const KeyCache &cache) {
+APG_SMALL void check_cache(const ScoreParams &params, const Mat &keys, Eigen::Index dq, const KeyCache &cache) {
     const Eigen::Index n = keys.rows();
     switch (params.kind) {
     case ScoreKind::general:
         require_matrix(params.kind, "key cache (W k_j per row)", cache.projected, n, dq);
         break;
     case ScoreKind::additive:
+    case ScoreKind::location:
         require_matrix(params.kind, "key cache (W_k k_j per row)", cache.projected, n, params.w_k.rows());
         break;
     case ScoreKind::cosine:
@@ -88,11 +91,80 @@ void cosine_backward(const Vec &query, const Mat &keys, const KeyCache &cache, f
     if (query_norm >= cosine_norm_epsilon) core::axpy(-sum_dc_c / (qn * qn), view(query), view(d_query));
 }
 
+// The location part of the backward pass, given d_pre = dL/da_j (n × da) and its column sum
+// dL/d(W_q q + b): ACCUMULATES dL/db, dL/dW_f, dL/dF and (when given) dL/dα_prev.
+APG_SMALL void location_backward(const ScoreParams &params, const ScoreResult &fwd, const Mat &d_pre,
+                                 const Vec &d_query_proj, ScoreParams &d_params, Vec *d_previous) {
+    const Eigen::Index n = d_pre.rows(), da = d_pre.cols(), kf = params.w_f.cols();
+    require_matrix(params.kind, "forward location features", fwd.location, n, kf);
+    require_vector(params.kind, "forward previous weights", fwd.previous, n);
+    require_matrix(params.kind, "dW_f", d_params.w_f, da, kf);
+    require_matrix(params.kind, "dF", d_params.filters, kf, params.filters.cols());
+    require_vector(params.kind, "db", d_params.b, da);
+    if (d_previous) require_vector(params.kind, "d_previous", *d_previous, n);
+    d_params.b += d_query_proj;
+    // a_j += W_f f_j:  dW_f += d_preᵀ f,  df = d_pre W_f (n × kf)
+    d_params.w_f.noalias() += d_pre.transpose() * fwd.location;
+    Mat d_features(n, kf);
+    core::gemm_nn(view(d_pre), view(params.w_f), view(d_features), static_cast<std::size_t>(n),
+                  static_cast<std::size_t>(kf), static_cast<std::size_t>(da));
+    location_features_backward(params.filters, fwd.previous, d_features, d_params.filters, d_previous);
+}
+
+// Location's part of the forward pass: α_prev and f into out, W_f f_j + b added to the
+// pre-activations out.hidden (n × da), b to out.query_proj.
+APG_SMALL void location_forward(const ScoreParams &params, std::span<const float> previous, ScoreResult &out) {
+    const Eigen::Index n = out.hidden.rows(), da = out.hidden.cols();
+    if (!previous.empty() && previous.size() != static_cast<std::size_t>(n))
+        fail(params.kind, "previous weights have " + std::to_string(previous.size()) + " elements, expected " +
+                              std::to_string(n) + " (one per key)");
+    out.previous = previous.empty() ? initial_weights(n) : Vec(Eigen::Map<const Vec>(previous.data(), n));
+    location_features(params.filters, out.previous, out.location);
+    Mat projected(n, da); // row j = W_f f_j
+    core::gemm_nt(view(out.location), view(params.w_f), view(projected), static_cast<std::size_t>(n),
+                  static_cast<std::size_t>(da), static_cast<std::size_t>(params.w_f.cols()));
+    out.hidden += projected;
+    out.hidden.rowwise() += params.b.transpose();
+    out.query_proj += params.b;
+}
+
 } // namespace
+
+APG_SMALL Vec initial_weights(Eigen::Index n) {
+    Vec alpha = Vec::Zero(n);
+    if (n > 0) alpha[0] = 1;
+    return alpha;
+}
+
+APG_SMALL void location_features(const Mat &filters, const Vec &previous, Mat &out) {
+    const Eigen::Index n = previous.size(), kf = filters.rows(), r = filters.cols(), half = (r - 1) / 2;
+    out.setZero(n, kf);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index t = std::max<Eigen::Index>(0, half - j); t < r && j + t - half < n; ++t) {
+            const float a = previous[j + t - half];
+            if (a != 0.0f)
+                for (Eigen::Index c = 0; c < kf; ++c) out(j, c) += filters(c, t) * a;
+        }
+}
+
+APG_SMALL void location_features_backward(const Mat &filters, const Vec &previous, const Mat &d_features,
+                                          Mat &d_filters, Vec *d_previous) {
+    const Eigen::Index n = previous.size(), kf = filters.rows(), r = filters.cols(), half = (r - 1) / 2;
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index t = std::max<Eigen::Index>(0, half - j); t < r && j + t - half < n; ++t) {
+            const Eigen::Index m = j + t - half;
+            float d_alpha = 0;
+            for (Eigen::Index c = 0; c < kf; ++c) {
+                d_filters(c, t) += d_features(j, c) * previous[m];
+                d_alpha += d_features(j, c) * filters(c, t);
+            }
+            if (d_previous) (*d_previous)[m] += d_alpha;
+        }
+}
 
 float initial_cosine_scale(Eigen::Index dk) { return std::sqrt(static_cast<float>(dk)); }
 
-std::string_view name(ScoreKind kind) {
+APG_SMALL std::string_view name(ScoreKind kind) {
     switch (kind) {
     case ScoreKind::dot:
         return "dot";
@@ -106,35 +178,47 @@ std::string_view name(ScoreKind kind) {
         return "cosine";
     case ScoreKind::scaled_cosine:
         return "scaled_cosine";
+    case ScoreKind::location:
+        return "location";
     case ScoreKind::none:
         return "none";
     }
     return "unknown";
 }
 
-ScoreKind parse_score_kind(std::string_view text) {
+APG_SMALL ScoreKind parse_score_kind(std::string_view text) {
     for (ScoreKind kind : all_score_kinds)
         if (name(kind) == text) return kind;
+    if (text == name(ScoreKind::location)) return ScoreKind::location;
     if (text == name(ScoreKind::none)) return ScoreKind::none;
     std::string valid;
     for (ScoreKind kind : all_score_kinds) valid += (valid.empty() ? "" : ", ") + std::string(name(kind));
-    valid += ", none";
+    valid += ", location, none";
     throw std::invalid_argument("unknown score function \"" + std::string(text) + "\"; valid names: " + valid);
 }
 
-ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da, core::Rng &rng) {
+APG_SMALL ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, Eigen::Index da,
+                                        core::Rng &rng, Eigen::Index kf, Eigen::Index r) {
     if (dq <= 0 || dk <= 0)
         fail(kind, "sizes must be positive, got dq = " + std::to_string(dq) + ", dk = " + std::to_string(dk));
     ScoreParams p;
     p.kind = kind;
     if (kind == ScoreKind::general) {
         p.w = uniform_matrix(dq, dk, rng);
-    } else if (kind == ScoreKind::additive) {
+    } else if (kind == ScoreKind::additive || kind == ScoreKind::location) {
         if (da <= 0) fail(kind, "hidden size da must be positive, got " + std::to_string(da));
         p.w_q = uniform_matrix(da, dq, rng);
         p.w_k = uniform_matrix(da, dk, rng);
         const Mat v = uniform_matrix(1, da, rng); // fan-in of vᵀ h is da
         p.v = v.row(0).transpose();
+        if (kind == ScoreKind::location) {
+            if (kf <= 0 || r <= 0 || r % 2 == 0)
+                fail(kind, "needs kf ≥ 1 filters of an odd width r, got kf = " + std::to_string(kf) +
+                               ", r = " + std::to_string(r));
+            p.filters = uniform_matrix(kf, r, rng);
+            p.w_f = uniform_matrix(da, kf, rng);
+            p.b = Vec::Zero(da);
+        }
     } else if (kind == ScoreKind::scaled_cosine) {
         p.scale = Vec::Constant(1, initial_cosine_scale(dk));
         p.check(dq, dk);
@@ -144,25 +228,31 @@ ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::Index dk, 
     return p;
 }
 
-void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, Eigen::Index dk, Eigen::Index da) {
+APG_SMALL void ScoreParams::list(core::ParamList out, ScoreKind wanted, Eigen::Index dq, Eigen::Index dk,
+                                 Eigen::Index da, Eigen::Index kf, Eigen::Index r) {
     out.setting("kind", kind, wanted);
     if (wanted == ScoreKind::general) out.add("w", w, dq, dk);
-    if (wanted == ScoreKind::additive) {
+    if (wanted == ScoreKind::additive || wanted == ScoreKind::location) {
         out.add("w_q", w_q, da, dq);
         out.add("w_k", w_k, da, dk);
         out.add("v", v, da);
     }
+    if (wanted == ScoreKind::location) {
+        out.add("filters", filters, kf, r);
+        out.add("w_f", w_f, da, kf);
+        out.add("b", b, da);
+    }
     if (wanted == ScoreKind::scaled_cosine) out.add("scale", scale, 1);
 }
 
-ScoreParams ScoreParams::zeros_like() const {
+APG_SMALL ScoreParams ScoreParams::zeros_like() const {
     // The sizes a dot-like kind does not store are not needed: it has no tensors.
     const Eigen::Index dq = kind == ScoreKind::general ? w.rows() : w_q.cols();
     const Eigen::Index dk = kind == ScoreKind::general ? w.cols() : w_k.cols();
-    return core::zeros<ScoreParams>(kind, dq, dk, w_q.rows());
+    return core::zeros<ScoreParams>(kind, dq, dk, w_q.rows(), filters.rows(), filters.cols());
 }
 
-void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
+APG_SMALL void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
     switch (kind) {
     case ScoreKind::dot:
     case ScoreKind::scaled_dot:
@@ -177,10 +267,17 @@ void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
         require_matrix(kind, "W", w, dq, dk);
         break;
     case ScoreKind::additive:
+    case ScoreKind::location:
         if (w_q.rows() == 0) fail(kind, "W_q is " + shape(w_q) + ", the hidden size da must be positive");
         require_matrix(kind, "W_q", w_q, w_q.rows(), dq);
         require_matrix(kind, "W_k", w_k, w_q.rows(), dk);
         require_vector(kind, "v", v, w_q.rows());
+        if (kind == ScoreKind::location) {
+            if (filters.rows() == 0 || filters.cols() % 2 == 0)
+                fail(kind, "F is " + shape(filters) + ", expected kf ≥ 1 filters of an odd width");
+            require_matrix(kind, "W_f", w_f, w_q.rows(), filters.rows());
+            require_vector(kind, "b", b, w_q.rows());
+        }
         break;
     case ScoreKind::none:
         // Reached by score_forward / backward only: a model without attention never scores.
@@ -188,7 +285,7 @@ void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
     }
 }
 
-KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
+APG_SMALL KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
     const auto n = static_cast<std::size_t>(keys.rows());
     const auto dk = static_cast<std::size_t>(keys.cols());
     KeyCache cache;
@@ -200,6 +297,7 @@ KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
         core::gemm_nt(view(keys), view(params.w), view(cache.projected), n, params.w.rows(), dk);
         break;
     case ScoreKind::additive: // row j = W_k k_j:  n × da
+    case ScoreKind::location:
         if (params.w_k.cols() != keys.cols())
             fail(params.kind,
                  "W_k is " + shape(params.w_k) + " but keys are " + shape(keys) + " (W_k needs dk columns)");
@@ -219,7 +317,7 @@ KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
 }
 
 void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
-                   ScoreResult &out) {
+                   ScoreResult &out, std::span<const float> previous) {
     const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
     if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
     params.check(dq, dk);
@@ -232,6 +330,8 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
     out.query_norm = 0;
     out.cosines.resize(0);
     out.scale = 1;
+    out.previous.resize(0);
+    out.location.resize(0, 0);
     switch (params.kind) {
     case ScoreKind::dot:
         core::gemv(view(keys), view(query), view(out.scores), un, udk);
@@ -244,12 +344,14 @@ void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys,
     case ScoreKind::general:
         core::gemv(view(cache.projected), view(query), view(out.scores), un, static_cast<std::size_t>(dq));
         break;
-    case ScoreKind::additive: {
+    case ScoreKind::additive:
+    case ScoreKind::location: {
         const Eigen::Index da = params.w_q.rows();
         out.query_proj.resize(da);
         core::gemv(view(params.w_q), view(query), view(out.query_proj), static_cast<std::size_t>(da),
                    static_cast<std::size_t>(dq));
         out.hidden = cache.projected.rowwise() + out.query_proj.transpose();
+        if (params.kind == ScoreKind::location) location_forward(params, previous, out);
         core::tanh(view(out.hidden), view(out.hidden));
         core::gemv(view(out.hidden), view(params.v), view(out.scores), un, static_cast<std::size_t>(da));
         break;
@@ -277,7 +379,7 @@ KeyCache zeros_like(const KeyCache &cache) {
 
 void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
                     const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, KeyCache &d_cache,
-                    ScoreParams &d_params) {
+                    ScoreParams &d_params, Vec *d_previous) {
     const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
     if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
     params.check(dq, dk);
@@ -310,8 +412,10 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
         for (Eigen::Index j = 0; j < n; ++j) core::axpy(d_scores[j], view(query), row(d_cache.projected, j));
         break;
     }
-    case ScoreKind::additive: {
-        // e_j = vᵀ h_j,  h_j = tanh(a_j),  a_j = W_q q + p_j with p_j = W_k k_j (cached).
+    case ScoreKind::additive:
+    case ScoreKind::location: {
+        // e_j = vᵀ h_j,  h_j = tanh(a_j),  a_j = W_q q + p_j with p_j = W_k k_j (cached);
+        // location adds W_f f_j + b to a_j.
         const Eigen::Index da = params.w_q.rows();
         const auto uda = static_cast<std::size_t>(da);
         require_matrix(params.kind, "forward hidden", fwd.hidden, n, da);
@@ -330,6 +434,8 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
         core::gemv_t(view(params.w_q), view(d_query_proj), view(dq_part), uda, static_cast<std::size_t>(dq));
         d_query += dq_part;
         for (Eigen::Index a = 0; a < da; ++a) core::axpy(d_query_proj[a], view(query), row(d_params.w_q, a));
+        if (params.kind == ScoreKind::location)
+            location_backward(params, fwd, d_pre, d_query_proj, d_params, d_previous);
         break;
     }
     case ScoreKind::cosine: // e_j = c_j
@@ -373,6 +479,7 @@ void prepare_keys_backward(const ScoreParams &params, const Mat &keys, const Key
         through_projection(params.w, d_params.w, "dW");
         break;
     case ScoreKind::additive:
+    case ScoreKind::location:
         through_projection(params.w_k, d_params.w_k, "dW_k");
         break;
     case ScoreKind::cosine:
@@ -389,10 +496,11 @@ void prepare_keys_backward(const ScoreParams &params, const Mat &keys, const Key
 }
 
 void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
-                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params) {
+                    const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, ScoreParams &d_params,
+                    Vec *d_previous) {
     if (params.kind != ScoreKind::general) {
         KeyCache d_cache = zeros_like(cache);
-        score_backward(params, query, keys, cache, fwd, d_scores, d_query, d_keys, d_cache, d_params);
+        score_backward(params, query, keys, cache, fwd, d_scores, d_query, d_keys, d_cache, d_params, d_previous);
         prepare_keys_backward(params, keys, cache, d_cache, d_keys, d_params);
         return;
     }

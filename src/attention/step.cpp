@@ -1,6 +1,8 @@
 // The three stages of one attention step (scores → weights → context), forward and backward.
 #include "attention/step.hpp"
 
+#include "attention/small.hpp"
+
 #include "core/error.hpp"
 #include "core/kernels.hpp"
 #include "core/limits.hpp"
@@ -13,7 +15,7 @@
 
 namespace apg::attention {
 
-void check_temperature(const char *op, float t) {
+APG_SMALL void check_temperature(const char *op, float t) {
     if (t >= limits::min_temperature && t <= limits::max_temperature) return;
     char message[160];
     std::snprintf(message, sizeof message, "%s: temperature must be from %g to %g, got %g", op,
@@ -24,10 +26,11 @@ void check_temperature(const char *op, float t) {
 
 namespace {
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
+APG_SMALL std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
 
 // Shapes shared by the forward and backward pass; `op` names the caller in the message.
-void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &values, const StepOptions &options) {
+APG_SMALL void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &values,
+                          const StepOptions &options) {
     const std::string where = std::string(op) + ": ";
     if (keys.rows() == 0)
         throw std::invalid_argument(where + "no keys to attend to (keys are " + shape(keys) + ", query has " +
@@ -40,6 +43,8 @@ void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &va
                                     shape(keys) + " (one byte per key)");
     if (!options.weights.empty() && options.weights.size() != static_cast<std::size_t>(keys.rows()))
         throw std::invalid_argument(where + "given weights do not match the keys (one weight per key)");
+    if (!options.previous.empty() && options.previous.size() != static_cast<std::size_t>(keys.rows()))
+        throw std::invalid_argument(where + "previous weights do not match the keys (one weight per key)");
     check_temperature(op, options.temperature);
     if (!options.mask.empty()) {
         bool any = false;
@@ -57,7 +62,7 @@ void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const 
     check_step("attend", query, keys, values, options);
     const auto n = static_cast<std::size_t>(keys.rows()), dv = static_cast<std::size_t>(values.cols());
     // (1) scores: n
-    score_forward(params, query, keys, cache, out.score);
+    score_forward(params, query, keys, cache, out.score, options.previous);
     // (2) weights = softmax(scores / τ) over the mask: n
     out.weights.resize(keys.rows());
     if (options.weights.empty())
@@ -69,8 +74,8 @@ void attend(const ScoreParams &params, const Vec &query, const Mat &keys, const 
     core::gemv_t(view(values), view(out.weights), view(out.context), n, dv);
 }
 
-AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &keys, const Mat &values,
-                     const StepOptions &options) {
+APG_SMALL AttentionStep attend(const ScoreParams &params, const Vec &query, const Mat &keys, const Mat &values,
+                               const StepOptions &options) {
     check_step("attend", query, keys, values, options);
     AttentionStep step;
     attend(params, query, keys, prepare_keys(params, keys), values, options, step);
@@ -82,7 +87,7 @@ namespace {
 // Stages (3) and (2) backward: ACCUMULATES dL/d values and returns dL/d scores.
 Vec context_softmax_backward(const Vec &query, const Mat &keys, const Mat &values, const StepOptions &options,
                              const AttentionStep &fwd, const Vec &d_context, const Vec &d_query, const Mat &d_keys,
-                             Mat &d_values) {
+                             Mat &d_values, const Vec *d_weights_more = nullptr) {
     const char *op = "attend_backward";
     check_step(op, query, keys, values, options);
     const Eigen::Index n = keys.rows();
@@ -100,6 +105,8 @@ Vec context_softmax_backward(const Vec &query, const Mat &keys, const Mat &value
     if (d_query.size() != query.size())
         throw std::invalid_argument(std::string(op) + ": d_query has " + std::to_string(d_query.size()) +
                                     " elements but the query has " + std::to_string(query.size()));
+    if (d_weights_more && d_weights_more->size() != n)
+        throw std::invalid_argument(std::string(op) + ": d_weights do not match the keys (one per key)");
     const auto un = static_cast<std::size_t>(n), dv = static_cast<std::size_t>(values.cols());
 
     // (3) context = Σ_j α_j v_j:  dα_j = d_context · v_j,  dv_j += α_j d_context
@@ -107,6 +114,7 @@ Vec context_softmax_backward(const Vec &query, const Mat &keys, const Mat &value
     core::gemv(view(values), view(d_context), view(d_weights), un, dv);
     for (Eigen::Index j = 0; j < n; ++j)
         if (fwd.weights[j] != 0.0f) core::axpy(fwd.weights[j], view(d_context), row(d_values, j));
+    if (d_weights_more) d_weights += *d_weights_more;
 
     // (2) α = softmax(e / τ):  de_j = α_j (dα_j − Σ_k α_k dα_k) / τ; masked keys have α_j = 0 and get nothing.
     const float mean = core::dot(view(fwd.weights), view(d_weights));
@@ -125,10 +133,11 @@ void attend_backward(const ScoreParams &params, const Vec &query, const Mat &key
 
 void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
                      const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
-                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params) {
+                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params,
+                     const Vec *d_weights, Vec *d_previous) {
     const Vec d_scores =
-        context_softmax_backward(query, keys, values, options, fwd, d_context, d_query, d_keys, d_values);
-    score_backward(params, query, keys, cache, fwd.score, d_scores, d_query, d_keys, d_cache, d_params);
+        context_softmax_backward(query, keys, values, options, fwd, d_context, d_query, d_keys, d_values, d_weights);
+    score_backward(params, query, keys, cache, fwd.score, d_scores, d_query, d_keys, d_cache, d_params, d_previous);
 }
 
 } // namespace apg::attention

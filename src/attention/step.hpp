@@ -18,6 +18,9 @@ struct StepOptions {
     // A what-if (forward only): n weights used instead of stage 2's softmax; the scores are still
     // computed. The caller checks them (finite, ≥ 0, summing to 1). Empty = the softmax.
     std::span<const float> weights{};
+    // location: the previous step's weights α_{i−1} (n), what the location features read; empty =
+    // initial_weights(n), the first step's. Ignored by the content-based kinds.
+    std::span<const float> previous{};
 };
 
 // Every named buffer of the step; the trace and the page read these by name.
@@ -48,9 +51,13 @@ void attend_backward(const ScoreParams &params, const Vec &query, const Mat &key
 // The same, but the gradient w.r.t. the key cache is ACCUMULATED into d_cache (from zeros_like(cache))
 // instead of being pushed through prepare_keys at every step: d_keys gets only the direct part. A
 // decoder calls this at each step and prepare_keys_backward once per input (see score.hpp); for
-// additive attention that saves n·da·dk multiply-adds per step.
+// additive attention that saves n·da·dk multiply-adds per step. For location attention across
+// steps: d_weights (n, or null) is dL/d weights from outside the context, i.e. from the next step's
+// location features, and d_previous (n, or null) ACCUMULATES dL/d options.previous, which the
+// caller hands to the previous step as its d_weights (backpropagation through time).
 void attend_backward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
                      const Mat &values, const StepOptions &options, const AttentionStep &fwd, const Vec &d_context,
-                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params);
+                     Vec &d_query, Mat &d_keys, KeyCache &d_cache, Mat &d_values, ScoreParams &d_params,
+                     const Vec *d_weights = nullptr, Vec *d_previous = nullptr);
 
 } // namespace apg::attention

@@ -9,6 +9,7 @@
 #include "train/prepare.hpp"
 #include "train/run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -26,7 +27,8 @@ namespace {
 
 const char *usage = R"(usage:
   apg train --task dates|zh|reverse
-            --score dot|scaled_dot|general|additive|cosine|scaled_cosine|none (none: no attention)
+            --score dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none (none: no attention)
+            [--location-filters N] [--location-width N (odd)] (location; default 8, 7)
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
@@ -144,6 +146,12 @@ int cmd_train(const Args &a, const std::string &command_line) {
     if (a.has("batch")) rc.batch = static_cast<int>(to_int("batch", a.get("batch")));
     if (a.has("lr")) rc.learning_rate = std::stof(a.get("lr"));
     if (a.has("eval-every")) rc.eval_every = static_cast<int>(to_int("eval-every", a.get("eval-every")));
+    // Clamped, not wrapped, into an int: the config's check then names the value as it was too big.
+    auto bounded = [&](const char *key) {
+        return static_cast<int>(std::clamp(to_int(key, a.get(key)), -1LL, 1LL << 30));
+    };
+    if (a.has("location-filters")) rc.location_filters = bounded("location-filters");
+    if (a.has("location-width")) rc.location_width = bounded("location-width");
     rc.command = command_line;
     const bool quiet = a.has("quiet");
     train::Run run(rc);

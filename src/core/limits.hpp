@@ -29,6 +29,9 @@ inline constexpr int max_token_bytes = 64;     // UTF-8 bytes in one vocabulary 
 inline constexpr int max_model_dim = 4096; // embedding, hidden sizes, attention_dim, ff_hidden
 inline constexpr int max_heads = 64;
 inline constexpr int max_layers = 16;
+// Location attention's filters and their (odd) width in source positions.
+inline constexpr int max_location_filters = 64;
+inline constexpr int max_location_width = 255;
 // Pixels per side of an image a model reads or the image module encodes (the max_input_chars of images).
 inline constexpr int max_image_side = 256;
 // Floats of a conv encoder's widest activation (image_size² × conv_channels): what one encoding of

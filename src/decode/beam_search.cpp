@@ -86,7 +86,12 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
             const Vec &state = parent < 0 ? encoded.initial_state : result.nodes[parent].step.state;
             int prev_token = parent < 0 ? options.start_id : result.nodes[parent].token;
             double base = parent < 0 ? 0.0 : result.nodes[parent].total_log_prob;
-            expanded.push_back(model.step(encoded, state, prev_token, options.attention));
+            attention::StepOptions step_options = options.attention; // location: this beam's last weights
+            if (parent >= 0) {
+                const Vec &last = result.nodes[parent].step.attention.weights;
+                step_options.previous = {last.data(), static_cast<std::size_t>(last.size())};
+            }
+            expanded.push_back(model.step(encoded, state, prev_token, step_options));
             const Vec &probs = expanded.back().probs;
             for (int token : top_indices(probs, width)) {
                 float lp = safe_log(probs[token]);

@@ -10,6 +10,7 @@
 // ("prev_state" → prevState). Shape letters of the decoder's step:
 //   n   source tokens          da  additive attention size   dh  encoder state size
 //   Hd  decoder state size     Vt  target vocabulary         k   top-k tokens reported
+//   kf  location filters
 #pragma once
 
 #include "decode/session.hpp"
@@ -106,6 +107,13 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) {
          const Mat &h = s.step.attention.score.hidden;
          return Value{.data = h.data(), .rows = h.rows(), .cols = h.cols()};
+     }},
+    {"previous_weights", Type::vector, "n", true, "location: α_{i-1}, read by the features",
+     [](const SessionStep &s, int) { return vec(s.step.attention.score.previous); }},
+    {"location", Type::matrix, "n kf", true, "location: F ∗ previousWeights",
+     [](const SessionStep &s, int) {
+         const Mat &f = s.step.attention.score.location;
+         return Value{.data = f.data(), .rows = f.rows(), .cols = f.cols()};
      }},
     {"weights", Type::vector, "n", true, "stage 2: softmax(scores / τ), or the pinned weights; null without attention",
      [](const SessionStep &s, int) { return vec(s.step.attention.weights); }},

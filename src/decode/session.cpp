@@ -44,6 +44,11 @@ models::DecoderStep DecodeSession::next_step(attention::StepOptions &used) const
     used.weights = std::span<const float>(pin_.data(), static_cast<std::size_t>(pin_.size()));
     const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
     int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
+    // location reads the weights the last step used: a pinned or masked step's are what it sees.
+    if (!steps_.empty()) {
+        const Vec &last = steps_.back().step.attention.weights;
+        used.previous = {last.data(), static_cast<std::size_t>(last.size())};
+    }
     return model_->step(encoded_, prev_state, prev_token, used);
 }
 

@@ -86,6 +86,13 @@ void ModelConfig::validate() const {
                       std::to_string(limits::max_decode_floats) + "; max_target_len can be at most " +
                       std::to_string(limits::max_decode_floats / target_vocab - 1),
                   limits::max_decode_floats / target_vocab - 1);
+    if (score == attention::ScoreKind::location) {
+        require_range("location_filters", location_filters, 1, limits::max_location_filters);
+        require_range("location_width", location_width, 1, limits::max_location_width);
+        if (location_width % 2 == 0)
+            bad_field("location_width", "location_width must be odd (a filter centred on its position), got " +
+                                            std::to_string(location_width));
+    }
     // The fixed vector is made of a GRU's final states; a transformer encoder has none.
     if (score == attention::ScoreKind::none && encoder != EncoderKind::gru)
         bad_field("score", "score \"none\" (no attention) needs the gru encoder: its fixed vector is the GRU's final "
@@ -115,6 +122,10 @@ nlohmann::json ModelConfig::to_json() const {
                         {"attention_dim", attention_dim},
                         {"max_source_len", max_source_len},
                         {"max_target_len", max_target_len}};
+    if (score == attention::ScoreKind::location) {
+        j["location_filters"] = location_filters;
+        j["location_width"] = location_width;
+    }
     // Written only for the transformer, so GRU checkpoints keep the metadata they always had.
     if (encoder == EncoderKind::transformer) {
         j["encoder"] = std::string(name(encoder));
@@ -180,7 +191,7 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
         std::string valid;
         for (attention::ScoreKind kind : attention::all_score_kinds)
             valid += (valid.empty() ? "" : ", ") + std::string(attention::name(kind));
-        valid += ", none";
+        valid += ", location, none";
         bad_field("score", "unknown score function " + quote(score) + " (valid: " + valid + ")");
     }
     try {
@@ -221,6 +232,10 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     c.bidirectional = bool_field(j, "bidirectional");
     c.decoder_hidden = int_field(j, "decoder_hidden");
     c.attention_dim = int_field(j, "attention_dim");
+    if (c.score == attention::ScoreKind::location) {
+        c.location_filters = int_field(j, "location_filters");
+        c.location_width = int_field(j, "location_width");
+    }
     c.max_source_len = int_field(j, "max_source_len");
     c.max_target_len = int_field(j, "max_target_len");
     c.validate();

@@ -54,7 +54,9 @@ struct ModelConfig {
     int image_size = 32;       // S, pixels per side, a multiple of 4 (conv)
     int conv_channels = 16;    // C, the first two convolutions' channels (conv)
     int decoder_hidden = 128;  // Hd
-    int attention_dim = 64;    // da (additive only)
+    int attention_dim = 64;    // da (additive and location)
+    int location_filters = 8;  // kf, the convolution filters over α_{i-1} (location only)
+    int location_width = 7;    // r, their width in source positions, odd so they are centred (location only)
     int max_source_len = 0;    // longest input the model accepts
     int max_target_len = 0;    // longest output (without the end token)
     // The feed-forward block's activation (transformer); ReLU when a checkpoint names none.
@@ -73,7 +75,9 @@ struct ModelConfig {
     // max_target_len + 1 up to limits::max_decode_steps, and (max_target_len + 1) × target_vocab up
     // to limits::max_decode_floats; all at least 1), for dot / scaled_dot /
     // cosine / scaled_cosine with decoder_hidden != encoder_state() (the query and the keys must have one size),
-    // and for a transformer whose embedding is not a multiple of heads. Within these bounds every
+    // for a transformer whose embedding is not a multiple of heads, and for location with
+    // location_filters outside [1, limits::max_location_filters] or location_width not odd or
+    // above limits::max_location_width. Within these bounds every
     // tensor has fewer than 2^31 elements and no size arithmetic overflows an int.
     void validate() const;
 

@@ -1,5 +1,6 @@
 #include "models/decoder.hpp"
 
+#include "attention/small.hpp"
 #include "nn/cross_entropy.hpp"
 
 #include <cmath>
@@ -11,10 +12,24 @@ namespace apg::models {
 
 namespace {
 
+[[noreturn]] APG_SMALL void bad_token(const DecoderParams &params, int token) {
+    throw std::invalid_argument("decoder: token id " + std::to_string(token) + " is outside the target vocabulary of " +
+                                std::to_string(params.embedding.rows()));
+}
+
+[[noreturn]] APG_SMALL void bad_states(const DecoderParams &params, const Mat &H) {
+    throw std::invalid_argument("decoder: encoder states are " + std::to_string(H.rows()) + "x" +
+                                std::to_string(H.cols()) + ", expected n x " + std::to_string(params.init_w.cols()) +
+                                " with n >= 1");
+}
+
+[[noreturn]] APG_SMALL void bad_state(const Vec &prev_state, Eigen::Index Hd) {
+    throw std::invalid_argument("decoder: previous state has " + std::to_string(prev_state.size()) +
+                                " values, expected " + std::to_string(Hd));
+}
+
 void check_token(const DecoderParams &params, int token) {
-    if (token < 0 || token >= params.embedding.rows())
-        throw std::invalid_argument("decoder: token id " + std::to_string(token) +
-                                    " is outside the target vocabulary of " + std::to_string(params.embedding.rows()));
+    if (token < 0 || token >= params.embedding.rows()) bad_token(params, token);
 }
 
 bool attends(const DecoderParams &params) { return params.attn.kind != attention::ScoreKind::none; }
@@ -32,6 +47,10 @@ void attend_or_fix(const DecoderParams &params, const Vec &query, const Mat &H, 
     out.context = H.colwise().mean().transpose();
 }
 
+std::span<const float> previous_weights(const attention::AttentionStep &step) {
+    return {step.weights.data(), static_cast<std::size_t>(step.weights.size())};
+}
+
 nn::CMatMap row_view(const Vec &v) { return nn::CMatMap(v.data(), 1, v.size()); }
 nn::MatMap row_view(Vec &v) { return nn::MatMap(v.data(), 1, v.size()); }
 
@@ -44,10 +63,7 @@ void softmax_rows(const Mat &logits, Mat &probs) {
 } // namespace
 
 void decoder_initial_state(const DecoderParams &params, const Mat &H, Vec &mean, Vec &state) {
-    if (H.rows() == 0 || H.cols() != params.init_w.cols())
-        throw std::invalid_argument("decoder: encoder states are " + std::to_string(H.rows()) + "x" +
-                                    std::to_string(H.cols()) + ", expected n x " +
-                                    std::to_string(params.init_w.cols()) + " with n >= 1");
+    if (H.rows() == 0 || H.cols() != params.init_w.cols()) bad_states(params, H);
     mean = H.colwise().mean().transpose();
     state.resize(params.init_w.rows());
     nn::matmul_nt(row_view(std::as_const(mean)), nn::whole(params.init_w), row_view(state));
@@ -59,9 +75,7 @@ void decoder_step(const DecoderParams &params, AttentionStyle style, const Mat &
                   const Vec &prev_state, int prev_token, const attention::StepOptions &options, DecoderStep &out) {
     check_token(params, prev_token);
     const Eigen::Index Hd = params.gru.hidden(), E = params.embedding.cols(), dh = H.cols();
-    if (prev_state.size() != Hd)
-        throw std::invalid_argument("decoder: previous state has " + std::to_string(prev_state.size()) +
-                                    " values, expected " + std::to_string(Hd));
+    if (prev_state.size() != Hd) bad_state(prev_state, Hd);
     out.prev_token = prev_token;
     out.prev_state = prev_state;
     out.state.resize(Hd);
@@ -140,7 +154,7 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
         c.attention.resize(T * B);
         c.queries.resize(T * B);
     }
-    const attention::StepOptions options{};
+    const bool carries = attention::reads_previous_weights(params.attn.kind);
     auto attend_row = [&](int i, int b, const Mat &query_block_source, Eigen::Index query_row) {
         const int r = i * B + b;
         c.queries[r] = query_block_source.row(query_row).transpose();
@@ -148,6 +162,8 @@ void decoder_forward(const DecoderParams &params, AttentionStyle style, const st
             c.contexts.row(r) = c.means.row(b); // the fixed vector
             return;
         }
+        attention::StepOptions options{};
+        if (carries && i > 0) options.previous = previous_weights(c.attention[r - B]);
         attention::attend(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r]);
         c.contexts.row(r) = c.attention[r].context.transpose();
     };
@@ -242,10 +258,38 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
         c.d_values[b].setZero(H[b].rows(), H[b].cols());
         c.d_caches[b] = attention::zeros_like(keys[b]);
     }
-    const attention::StepOptions options{};
+    // Location attention: step i's weights also fed step i+1's location features, so their
+    // gradient from there (d_weights[b], filled at step i+1) joins the one through the context.
+    const bool carries = attention::reads_previous_weights(params.attn.kind);
+    if (carries) {
+        c.d_weights.resize(B);
+        c.d_previous.resize(B);
+        for (int b = 0; b < B; ++b) c.d_weights[b].setZero(H[b].rows());
+    }
     // Backward of attention at (i, b) given dL/dc; dL/dq is added to carry row b.
     // Without attention every step's context is the mean of H: its gradient is summed here (B × dh).
     c.d_means.setZero(B, dh);
+    auto attend_step_back = [&](int i, int b) {
+        const int r = i * B + b;
+        attention::StepOptions options{};
+        Vec *d_previous = nullptr;
+        if (carries && i > 0) {
+            options.previous = previous_weights(c.attention[r - B]);
+            c.d_previous[b].setZero(H[b].rows());
+            d_previous = &c.d_previous[b];
+        }
+        c.d_query.setZero(Hd);
+        attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r], c.d_context,
+                                   c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b], grads.attn,
+                                   carries ? &c.d_weights[b] : nullptr, d_previous);
+        c.carry.row(b) += c.d_query.transpose();
+        if (carries) {
+            if (d_previous)
+                std::swap(c.d_weights[b], c.d_previous[b]); // dL/dα_{i−1} for step i − 1
+            else
+                c.d_weights[b].setZero();
+        }
+    };
     auto attend_back = [&](int i, int b, const Mat &d_contexts, Eigen::Index d_col) {
         const int r = i * B + b;
         c.d_context = d_contexts.row(r).segment(d_col, dh).transpose();
@@ -253,10 +297,7 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
             c.d_means.row(b) += c.d_context.transpose();
             return;
         }
-        c.d_query.setZero(Hd);
-        attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r], c.d_context,
-                                   c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b], grads.attn);
-        c.carry.row(b) += c.d_query.transpose();
+        attend_step_back(i, b);
     };
 
     c.d_gru_proj.resize(T * B, 3 * Hd);
@@ -279,17 +320,12 @@ void decoder_backward(const DecoderParams &params, AttentionStyle style, const s
             c.d_gru_inputs.rightCols(dh) += c.d_features.block(i * B, Hd, B, dh);
             for (int b = 0; b < B; ++b) {
                 if (i >= c.lengths[b]) continue;
-                const int r = i * B + b;
                 c.d_context = c.d_gru_inputs.row(b).tail(dh).transpose();
                 if (!attends(params)) {
                     c.d_means.row(b) += c.d_context.transpose();
                     continue;
                 }
-                c.d_query.setZero(Hd);
-                attention::attend_backward(params.attn, c.queries[r], H[b], keys[b], H[b], options, c.attention[r],
-                                           c.d_context, c.d_query, c.d_keys[b], c.d_caches[b], c.d_values[b],
-                                           grads.attn);
-                c.carry.row(b) += c.d_query.transpose();
+                attend_step_back(i, b);
             }
         }
         nn::matmul_tn(nn::whole(std::as_const(c.d_gru_proj)), nn::whole(std::as_const(c.gru_inputs)),

@@ -7,6 +7,9 @@
 //                   logits_i = W_out [s_i; c_i; emb(y_{i-1})] + b_out
 //   Luong           s_i = GRU(emb(y_{i-1}), s_{i-1});  q_i = s_i;  c_i = attend(q_i, H)
 //                   a_i = tanh(W_c [c_i; s_i]);  logits_i = W_out a_i + b_out
+// Location attention (either style) also reads the previous step's weights α_{i-1} (α_0 at the
+// first step, attention::initial_weights): decoder_step takes them as options.previous, the
+// teacher-forced pass carries them itself and backpropagates into them through time.
 // Without attention (score kind none, the fixed-vector baseline) nothing is scored: c_i = mean_j h_j
 // at every step, the vector s_0 reads too, and the step's scores and weights stay empty. Seq2Seq
 // hands such a decoder one row per source, its fixed vector (models/seq2seq.hpp), so c_i is that
@@ -81,6 +84,7 @@ struct DecoderCache {
     Mat d_means; // B × dh: without attention, dL/d context summed over the steps
     std::vector<Mat> d_keys, d_values;
     std::vector<attention::KeyCache> d_caches; // dL/d key cache per sequence, summed over steps
+    std::vector<Vec> d_weights, d_previous;    // location: dL/dα of the step below, per sequence
     Vec d_context, d_query;
 };
 

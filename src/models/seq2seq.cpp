@@ -114,7 +114,12 @@ std::vector<DecoderStep> Seq2Seq::greedy(const EncoderOutput &encoded, int start
     Vec state = encoded.initial_state;
     int token = start_id;
     for (int i = 0; i < max_steps; ++i) {
-        steps.push_back(step(encoded, state, token));
+        attention::StepOptions options; // location reads the last step's weights (none at the first)
+        if (!steps.empty()) {
+            const Vec &last = steps.back().attention.weights;
+            options.previous = {last.data(), static_cast<std::size_t>(last.size())};
+        }
+        steps.push_back(step(encoded, state, token, options));
         Eigen::Index best;
         steps.back().probs.maxCoeff(&best);
         token = static_cast<int>(best);

@@ -129,6 +129,7 @@ class Seq2Seq {
     // InputError(bad_argument) for a model without a conv encoder or pixels of the wrong size.
     EncoderOutput encode_image(std::span<const std::uint8_t> pixels) const;
     // One decoding step from prev_state (s_{i-1}) and the previous token (start token first).
+    // Location attention: options.previous = the last step's weights (empty at the first step).
     DecoderStep step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
                      const attention::StepOptions &options = {}) const;
     // Greedy decoding until the end token or max_steps steps (default max_target_len + 1).

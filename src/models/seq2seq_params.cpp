@@ -45,7 +45,7 @@ void DecoderParams::list(core::ParamList out, const ModelConfig &c) {
     out.add("init.b", init_b, Hd);
     out.add("embedding", embedding, c.target_vocab, E);
     gru.list(out.sub("gru"), c.style == AttentionStyle::bahdanau ? E + dh : E, Hd);
-    attn.list(out.sub("attn"), c.score, Hd, dh, c.attention_dim);
+    attn.list(out.sub("attn"), c.score, Hd, dh, c.attention_dim, c.location_filters, c.location_width);
     if (c.style == AttentionStyle::luong) out.add("combine.w", combine_w, Hd, dh + Hd);
     out.add("out.w", out_w, c.target_vocab, output_features(c));
     out.add("out.b", out_b, c.target_vocab);
@@ -94,7 +94,7 @@ Parameters init_parameters(const ModelConfig &c, std::uint64_t seed) {
     auto &d = p.decoder;
     fill_uniform(d.init_w, 1.0f / std::sqrt(static_cast<float>(dh)), rng);
     d.gru = nn::GruParams::init(static_cast<int>(d.gru.input()), static_cast<int>(Hd), rng);
-    d.attn = attention::ScoreParams::init(c.score, Hd, dh, c.attention_dim, rng);
+    d.attn = attention::ScoreParams::init(c.score, Hd, dh, c.attention_dim, rng, c.location_filters, c.location_width);
     if (c.style == AttentionStyle::luong) fill_uniform(d.combine_w, 1.0f / std::sqrt(static_cast<float>(dh + Hd)), rng);
     fill_uniform(d.out_w, 1.0f / std::sqrt(static_cast<float>(d.out_w.cols())), rng);
     tensors(p, c); // checks that every shape (including the attention's own init) fits the config

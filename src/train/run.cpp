@@ -198,6 +198,8 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         if (mc.decoder_hidden == recipe.embed) mc.decoder_hidden = embed;
     }
     if (c.activation) mc.activation = *c.activation;
+    if (c.location_filters) mc.location_filters = *c.location_filters;
+    if (c.location_width) mc.location_width = *c.location_width;
     mc.validate();
 
     options_ = own       ? recipe_options("dates", c.encoder)
@@ -362,6 +364,9 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                       std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) + " --out " + c.task +
                       ".safetensors";
             if (c.encoder != models::EncoderKind::gru) command += " --encoder " + std::string(models::name(c.encoder));
+            if (c.score == attention::ScoreKind::location)
+                command += " --location-filters " + std::to_string(network_->config().location_filters) +
+                           " --location-width " + std::to_string(network_->config().location_width);
             command += " --steps " + std::to_string(options_.steps) + " --batch " +
                        std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
         }

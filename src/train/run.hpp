@@ -44,9 +44,10 @@ struct RunConfig {
     std::uint64_t seed = 1;           // data, initialisation and batch order, as `apg train --seed`
     int eval_examples = 200;          // held-out pairs an evaluate() decodes by default
     std::optional<std::string> probe; // the alignment's input (scenes: a scene description); unset: the task's probe
-    std::optional<nn::Activation> activation; // the transformer's feed-forward (recipe: ReLU)
-    int eval_every = 0;                       // held-out exact match inside step() every this many steps (0: never)
-    std::string command;                      // the training record's "command"; empty: the `apg train` line
+    std::optional<nn::Activation> activation;            // the transformer's feed-forward (recipe: ReLU)
+    std::optional<int> location_filters, location_width; // location: kf, r (unset: ModelConfig's 8, 7)
+    int eval_every = 0;  // held-out exact match inside step() every this many steps (0: never)
+    std::string command; // the training record's "command"; empty: the `apg train` line
 };
 
 // The recipe values a task starts from, and its probe, for the page's form.

@@ -24,13 +24,17 @@ ModelConfig config(attention::ScoreKind score, AttentionStyle style) {
 TEST_CASE("a step's trace record holds exactly the fields of the table, with the getters' values") {
     const std::vector<std::string> tokens{"<pad>", "<s>", "</s>", "<unk>", "a", "b"};
     for (const auto &[score, style, absent] :
-         {std::tuple{attention::ScoreKind::additive, AttentionStyle::bahdanau, std::set<std::string>{"attentional"}},
-          std::tuple{attention::ScoreKind::dot, AttentionStyle::luong, std::set<std::string>{"hidden"}},
-          std::tuple{attention::ScoreKind::additive, AttentionStyle::luong, std::set<std::string>{}}}) {
+         {std::tuple{attention::ScoreKind::additive, AttentionStyle::bahdanau,
+                     std::set<std::string>{"attentional", "previous_weights", "location"}},
+          std::tuple{attention::ScoreKind::dot, AttentionStyle::luong,
+                     std::set<std::string>{"hidden", "previous_weights", "location"}},
+          std::tuple{attention::ScoreKind::additive, AttentionStyle::luong,
+                     std::set<std::string>{"previous_weights", "location"}},
+          std::tuple{attention::ScoreKind::location, AttentionStyle::bahdanau, std::set<std::string>{"attentional"}}}) {
         Seq2Seq model(config(score, style), 3);
         DecodeSession session(model, {4, 5, 6});
-        session.step();
-        session.mask(0); // so the what-if fields are there too
+        session.force(5); // not step(): a greedy first step may end the decoding
+        session.mask(0);  // so the what-if fields are there too
         const SessionStep &step = session.force(4);
         const trace::StepRecord r = record::to_record(step, 1, tokens);
         CHECK(r.index == 1);

@@ -21,7 +21,7 @@ const shipped = readdirSync(modelDir)
 
 const DATES = 'dates-additive-bahdanau';
 const DATE = '29 november 2026';
-const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
+const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine', 'location'];
 
 let ap, server, browser, page;
 const consoleErrors = [];

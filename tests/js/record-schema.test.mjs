@@ -39,6 +39,8 @@ const pageNames = [
   'scores',
   'scale',
   'hidden',
+  'previousWeights',
+  'location',
   'weights',
   'context',
   'state',
@@ -64,6 +66,7 @@ const letterSizes = (info, n, k) => ({
   Hd: info.dims.decoderHidden,
   Vt: info.tgtVocab.length,
   k,
+  kf: info.dims.locationFilters,
 });
 
 // Checks one record against the schema; returns the optional fields that were null.
@@ -161,11 +164,15 @@ describe('step record schema', () => {
   });
 
   for (const [name, nulls] of [
-    ['dates-additive-bahdanau', ['attentional', 'masked']],
-    ['dates-dot-luong', ['hidden', 'masked']],
-    ['zh-additive-luong', ['masked']],
-    ['zh-cosine-bahdanau', ['attentional', 'hidden', 'masked']],
-    ['dates-none-bahdanau', ['attentional', 'exps', 'hidden', 'masked', 'scores', 'weights']],
+    ['dates-additive-bahdanau', ['attentional', 'location', 'masked', 'previousWeights']],
+    ['dates-dot-luong', ['hidden', 'location', 'masked', 'previousWeights']],
+    ['zh-additive-luong', ['location', 'masked', 'previousWeights']],
+    ['zh-cosine-bahdanau', ['attentional', 'hidden', 'location', 'masked', 'previousWeights']],
+    [
+      'dates-none-bahdanau',
+      ['attentional', 'exps', 'hidden', 'location', 'masked', 'previousWeights', 'scores', 'weights'],
+    ],
+    ['dates-location-bahdanau', ['attentional', 'masked']],
   ])
     test(`every step of ${name} has every declared field with its shape`, () => {
       const schema = ap.recordSchema('decoder');

@@ -3,18 +3,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { decoderScoreTex, scoreFunction, scoreFunctions } from '../../web/lib/formulas.js';
+import { decoderScoreTex, sandboxScoreFunctions, scoreFunction } from '../../web/lib/formulas.js';
 import { parseModelName, SCORES } from '../../web/lib/tasks.js';
 import { readDecodeUrl, readUrl } from '../../web/state/url.js';
 
 test('the picker offers the engine’s six score functions in its order, scaled cosine as key 6', () => {
   const kinds = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
   assert.deepEqual(
-    scoreFunctions.map((f) => f.kind),
+    sandboxScoreFunctions.map((f) => f.kind),
     kinds,
   );
-  assert.deepEqual(SCORES, kinds);
-  assert.equal(scoreFunctions.indexOf(scoreFunction('scaled_cosine')) + 1, 6);
+  assert.deepEqual(SCORES, [...kinds, 'location']); // location: decoders only (tests/web/location.test.mjs)
+  assert.equal(sandboxScoreFunctions.indexOf(scoreFunction('scaled_cosine')) + 1, 6);
   assert.equal(scoreFunction('scaled_cosine').label, 'scaled cosine');
 });
 

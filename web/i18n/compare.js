@@ -2,7 +2,7 @@
 export default {
   en: {
     yourTrained: 'Your trained model',
-    sixScores: 'Six score functions ({style})',
+    sixScores: 'Every score function ({style})',
     styles: 'Bahdanau vs Luong ({score})',
     encoders: 'BiGRU vs Transformer encoder (Additive · Bahdanau)',
     pictureTitle: 'Compare on “{input}” (chosen: {model})',
@@ -30,7 +30,7 @@ export default {
   },
   zh: {
     yourTrained: '你训练的模型',
-    sixScores: '六种打分函数（{style}）',
+    sixScores: '全部打分函数（{style}）',
     styles: 'Bahdanau 对比 Luong（{score}）',
     encoders: 'BiGRU 对比 Transformer 编码器（加性 · Bahdanau）',
     pictureTitle: '比较“{input}”（选中：{model}）',

@@ -1,9 +1,11 @@
 // The formulas of the three stages in TeX, for KaTeX.
+import location from '../i18n/location.js';
 import { formatNumber } from './format.js';
 import { translatorOf } from '../i18n/translate.js';
 import formulasDict from '../i18n/formulas.js';
 
 const t = translatorOf(formulasDict);
+const tl = translatorOf(location);
 
 export const scoreFunctions = [
   {
@@ -66,7 +68,22 @@ export const scoreFunctions = [
       return t('scaled_cosineNote');
     },
   },
+  {
+    // A decoder's only: it reads the previous step's weights, which the sandbox's one query lacks.
+    kind: 'location',
+    get label() {
+      return tl('label');
+    },
+    tex: String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j + W_f\,\mathbf{f}_j + \mathbf{b}\right),\;\; \mathbf{f}_j = \left(F * \boldsymbol{\alpha}_{i-1}\right)_j`,
+    get note() {
+      return tl('note');
+    },
+    decoderOnly: true,
+  },
 ];
+
+/** The score functions the sandbox can run on one query (all but location). */
+export const sandboxScoreFunctions = scoreFunctions.filter((f) => !f.decoderOnly);
 
 // Softmax in the form the engine computes it: shifted by the largest score m (the same weights,
 // no overflow), and with the temperature τ. WeightsPanel says what m is.

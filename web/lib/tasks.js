@@ -4,7 +4,7 @@ import tasksDict from '../i18n/tasks.js';
 
 const tr = translatorOf(tasksDict);
 
-export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
+export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine', 'location'];
 export const STYLES = ['bahdanau', 'luong'];
 
 export const tasks = [
@@ -83,6 +83,8 @@ export const modelName = (taskId, score, style) => `${taskId}-${score}-${style}`
 /** The score and style of a model name, or null for a name that is not one. */
 export function parseModelName(name) {
   const match =
-    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine)-(bahdanau|luong)$/.exec(name);
+    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine|location)-(bahdanau|luong)$/.exec(
+      name,
+    );
   return match ? { task: match[1], score: match[2], style: match[3] } : null;
 }

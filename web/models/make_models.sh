@@ -18,6 +18,8 @@ done
 for task in dates zh; do
   for score in additive dot scaled_dot general cosine; do runs+=("$task $score luong"); done
 done
+# Location-aware attention (8 filters of width 7 over the previous step's weights).
+runs+=("dates location bahdanau")
 # The fixed-vector baseline: no attention, one context from the encoder's final states.
 for task in dates zh reverse; do runs+=("$task none bahdanau"); done
 # A 2-layer, 4-head transformer encoder under the additive Bahdanau decoder.

@@ -24,6 +24,8 @@ seed (1: model initialisation, batch order and the generated data) and, per task
   (the other score functions have no extra size but scaled cosine's one learned scale g; dot,
   scaled dot, cosine and scaled cosine compare the 128-wide decoder state with the 128-wide
   encoder state directly);
+- score `location` (`dates-location-bahdanau`): additive attention 64 plus 8 filters of width 7
+  convolved over the previous step's weights, projected into the same 64 (Chorowski et al., 2015);
 - score `none` (files `<task>-none-bahdanau`): the fixed-vector baseline, no attention and no attention
   parameters; the decoder reads one context at every step (and its initial state), the encoder's final
   states: the forward GRU's after the last token and the backward GRU's after the first, 2 × 64;

@@ -81,7 +81,7 @@ export function readDecodeUrl(hash, defaults, notes = []) {
       }),
     );
   const model =
-    /^(dot|scaled_dot|general|additive|cosine|scaled_cosine|none)-(bahdanau|luong)(-transformer)?$/.exec(
+    /^(dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none)-(bahdanau|luong)(-transformer)?$/.exec(
       params.get('model') ?? '',
     );
   if (model) [out.score, out.style, out.encoder] = [model[1], model[2], model[3] ? 'transformer' : 'gru'];

@@ -119,8 +119,12 @@ ScenesScore evaluate_scenes(const models::Seq2Seq &model, const std::vector<scen
         // attention peaks, teacher forced
         Vec state = encoded.initial_state;
         int prev = tokens.start;
+        Vec weights; // location attention reads the last step's (none at the first)
         for (std::size_t i = 0; i < target.size(); ++i) {
-            const models::DecoderStep step = model.step(encoded, state, prev);
+            attention::StepOptions options;
+            options.previous = {weights.data(), static_cast<std::size_t>(weights.size())};
+            const models::DecoderStep step = model.step(encoded, state, prev, options);
+            weights = step.attention.weights;
             const std::string &word = s.caption.tokens[i];
             const bool named =
                 std::find(scenes::colour_names.begin(), scenes::colour_names.end(), word) !=
