@@ -1,0 +1,387 @@
+// The guided tour in the page: the whole path in English and in Chinese, each stop's view and
+// state (read back from the link the page writes) and its text, whose numbers must equal the
+// engine's own run in node; leaving and resuming; each stop's own link; a walk by keyboard only;
+// the bar at 375 px. Zero console errors throughout.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+
+import dict from '../../web/i18n/tour.js';
+import { formatNumber } from '../../web/lib/format.js';
+import { exampleQuery, exampleTokens } from '../../web/state/example.js';
+import { STOPS } from '../../web/tour/stops.js';
+import { loadEngine } from '../js/load-engine.mjs';
+import { launchBrowser, urlSettled } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+const SENTENCE = 'tom chase jerry';
+const modelFile = (name) =>
+  new Uint8Array(readFileSync(new URL(`../../web/models/${name}.safetensors`, import.meta.url)));
+const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
+
+let server, browser, ap;
+/** What each stop's text must cite, from the engine in node: stop id → params. */
+const expected = {};
+const consoleErrors = [];
+
+function decodeWith(name, input) {
+  const model = ap.Model.load(modelFile(name));
+  const session = model.decode(input);
+  const steps = session.run();
+  const out = { steps, outputText: session.outputText(), session, model };
+  return out;
+}
+const close = ({ session, model }) => {
+  session.delete();
+  model.delete();
+};
+const largest = (weights) => weights.indexOf(Math.max(...weights));
+
+function attentionFacts(name) {
+  const run = decodeWith(name, SENTENCE);
+  const i = Math.max(
+    0,
+    run.steps.findIndex((s) => s.token === '汤姆'),
+  );
+  const weights = [...run.steps[i].weights];
+  const j = largest(weights);
+  const facts = {
+    step: i + 1,
+    token: run.steps[i].token,
+    word: SENTENCE.split(' ')[j],
+    weight: formatNumber(weights[j]),
+    output: run.outputText,
+  };
+  close(run);
+  return { facts, index: i };
+}
+
+before(async () => {
+  [server, browser, ap] = await Promise.all([serveBuild(), launchBrowser(), loadEngine()]);
+  const fixed = decodeWith('zh-none-bahdanau', SENTENCE);
+  expected.fixed = { output: fixed.outputText };
+  close(fixed);
+  ({ facts: expected.stages, index: expected.stagesStep } = attentionFacts('zh-additive-bahdanau'));
+  ({ facts: expected.styles, index: expected.stylesStep } = attentionFacts('zh-additive-luong'));
+  const outputs = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'].map((score) => {
+    const run = decodeWith(`zh-${score}-bahdanau`, SENTENCE);
+    close(run);
+    return run.outputText;
+  });
+  expected.compare = { output: outputs[3], same: outputs.filter((o) => o === outputs[3]).length, total: 6 };
+  const attended = ap.attend(
+    'dot',
+    [...exampleQuery],
+    exampleTokens.map((t) => [...t.key]),
+    exampleTokens.map((t) => [...t.value]),
+  );
+  const w = [...attended.weights];
+  expected.sandbox = (separator) => ({
+    weights: exampleTokens.map((t, j) => `${t.label} ${formatNumber(w[j])}`).join(separator),
+    top: exampleTokens[largest(w)].label,
+  });
+  const self = decodeWith('zh-additive-bahdanau-transformer', SENTENCE);
+  const layers = self.session.selfAttention();
+  const { data, shape } = layers[0].weights;
+  const n = shape[1];
+  const row = [...data.subarray(n, 2 * n)]; // head 0, the query of token 1 ("chase")
+  expected.self = {
+    token: 'chase',
+    word: SENTENCE.split(' ')[largest(row)],
+    weight: formatNumber(row[largest(row)]),
+    layer: 1,
+    head: 1,
+  };
+  close(self);
+  const greedy = decodeWith('zh-additive-bahdanau', SENTENCE);
+  const beam = greedy.session.beam(3);
+  const byId = new Map(beam.nodes.map((node) => [node.id, node.token]));
+  expected.beam = {
+    k: 3,
+    best: beam.beams[0]
+      .map((id) => byId.get(id))
+      .filter((t) => t !== '</s>')
+      .join(' '),
+    score: formatNumber(beam.scores[0]),
+    greedy: greedy.outputText,
+  };
+  close(greedy);
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function newPage(width = 1440, height = 1000) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  return page;
+}
+const hashFields = async (page) => {
+  await urlSettled(page);
+  return Object.fromEntries(new URLSearchParams(await page.evaluate(() => location.hash.slice(1))));
+};
+const activeTestid = (page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+
+/** The stop shown is stop `index`: its view, the state it set (from the link) and its text in `lang`. */
+async function checkStop(page, index, lang) {
+  const stop = STOPS[index];
+  const { link } = stop;
+  const panel = page.locator('[data-testid=tour]');
+  await page.waitForSelector(`[data-testid=tour][data-stop="${index + 1}"]`);
+  assert.equal(await panel.getAttribute('data-id'), stop.id);
+  const text = dict[lang];
+  assert.equal(await page.locator('[data-testid=tour-title]').innerText(), text[`${stop.id}.title`]);
+  assert.equal(await page.locator('[data-testid=tour-lead]').innerText(), text[`${stop.id}.lead`]);
+  assert.equal(
+    (await page.locator('[data-testid=tour-counter]').textContent())?.trim(),
+    `${text.region} · ${fill(text.counter, { n: index + 1, total: STOPS.length })}`,
+  );
+  // the view the stop opened
+  assert.equal(await page.locator(`[data-testid=view-${link.view}]`).getAttribute('aria-current'), 'page');
+  // its numbers, as the engine gives them
+  const want = stop.id === 'sandbox' ? expected.sandbox(text.listSeparator) : expected[stop.id];
+  if (stop.id !== 'length') {
+    const fact = page.locator('[data-testid=tour-fact]');
+    await fact.waitFor({ timeout: 30_000 });
+    assert.equal(await fact.innerText(), fill(text[`${stop.id}.fact`], want), `${lang} stop ${index + 1}`);
+  } else {
+    // the length chart's stop: its numbers are the chart's table cells (the engine's counts)
+    const fact = page.locator('[data-testid=tour-fact]');
+    await fact.waitFor({ timeout: 60_000 });
+    const params = JSON.parse((await fact.getAttribute('data-params')) ?? '{}');
+    const cell = async (score, range) =>
+      (await page.locator(`[data-testid=length-cell-${score}-${parseInt(range, 10)}]`).innerText()).split(
+        '\n',
+      )[0];
+    assert.equal(await cell('none', params.firstRange), params.first);
+    assert.equal(await cell('none', params.lastRange), params.last);
+    assert.equal(await cell('additive', params.lastRange), params.additive);
+    assert.equal(await fact.innerText(), fill(text['length.fact'], params));
+  }
+
+  // the state it set, as the page writes it into its link
+  const fields = await hashFields(page);
+  assert.equal(fields.tour, String(index + 1));
+  assert.equal(fields.lang, lang);
+  assert.equal(fields.view, link.view);
+  assert.equal(fields.task, link.task);
+  if (link.model) assert.equal(fields.model, link.model);
+  if (link.input) assert.equal(fields.input, link.input);
+  if (link.k) assert.equal(fields.k, link.k);
+  if (link.sa) assert.equal(fields.sa, link.sa);
+  if (link.reveal) assert.equal(fields.reveal, link.reveal);
+  if (stop.id === 'stages') assert.equal(fields.step, String(expected.stagesStep));
+  if (stop.id === 'styles') assert.equal(fields.step, String(expected.stylesStep));
+  if (stop.id === 'sandbox') {
+    assert.equal(fields.kind, 'dot');
+    assert.deepEqual(
+      JSON.parse(fields.tokens).map((t) => t[0]),
+      exampleTokens.map((t) => t.label),
+    );
+  }
+  // what it talks about is marked and above the bar
+  if (stop.spot) {
+    await page.waitForSelector(`${stop.spot}.tour-spot`, { timeout: 20_000 });
+    const [spot, bar] = await Promise.all([
+      page.locator(`${stop.spot}.tour-spot`).first().boundingBox(),
+      panel.boundingBox(),
+    ]);
+    assert.ok(spot && bar && spot.y < bar.y, `stop ${index + 1}: its element starts above the bar`);
+  }
+}
+
+async function walk(page, lang) {
+  for (let i = 0; i < STOPS.length; i++) {
+    await checkStop(page, i, lang);
+    await page.click('[data-testid=tour-next]');
+  }
+  // Next on the last stop finishes
+  await page.waitForSelector('[data-testid=tour]', { state: 'detached' });
+  assert.equal(await page.locator('[data-testid=tour-start]').innerText(), dict[lang].start);
+  assert.equal((await hashFields(page)).tour, undefined);
+}
+
+describe('the guided tour', () => {
+  test('walks the whole path in English from the masthead button', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#lang=en`);
+    const start = page.locator('[data-testid=tour-start]');
+    assert.equal(await start.innerText(), 'Guided tour');
+    await start.click();
+    await walk(page, 'en');
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('walks the whole path in Chinese', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#lang=zh`);
+    const start = page.locator('[data-testid=tour-start]');
+    assert.equal(await start.innerText(), '导览');
+    await start.click();
+    await walk(page, 'zh');
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('leaving keeps the stop’s state to explore; the masthead resumes there, after a reload too', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#tour=3&lang=en`);
+    await checkStop(page, 2, 'en');
+    await page.click('[data-testid=tour-leave]');
+    await page.waitForSelector('[data-testid=tour]', { state: 'detached' });
+    assert.equal(await activeTestid(page), 'tour-start', 'the focus goes back to the masthead');
+    const kept = await hashFields(page);
+    assert.equal(kept.model, 'additive-bahdanau');
+    assert.equal(kept.step, String(expected.stagesStep));
+    assert.equal(kept.tour, undefined);
+    // exploring: another step and another score function
+    await page.locator('h1').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('1');
+    await urlSettled(page);
+    const explored = await hashFields(page);
+    assert.equal(explored.model, 'dot-bahdanau');
+    assert.notEqual(explored.step, kept.step);
+    const start = page.locator('[data-testid=tour-start]');
+    assert.equal(await start.innerText(), 'Resume the tour at stop 3');
+    await page.reload();
+    assert.equal(await start.innerText(), 'Resume the tour at stop 3');
+    await start.click();
+    await checkStop(page, 2, 'en');
+    // changing the stop's setup inside the tour: its numbers are no longer cited, and it can be set up again
+    await page.locator('h1').click();
+    await page.keyboard.press('2');
+    await page.locator('[data-testid=tour-moved]').waitFor();
+    assert.equal(await page.locator('[data-testid=tour-fact]').count(), 0);
+    await page.click('[data-testid=tour-again]');
+    await checkStop(page, 2, 'en');
+    await page.click('[data-testid=tour-leave]');
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('switching the language redraws the stop and the bad-stop note in the other language', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#tour=3&lang=en`);
+    await checkStop(page, 2, 'en');
+    await page.click('[data-testid=lang-zh]');
+    await checkStop(page, 2, 'zh');
+    await page.close();
+    const bad = await newPage();
+    await bad.goto(`${server.url}#tour=99&lang=en`);
+    const notes = bad.locator('[data-testid=link-notes]');
+    await notes.waitFor();
+    assert.match(await notes.innerText(), /There is no tour stop “99”/);
+    await bad.click('[data-testid=lang-zh]');
+    await bad.waitForFunction(() =>
+      document.querySelector('[data-testid=link-notes]')?.textContent?.includes('导览没有第 “99” 站'),
+    );
+    await bad.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('a stop drops the what-ifs the page had, so its numbers are the trained model’s', async () => {
+    const page = await newPage();
+    // step 1's attention pinned on “jerry”: 汤姆's weights are no longer the model's own
+    await page.goto(
+      `${server.url}#view=decode&task=zh&model=additive-bahdanau&input=tom+chase+jerry&step=0&wi=p2@0&lang=en`,
+    );
+    await page.locator('[data-testid=decode]').waitFor();
+    assert.equal((await hashFields(page)).wi, 'p2@0');
+    await page.click('[data-testid=tour-start]');
+    await page.click('[data-testid=tour-next]');
+    await page.click('[data-testid=tour-next]');
+    await checkStop(page, 2, 'en');
+    assert.equal((await hashFields(page)).wi, undefined);
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('each stop’s own link opens that stop; a stop that is not there gives a link note', async () => {
+    for (let i = 0; i < STOPS.length; i++) {
+      const page = await newPage();
+      await page.goto(`${server.url}#tour=${i + 1}&lang=zh`);
+      await checkStop(page, i, 'zh');
+      const link = page.locator('[data-testid=tour-link]');
+      assert.equal(await link.getAttribute('href'), `#tour=${i + 1}`);
+      await page.close();
+    }
+    for (const bad of ['0', '9', 'three']) {
+      const page = await newPage();
+      await page.goto(`${server.url}#tour=${bad}&lang=en`);
+      const notes = page.locator('[data-testid=link-notes]');
+      await notes.waitFor();
+      assert.match(
+        await notes.innerText(),
+        new RegExp(`There is no tour stop “${bad}” \\(the stops are 1 to ${STOPS.length}\\)`),
+      );
+      assert.equal(await page.locator('[data-testid=tour]').count(), 0);
+      await page.close();
+    }
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('can be walked by keyboard only, and leaves the stepping keys to the page', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}#lang=en`);
+    await page.locator('[data-testid=engine-status] [data-testid=isa]').waitFor();
+    for (let tabs = 0; tabs < 10 && (await activeTestid(page)) !== 'tour-start'; tabs++)
+      await page.keyboard.press('Tab');
+    assert.equal(await activeTestid(page), 'tour-start', 'the masthead button is among the first tab stops');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=tour][data-stop="1"]');
+    assert.equal(await activeTestid(page), 'tour-title', 'opening the tour moves the focus to its stop');
+    await page.keyboard.press('Tab'); // Back is disabled on the first stop
+    assert.equal(await activeTestid(page), 'tour-next');
+    for (let i = 1; i < STOPS.length; i++) {
+      await page.keyboard.press('Enter');
+      await checkStop(page, i, 'en');
+      assert.equal(await activeTestid(page), 'tour-next', 'Next keeps the focus');
+      if (STOPS[i].id === 'stages') {
+        // the arrows still step the decoder from the tour's buttons
+        await page.keyboard.press('ArrowRight');
+        await urlSettled(page);
+        assert.equal((await hashFields(page)).step, String(expected.stagesStep + 1));
+        await page.keyboard.press('ArrowLeft');
+      }
+    }
+    // back to the first stop: the focus moves from the disabled Back to Next
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await activeTestid(page), 'tour-back');
+    await page.keyboard.press('Enter');
+    await checkStop(page, STOPS.length - 2, 'en');
+    // Escape leaves from inside the bar
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=tour]', { state: 'detached' });
+    assert.equal(await activeTestid(page), 'tour-start');
+    assert.equal(
+      await page.locator('[data-testid=tour-start]').innerText(),
+      `Resume the tour at stop ${STOPS.length - 1}`,
+    );
+    await page.keyboard.press('Enter');
+    await checkStop(page, STOPS.length - 2, 'en');
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('at 375 px the bar is docked at the bottom, inside the width, under what it talks about', async () => {
+    const page = await newPage(375, 800);
+    await page.goto(`${server.url}#tour=1&lang=zh`);
+    for (let i = 0; i < STOPS.length; i++) {
+      await checkStop(page, i, 'zh');
+      const bar = await page.locator('[data-testid=tour]').boundingBox();
+      assert.ok(bar, 'the bar is shown');
+      assert.ok(Math.abs(bar.y + bar.height - 800) < 1, 'docked at the bottom');
+      assert.ok(bar.height <= 0.45 * 800 + 1, `stop ${i + 1}: at most 45 % of the height (${bar.height})`);
+      assert.ok(bar.x >= 0 && bar.x + bar.width <= 375 + 0.5, 'inside the width');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 0, `no sideways scrolling (${overflow} px)`);
+      await page.click('[data-testid=tour-next]');
+    }
+    await page.close();
+    assert.deepEqual(consoleErrors, []);
+  });
+});
