@@ -1,0 +1,70 @@
+// What a first-time learner ran into on the new parts of the page (the fixed-vector baseline, the
+// what-ifs, the Why attention view, the Chinese interface), each checked in headless Chromium.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { launchBrowser, waitForStep } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+let server, browser;
+const consoleErrors = [];
+
+/** A fresh page at `hash` (1440 × 1000 unless told), its console errors collected. */
+async function open(hash, viewport = { width: 1440, height: 1000 }) {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
+  await page.goto(`${server.url}index.html#${new URLSearchParams(hash)}`);
+  return page;
+}
+
+const box = (page, selector) =>
+  page.$eval(selector, (el) => {
+    const s = getComputedStyle(el);
+    return {
+      fontSize: s.fontSize,
+      marginTop: s.marginTop,
+      background: s.backgroundColor,
+      borderStyle: s.borderTopStyle,
+    };
+  });
+
+describe('a first-time learner’s findings', () => {
+  before(async () => {
+    [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('the baseline’s card in Decode has a card’s title and its buttons read as links', async () => {
+    const page = await open({
+      view: 'decode',
+      task: 'zh',
+      lang: 'en',
+      model: 'none-bahdanau',
+      input: 'tom chase jerry',
+    });
+    await waitForStep(page, 'zh-none-bahdanau', 0);
+    const title = await box(page, '[data-testid=fixed-context] h2');
+    const other = await box(page, '[data-testid=topk-panel] h2');
+    // It stood twice the size of every other card's title, under a blank band (the browser's h2).
+    assert.equal(title.fontSize, other.fontSize);
+    assert.equal(title.marginTop, '0px');
+    const button = await box(page, '[data-testid=with-attention]');
+    assert.equal(button.background, 'rgba(0, 0, 0, 0)');
+    assert.equal(button.borderStyle, 'none');
+
+    await page.click('[data-testid=with-attention]');
+    await waitForStep(page, 'zh-additive-bahdanau', 0);
+    const offer = await box(page, '[data-testid=without-attention]');
+    assert.equal(offer.background, 'rgba(0, 0, 0, 0)');
+    assert.equal(offer.borderStyle, 'none');
+    await page.close();
+  });
+
+  test('no console errors', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
