@@ -64,6 +64,27 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('Compare with the baseline chosen shows it once and no Bahdanau vs Luong pair of it', async () => {
+    const page = await open({
+      view: 'compare',
+      task: 'zh',
+      lang: 'en',
+      model: 'none-bahdanau',
+      input: 'tom chase jerry',
+    });
+    await page.locator('[data-testid=output-zh-dot-bahdanau]').waitFor();
+    // The "Bahdanau vs Luong (dot)" group held the baseline again and a "Not shipped" zh-none-luong.
+    assert.equal(await page.locator('[data-testid=compare-zh-none-bahdanau]').count(), 1);
+    assert.equal(await page.locator('[data-testid=compare-zh-none-luong]').count(), 0);
+    const headings = await page.locator('h2').allInnerTexts();
+    assert.ok(!headings.some((h) => h.includes('Luong')), headings.join(' | '));
+    // The lead named the first score function ("through dot attention in both styles").
+    const lead = await page.locator('p.lead').innerText();
+    assert.ok(!lead.includes('dot'), lead);
+    assert.match(lead, /fixed-vector baseline \(zh-none-bahdanau\)/);
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
