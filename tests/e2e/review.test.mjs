@@ -85,6 +85,20 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('the Why attention summary does not count a model below the baseline among those that hold up', async () => {
+    const page = await open({ view: 'length', task: 'dates', lang: 'en' });
+    const summary = await page.locator('[data-testid=length-summary]').innerText({ timeout: 90_000 });
+    const pct = (s) => Number(s.replace(' %', ''));
+    const baselineLast = pct(summary.match(/to ([\d.]+ %) on/)[1]);
+    const stay = summary.match(/(\d+) of the (\d+) models stay between ([\d.]+ %) and/);
+    // It read "6 of the 6 models stay between 39.53 % and 100.00 %": cosine, below the baseline's 41.86 %.
+    assert.ok(pct(stay[3]) > baselineLast, summary);
+    const weak = summary.match(/No better than the baseline there: cosine \(([\d.]+ %)\)/);
+    assert.ok(weak && pct(weak[1]) <= baselineLast, summary);
+    assert.equal(Number(stay[1]), Number(stay[2]) - 1);
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });

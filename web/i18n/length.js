@@ -49,6 +49,8 @@ export default {
       'With attention, {count} of the {total} models stay between {lo} and {hi} on {lastRange} tokens.',
     summaryAlsoFall:
       'Falling too: {names}; attention that cannot focus its weights does not help (see them in Decode).',
+    summaryWeak:
+      'No better than the baseline there: {names}; attention that cannot focus its weights does not help (see them in Decode).',
     fallName: '{name} ({percent})',
     listSep: ', ',
     verdictFalls:
@@ -112,6 +114,8 @@ export default {
     summaryAttention:
       '有注意力时，{total} 个模型中有 {count} 个在 {lastRange} 个词元的输入上保持在 {lo} 到 {hi} 之间。',
     summaryAlsoFall: '同样下降的有：{names}；无法让权重集中的注意力帮不上忙（可在“解码”中查看它们的权重）。',
+    summaryWeak:
+      '在那里不比基线好的有：{names}；无法让权重集中的注意力帮不上忙（可在“解码”中查看它们的权重）。',
     fallName: '{name}（{percent}）',
     listSep: '、',
     verdictFalls: '一个固定向量装得下短输入，却装不下长输入；注意力在每一步都读取所有编码器状态。',
