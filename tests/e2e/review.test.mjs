@@ -99,6 +99,32 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('a stage’s what-if mark never breaks inside “τ = 0.245”', async () => {
+    const page = await open({
+      view: 'decode',
+      task: 'zh',
+      lang: 'en',
+      model: 'additive-bahdanau',
+      input: 'tom chase jerry',
+      step: '1',
+      wi: 'p1/0.01/0@1,m2@1,t0.245@1',
+    });
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    for (const panel of ['scores-panel', 'weights-panel', 'context-panel']) {
+      const lines = await page.$eval(`[data-testid=${panel}-mark]`, (el) => {
+        const text = el.firstChild;
+        const at = text.textContent.indexOf('τ');
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, text.textContent.length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      // The mark "pinned weights · masked: “jerry” · τ = 0.245" wrapped as "… τ =" / "0.245".
+      assert.equal(lines, 1, panel);
+    }
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });

@@ -30,7 +30,8 @@ export default {
     markMasked: 'masked: {tokens}',
     markPinned: 'pinned on “{token}”',
     markPinnedWeights: 'pinned weights',
-    markTemperature: 'τ = {tau}',
+    // no-break spaces: the mark wraps between its parts, never inside τ = 0.5
+    markTemperature: 'τ\u00a0=\u00a0{tau}',
     intervenedTitle: 'a what-if changed this step; ',
     formulaPinned:
       'This step’s weights were pinned: α is the pinned weights, the exponentials show what the softmax would have given.',
@@ -81,7 +82,8 @@ export default {
     markMasked: '已屏蔽：{tokens}',
     markPinned: '固定在“{token}”',
     markPinnedWeights: '固定的权重',
-    markTemperature: 'τ = {tau}',
+    // no-break spaces: the mark wraps between its parts, never inside τ = 0.5
+    markTemperature: 'τ\u00a0=\u00a0{tau}',
     intervenedTitle: '这一步被假如改变了；',
     formulaPinned: '这一步的权重是固定的：α 即固定的权重，指数项给出的是 softmax 本来的结果。',
     formulaTemperature: '在 τ = {tau} 时，每一项都是 exp((e_j − m) / τ)。',
