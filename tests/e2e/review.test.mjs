@@ -99,7 +99,7 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
-  test('a stage’s what-if mark never breaks inside “τ = 0.245”', async () => {
+  test('a pinned step’s weights are called pinned, and its mark never breaks inside “τ = 0.245”', async () => {
     const page = await open({
       view: 'decode',
       task: 'zh',
@@ -110,6 +110,10 @@ describe('a first-time learner’s findings', () => {
       wi: 'p1/0.01/0@1,m2@1,t0.245@1',
     });
     await waitForStep(page, 'zh-additive-bahdanau', 1);
+    // A pinned step's weights are not the softmax of its scores; the panel said they were.
+    const hint = await page.locator('[data-testid=weights-panel] p.hint').first().innerText();
+    assert.match(hint, /pinned this step/);
+    assert.doesNotMatch(hint, /^Softmax turns/);
     for (const panel of ['scores-panel', 'weights-panel', 'context-panel']) {
       const lines = await page.$eval(`[data-testid=${panel}-mark]`, (el) => {
         const text = el.firstChild;
@@ -122,6 +126,12 @@ describe('a first-time learner’s findings', () => {
       // The mark "pinned weights · masked: “jerry” · τ = 0.245" wrapped as "… τ =" / "0.245".
       assert.equal(lines, 1, panel);
     }
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 'zh-additive-bahdanau', 2);
+    assert.match(
+      await page.locator('[data-testid=weights-panel] p.hint').first().innerText(),
+      /^Softmax turns/,
+    );
     await page.close();
   });
 

@@ -35,6 +35,8 @@ export default {
     intervenedTitle: 'a what-if changed this step; ',
     formulaPinned:
       'This step’s weights were pinned: α is the pinned weights, the exponentials show what the softmax would have given.',
+    weightsPinned:
+      'A what-if pinned this step: these are the weights it set, not the softmax of the scores (the formula is what the model would have computed). The later steps follow from them.',
     formulaTemperature: 'At τ = {tau} every term is exp((e_j − m) / τ).',
     formulaMasked: 'Masked tokens get weight 0: the softmax runs over the others.',
     formulaMark: '{mark}.',
@@ -86,6 +88,8 @@ export default {
     markTemperature: 'τ\u00a0=\u00a0{tau}',
     intervenedTitle: '这一步被假如改变了；',
     formulaPinned: '这一步的权重是固定的：α 即固定的权重，指数项给出的是 softmax 本来的结果。',
+    weightsPinned:
+      '这一步被假如固定了：这些是它设定的权重，不是得分的 softmax（公式是模型本来会算的）。后面的步骤从它们继续。',
     formulaTemperature: '在 τ = {tau} 时，每一项都是 exp((e_j − m) / τ)。',
     formulaMasked: '被屏蔽的词元权重为 0：softmax 只在其余词元上计算。',
     formulaMark: '{mark}。',
