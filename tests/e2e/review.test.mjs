@@ -114,6 +114,12 @@ describe('a first-time learner’s findings', () => {
     const hint = await page.locator('[data-testid=weights-panel] p.hint').first().innerText();
     assert.match(hint, /pinned this step/);
     assert.doesNotMatch(hint, /^Softmax turns/);
+    // The list gave the weights as set ([1, 0.01, 0]) beside the engine's 0.990 / 0.010 with no word
+    // of the division.
+    const item = await page.locator('[data-testid=whatif-items] li').first().innerText();
+    assert.match(item, /pin step 2 to \[1\.000, 0\.010, 0\.000\] ÷ their sum/);
+    const shown = Number(await page.getAttribute('[data-testid=whatif-value-0]', 'data-value'));
+    assert.ok(Math.abs(shown - 1 / 1.01) < 1e-6, String(shown));
     for (const panel of ['scores-panel', 'weights-panel', 'context-panel']) {
       const lines = await page.$eval(`[data-testid=${panel}-mark]`, (el) => {
         const text = el.firstChild;
