@@ -141,6 +141,26 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('the Why attention readout’s line keys stand level with their names', async () => {
+    const page = await open({ view: 'length', task: 'reverse', lang: 'en' });
+    await page.locator('[data-testid=length-summary]').waitFor({ timeout: 90_000 });
+    await page.hover('[data-testid=length-bucket-13]');
+    await page.locator('[data-testid=length-readout-title]').waitFor();
+    const offsets = await page.$$eval('[data-testid=length-readout] li', (rows) =>
+      rows.map((li) => {
+        const mid = (el) => {
+          const r = el.getBoundingClientRect();
+          return r.top + r.height / 2;
+        };
+        return Math.abs(mid(li.querySelector('.swatch')) - mid(li.querySelector('.name')));
+      }),
+    );
+    // Each key sat at the top of its row, a line above its model's name.
+    assert.equal(offsets.length, 7);
+    for (const d of offsets) assert.ok(d < 3, String(offsets));
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
