@@ -141,7 +141,7 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
-  test('the Why attention readout’s line keys stand level with their names', async () => {
+  test('the Why attention view says when it has decoded, and its readout’s keys stand level with their names', async () => {
     const page = await open({ view: 'length', task: 'reverse', lang: 'en' });
     await page.locator('[data-testid=length-summary]').waitFor({ timeout: 90_000 });
     await page.hover('[data-testid=length-bucket-13]');
@@ -154,6 +154,11 @@ describe('a first-time learner’s findings', () => {
         };
         return Math.abs(mid(li.querySelector('.swatch')) - mid(li.querySelector('.name')));
       }),
+    );
+    // Finished, the status still read "Decoding 1000 held-out pairs per model".
+    assert.match(
+      await page.locator('[data-testid=length-progress] .status').innerText(),
+      /^Decoded 1000 held-out/,
     );
     // Each key sat at the top of its row, a line above its model's name.
     assert.equal(offsets.length, 7);
