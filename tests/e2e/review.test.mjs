@@ -166,6 +166,33 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('at 375 px the step-in-numbers formulas stay inside their card (they scroll)', async () => {
+    const page = await open(
+      {
+        view: 'decode',
+        task: 'zh',
+        lang: 'zh',
+        model: 'additive-bahdanau',
+        input: 'tom chased jerry in the kitchen',
+        step: '3',
+      },
+      { width: 375, height: 800 },
+    );
+    await waitForStep(page, 'zh-additive-bahdanau', 3);
+    const panel = page.locator('[data-testid=formula-panel]');
+    await panel.scrollIntoViewIfNeeded();
+    await page.locator('[data-testid=formula-panel] .pair .katex-display').first().waitFor();
+    const sticking = await panel.evaluate((card) => {
+      const right = card.getBoundingClientRect().right;
+      return [...card.querySelectorAll('.pair .katex-display')]
+        .map((el) => el.getBoundingClientRect().right - right)
+        .filter((d) => d > 0);
+    });
+    // "α_j = … , m = max_i e_i" ran 30 px past the card and the screen, cut off.
+    assert.deepEqual(sticking, []);
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
