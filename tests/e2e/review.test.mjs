@@ -193,6 +193,40 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('Compare’s lead names only the groups shown (reverse has no Transformer encoder)', async () => {
+    const page = await open({
+      view: 'compare',
+      task: 'reverse',
+      lang: 'en',
+      model: 'dot-bahdanau',
+      input: 'abcdefj',
+    });
+    await page.locator('[data-testid=output-reverse-dot-bahdanau]').first().waitFor();
+    const lead = await page.locator('p.lead').innerText();
+    assert.equal(
+      lead,
+      "“abcdefj” through every Bahdanau model of this task, through dot attention in both styles. One colour scale (weight 0 → 1) for all; the red box marks where a model's weights differ most from the chosen model (reverse-dot-bahdanau).",
+    );
+    assert.equal(
+      await page.locator('[data-testid=compare-reverse-additive-bahdanau-transformer]').count(),
+      0,
+    );
+    await page.close();
+    const zh = await open({
+      view: 'compare',
+      task: 'zh',
+      lang: 'en',
+      model: 'dot-bahdanau',
+      input: 'tom chase jerry',
+    });
+    await zh.locator('[data-testid=output-zh-dot-bahdanau]').first().waitFor();
+    assert.match(
+      await zh.locator('p.lead').innerText(),
+      /both styles, and through a BiGRU and a Transformer encoder\. One/,
+    );
+    await zh.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
