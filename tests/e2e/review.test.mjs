@@ -227,6 +227,16 @@ describe('a first-time learner’s findings', () => {
     await zh.close();
   });
 
+  test('in Chinese a bucket’s spoken label lists the models with the Chinese list mark', async () => {
+    const page = await open({ view: 'length', task: 'reverse', lang: 'zh' });
+    await page.locator('[data-testid=length-summary]').waitFor({ timeout: 90_000 });
+    const label = await page.getAttribute('[data-testid=length-bucket-1]', 'aria-label');
+    // It read "无注意力（一个固定向量） 100.00 %, 点积 100.00 %, …" with English commas.
+    assert.match(label, /100\.00 %、点积 100\.00 %、缩放点积/);
+    assert.doesNotMatch(label, /, /);
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
