@@ -237,6 +237,23 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('Compare’s card with what-ifs does not show the held-out score measured without them', async () => {
+    const page = await open({
+      view: 'compare',
+      task: 'zh',
+      lang: 'en',
+      model: 'additive-bahdanau',
+      input: 'tom chased jerry in the kitchen',
+      wi: 'm2@1',
+    });
+    const withName = 'zh-additive-bahdanau~whatif';
+    await page.locator(`[data-testid="output-${withName}"]`).waitFor();
+    // It read "held-out 99.5%" beside the output the what-ifs changed.
+    assert.equal(await page.locator(`[data-testid="accuracy-${withName}"]`).count(), 0);
+    assert.equal(await page.locator('[data-testid="accuracy-zh-additive-bahdanau"]').count(), 4);
+    await page.close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
