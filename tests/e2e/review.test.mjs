@@ -82,6 +82,12 @@ describe('a first-time learner’s findings', () => {
     const lead = await page.locator('p.lead').innerText();
     assert.ok(!lead.includes('dot'), lead);
     assert.match(lead, /fixed-vector baseline \(zh-none-bahdanau\)/);
+    // Its card said "the others are measured against it", with no difference marked anywhere.
+    const note = await page
+      .locator('[data-testid=compare-zh-none-bahdanau] [data-testid=chosen-note]')
+      .innerText();
+    assert.match(note, /no differences to mark: choose a score function/);
+    assert.equal(await page.locator('[data-testid^=diff-]').count(), 0);
     await page.close();
   });
 
