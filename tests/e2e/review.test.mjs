@@ -56,11 +56,33 @@ describe('a first-time learner’s findings', () => {
     assert.equal(button.background, 'rgba(0, 0, 0, 0)');
     assert.equal(button.borderStyle, 'none');
 
+    assert.equal(await page.locator('[data-testid=fixed-whatifs]').count(), 0);
     await page.click('[data-testid=with-attention]');
     await waitForStep(page, 'zh-additive-bahdanau', 0);
     const offer = await box(page, '[data-testid=without-attention]');
     assert.equal(offer.background, 'rgba(0, 0, 0, 0)');
     assert.equal(offer.borderStyle, 'none');
+    await page.close();
+  });
+
+  test('the baseline in Decode says the link’s what-ifs are kept but do not apply to it', async () => {
+    const page = await open({
+      view: 'decode',
+      task: 'zh',
+      lang: 'en',
+      model: 'none-bahdanau',
+      input: 'tom chase jerry',
+      wi: 'm1@0,t0.5@1',
+    });
+    await waitForStep(page, 'zh-none-bahdanau', 0);
+    // The what-ifs vanished from sight without a word (and came back under another model).
+    assert.match(
+      await page.locator('[data-testid=fixed-whatifs]').innerText(),
+      /What-ifs set: 2\. They change attention/,
+    );
+    await page.click('[data-testid=with-attention]');
+    await waitForStep(page, 'zh-additive-bahdanau', 0);
+    assert.equal(await page.locator('[data-testid=whatif-items] li').count(), 2);
     await page.close();
   });
 
