@@ -282,6 +282,15 @@ describe('a first-time learner’s findings', () => {
     await page.close();
   });
 
+  test('the Why attention view names each score function as the other views do, in both languages', async () => {
+    const { default: length } = await import('../../web/i18n/length.js');
+    const { default: formulas } = await import('../../web/i18n/formulas.js');
+    // In Chinese "general" was 通用 in this view and 一般式 in Decode, Compare and the formulas.
+    for (const lang of ['en', 'zh'])
+      for (const score of ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'])
+        assert.equal(length[lang][`model_${score}`], formulas[lang][`${score}Label`], `${lang} ${score}`);
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });

@@ -81,7 +81,7 @@ export default {
     model_none: '无注意力（一个固定向量）',
     model_dot: '点积',
     model_scaled_dot: '缩放点积',
-    model_general: '通用',
+    model_general: '一般式',
     model_additive: '加性',
     model_cosine: '余弦',
     model_scaled_cosine: '缩放余弦',
