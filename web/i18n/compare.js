@@ -69,6 +69,6 @@ export default {
     heatmapTitle: '{model}：输出 × 输入',
     largestDiff: '差别最大处在第 {step} 步、词元“{token}”上：这里是 {b}，选中模型是 {a}（|Δ| = {d}）。',
     chosenModel: '选中的模型：其他模型都与它比较。',
-    chosenBaseline: '选中的模型。它没有权重，也就没有差别可标：选一个打分函数，才能让其他模型与它比较。',
+    chosenBaseline: '选中的模型。它没有权重，也就没有差别可标：选一个打分函数，就能让其他模型与它比较。',
   },
 };
