@@ -227,7 +227,7 @@ describe('what-ifs in Decode', () => {
       await goToStep(i);
       await assertShows(expected[i]);
       assert.equal(await page.textContent('[data-testid=weights-temperature]'), '2');
-      assert.match(await page.textContent('[data-testid=scores-panel-mark]'), /τ = 2/);
+      assert.match(await page.textContent('[data-testid=scores-panel-mark]'), /τ\s=\s2/);
     }
     await goToStep(0);
     assert.equal(await page.textContent('[data-testid=weights-temperature]'), '1');

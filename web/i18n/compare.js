@@ -8,7 +8,13 @@ export default {
     pictureTitle: 'Compare on “{input}” (chosen: {model})',
     heatmapsSvg: 'heatmaps SVG',
     heatmapsPng: 'heatmaps PNG',
-    lead: "“{input}” through every {style} model of this task, through {score} attention in both styles, and through a BiGRU and a Transformer encoder. One colour scale (weight 0 → 1) for all; the red box marks where a model's weights differ most from the chosen model ({model}).",
+    leadModels: '“{input}” through every {style} model of this task',
+    leadStyles: ', through {score} attention in both styles',
+    leadEncoders: ', and through a BiGRU and a Transformer encoder',
+    leadEnd:
+      ". One colour scale (weight 0 → 1) for all; the red box marks where a model's weights differ most from the chosen model ({model}).",
+    leadBaselineEnd:
+      '. The chosen model is the fixed-vector baseline ({model}): it has no attention, so no heatmap and no weights to compare with. One colour scale (weight 0 → 1) for all.',
     ranked: 'Ranked by held-out exact match',
     heldOutTitle: 'Held-out exact match',
     heldOutText:
@@ -27,6 +33,8 @@ export default {
     heatmapTitle: '{model}: output × input',
     largestDiff: 'Largest difference at step {step}, on “{token}”: {b} here vs {a} (|Δ| = {d}).',
     chosenModel: 'The chosen model: the others are measured against it.',
+    chosenBaseline:
+      'The chosen model. Without weights it has no differences to mark: choose a score function to compare the others against it.',
   },
   zh: {
     yourTrained: '你训练的模型',
@@ -36,7 +44,13 @@ export default {
     pictureTitle: '比较“{input}”（选中：{model}）',
     heatmapsSvg: '热力图 SVG',
     heatmapsPng: '热力图 PNG',
-    lead: '“{input}”分别经过本任务所有 {style} 风格的模型、两种风格的{score}注意力，以及 BiGRU 和 Transformer 编码器。所有热力图用同一个色标（权重 0 → 1）；红框标出某个模型的权重与选中模型（{model}）差别最大的地方。',
+    leadModels: '“{input}”分别经过本任务所有 {style} 风格的模型',
+    leadStyles: '、两种风格的{score}注意力',
+    leadEncoders: '，以及 BiGRU 和 Transformer 编码器',
+    leadEnd:
+      '。所有热力图用同一个色标（权重 0 → 1）；红框标出某个模型的权重与选中模型（{model}）差别最大的地方。',
+    leadBaselineEnd:
+      '。选中的是固定向量基线（{model}）：它没有注意力，所以没有热力图，也没有可比较的权重。所有热力图用同一个色标（权重 0 → 1）。',
     ranked: '按留出集完全匹配率排名',
     heldOutTitle: '留出集完全匹配率',
     heldOutText:
@@ -55,5 +69,6 @@ export default {
     heatmapTitle: '{model}：输出 × 输入',
     largestDiff: '差别最大处在第 {step} 步、词元“{token}”上：这里是 {b}，选中模型是 {a}（|Δ| = {d}）。',
     chosenModel: '选中的模型：其他模型都与它比较。',
+    chosenBaseline: '选中的模型。它没有权重，也就没有差别可标：选一个打分函数，就能让其他模型与它比较。',
   },
 };

@@ -96,6 +96,8 @@ export default {
       "The fixed-vector baseline has no scores and no weights. At every step its decoder reads the same context c, the encoder's final states (the forward GRU's after the last token, the backward GRU's after the first), however long the input.",
     fixedVector: 'fixed context vector',
     withAttention: 'Decode with additive attention',
+    fixedWhatIfs:
+      'What-ifs set: {count}. They change attention, which this model does not have: they are kept, and apply again under a score function.',
     withoutAttention: 'Decode without attention (the fixed-vector baseline)',
     close: 'close',
     change: 'change',
@@ -197,6 +199,8 @@ export default {
       '固定向量基线没有得分，也没有权重。无论输入多长，它的解码器每一步读到的都是同一个上下文 c，即编码器的最终状态（前向 GRU 读完最后一个词元后的状态，反向 GRU 读完第一个词元后的状态）。',
     fixedVector: '固定的上下文向量',
     withAttention: '用加性注意力解码',
+    fixedWhatIfs:
+      '你的 {count} 个假如改变的是注意力，而这个模型没有注意力：它们仍被保留，换成一个打分函数后会再次生效。',
     withoutAttention: '不用注意力解码（固定向量基线）',
     close: '收起',
     change: '修改',

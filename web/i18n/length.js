@@ -18,6 +18,7 @@ export default {
     model_cosine: 'cosine',
     model_scaled_cosine: 'scaled cosine',
     progress: 'Decoding {total} held-out pairs per model in a Worker',
+    progressDone: 'Decoded {total} held-out pairs per model in a Worker',
     progressModel: '{done} / {total}',
     waiting: 'waiting',
     cancel: 'Cancel',
@@ -49,6 +50,8 @@ export default {
       'With attention, {count} of the {total} models stay between {lo} and {hi} on {lastRange} tokens.',
     summaryAlsoFall:
       'Falling too: {names}; attention that cannot focus its weights does not help (see them in Decode).',
+    summaryWeak:
+      'No better than the baseline there: {names}; attention that cannot focus its weights does not help (see them in Decode).',
     fallName: '{name} ({percent})',
     listSep: ', ',
     verdictFalls:
@@ -78,11 +81,12 @@ export default {
     model_none: '无注意力（一个固定向量）',
     model_dot: '点积',
     model_scaled_dot: '缩放点积',
-    model_general: '通用',
+    model_general: '一般式',
     model_additive: '加性',
     model_cosine: '余弦',
     model_scaled_cosine: '缩放余弦',
     progress: '正在 Worker 中为每个模型解码 {total} 个留出样本对',
+    progressDone: '已在 Worker 中为每个模型解码了 {total} 个留出样本对',
     progressModel: '{done} / {total}',
     waiting: '等待中',
     cancel: '取消',
@@ -112,6 +116,8 @@ export default {
     summaryAttention:
       '有注意力时，{total} 个模型中有 {count} 个在 {lastRange} 个词元的输入上保持在 {lo} 到 {hi} 之间。',
     summaryAlsoFall: '同样下降的有：{names}；无法让权重集中的注意力帮不上忙（可在“解码”中查看它们的权重）。',
+    summaryWeak:
+      '在那里不比基线好的有：{names}；无法让权重集中的注意力帮不上忙（可在“解码”中查看它们的权重）。',
     fallName: '{name}（{percent}）',
     listSep: '、',
     verdictFalls: '一个固定向量装得下短输入，却装不下长输入；注意力在每一步都读取所有编码器状态。',

@@ -16,10 +16,12 @@ const FALL = 0.2;
  * @param {{ buckets: Bucket[] }} baseline
  * @param {{ score: string, buckets: Bucket[] }[]} attention
  * @returns {null | { first: Bucket, last: Bucket, falls: boolean,
- *                    stay: { score: string, rate: number }[], fall: { score: string, rate: number }[] }}
- *   first/last: the baseline's shortest and longest buckets of at least MIN_PAIRS pairs; stay/fall:
- *   the attention models whose exact match on `last`'s lengths is (not) within 20 points of theirs
- *   on `first`'s.
+ *                    stay: { score: string, rate: number }[], fall: { score: string, rate: number }[],
+ *                    weak: { score: string, rate: number }[] }}
+ *   first/last: the baseline's shortest and longest buckets of at least MIN_PAIRS pairs; fall: the
+ *   attention models whose exact match on `last`'s lengths is 20 points or more below theirs on
+ *   `first`'s; weak: of the others, those no better than the baseline on `last` (a model weak at
+ *   every length does not fall, yet "stays" would read as "holds up"); stay: the rest.
  */
 export function lengthSummary(baseline, attention) {
   const filled = baseline.buckets.filter((b) => b.pairs >= MIN_PAIRS);
@@ -29,11 +31,15 @@ export function lengthSummary(baseline, attention) {
   const rate = (b) => b.hits / b.pairs;
   const stay = [];
   const fall = [];
+  const weak = [];
   for (const m of attention) {
     const a = m.buckets.find((b) => b.minLength === first.minLength);
     const z = m.buckets.find((b) => b.minLength === last.minLength);
     if (!a?.pairs || !z?.pairs) continue;
-    (rate(a) - rate(z) >= FALL ? fall : stay).push({ score: m.score, rate: rate(z) });
+    (rate(a) - rate(z) >= FALL ? fall : rate(z) <= rate(last) ? weak : stay).push({
+      score: m.score,
+      rate: rate(z),
+    });
   }
-  return { first, last, falls: rate(first) - rate(last) >= FALL, stay, fall };
+  return { first, last, falls: rate(first) - rate(last) >= FALL, stay, fall, weak };
 }
