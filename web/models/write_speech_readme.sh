@@ -28,6 +28,10 @@ the data:
   distance over reference length, summed) and the exact match of the greedy transcript, and the
   monotonicity: the share of decoding steps whose attention peak does not move back in time.
 
+Plain cosine is not shipped: its scores lie in [−1, 1], so over ~100 encoder states its weights
+stay nearly flat (held-out CER 27.15 %, monotonicity 61.27 % after the same 4,000 steps); the
+learned scale of scaled cosine lifts that bound.
+
 `tests/train/test_shipped_speech.cpp` evaluates every file listed here on all its held-out
 utterances and checks the three numbers. Reproduce: `bash web/models/make_speech_models.sh` then
 `bash web/models/write_speech_readme.sh`.
@@ -36,7 +40,7 @@ TEXT
   echo
   echo "| file | task | encoder | score | style | held-out CER | monotonicity | exact match | size | command |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
-  for score in additive location dot scaled_dot general cosine; do
+  for score in additive location dot scaled_dot general scaled_cosine; do
     log=$logs/speech-$score.log
     name=speech-$score-bahdanau
     [ -s "$log" ] && [ -f "web/models/$name.safetensors" ] || continue
