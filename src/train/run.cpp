@@ -122,6 +122,7 @@ std::vector<TaskInfo> task_infos(models::EncoderKind encoder) {
     std::vector<TaskInfo> out;
     for (const auto &name : task_names()) out.push_back(info_for(name, encoder));
     out.push_back(scenes_info());
+    out.push_back(speech_info());
     return out;
 }
 

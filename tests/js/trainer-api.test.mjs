@@ -82,7 +82,7 @@ test('trainTasks() and pairsRecipe() give the recipes apg train uses', () => {
   const tasks = T.trainTasks();
   assert.deepEqual(
     tasks.map((t) => t.name),
-    ['dates', 'zh', 'reverse', 'scenes'],
+    ['dates', 'zh', 'reverse', 'scenes', 'speech'],
   );
   const dates = tasks[0];
   assert.equal(dates.defaultSteps, 500);

@@ -98,5 +98,5 @@ test('a scenes run refuses the sizes its recipe fixes and a probe that is not a 
     assert.equal(err.code, 'bad_argument', JSON.stringify(extra));
     assert.equal(err.details.name, name, JSON.stringify(extra));
   }
-  assert.equal(T.trainTasks().length, 4);
+  assert.equal(T.trainTasks().length, 5);
 });

@@ -83,8 +83,10 @@ TEST_CASE("Run's scenes evaluation probes a fixed held-out scene: caption words 
     Run run(small_scenes());
     run.step(4);
     const auto infos = task_infos();
-    const TaskInfo &info = infos.back();
+    REQUIRE(infos.size() == 5);
+    const TaskInfo &info = infos[3];
     REQUIRE(info.name == "scenes");
+    CHECK(infos[4].name == "speech");
     CHECK(info.steps == scenes_options().steps);
     CHECK(info.batch == 32);
     const scenes::Scene scene = scenes::parse_description(info.probe);
