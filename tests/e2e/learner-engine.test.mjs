@@ -233,9 +233,11 @@ describe('the engine’s numbers a learner reads', () => {
       null,
       { timeout: 40_000 },
     );
-    const names = await page.$$eval('figure[data-testid^="cmp-"]', (els) =>
+    // every model's figure, the fixed-vector baseline's "no attention" picture among them
+    const names = await page.$$eval('[data-testid^="cmp-"]', (els) =>
       els.map((e) => e.dataset.testid.slice(4)),
     );
+    assert.ok(names.includes('zh-none-bahdanau'));
     const json = await grab(page, 'compare-export-json');
     assert.equal(json.name, 'compare-zh-tom_chase_jerry.json');
     const data = JSON.parse(json.bytes.toString());

@@ -186,7 +186,7 @@ describe('the Why attention view', () => {
     // dates afresh, cancelled at once: it says so and offers to evaluate again
     await fresh.click('[data-testid=length-task-dates]');
     await fresh.click('[data-testid=length-cancel]');
-    assert.match(await text('[data-testid=length-progress]', fresh), /Cancelled: \d of 7 models finished/);
+    assert.match(await text('[data-testid=length-progress]', fresh), /Cancelled: \d of 8 models finished/);
     await urlSettled(fresh);
     assert.match(fresh.url(), /view=length&task=dates/);
     // a run superseded part-way by another task's (and one back): the last asked for is shown
