@@ -173,8 +173,9 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
         }
 
     // Fill a zero model of the config's shapes, tensor by tensor (load_safetensors has checked that
-    // every value is finite).
-    models::Parameters params = models::zeros_like(models::init_parameters(config, 0), config);
+    // every value is finite). Not a random initialisation overwritten: that would link every
+    // encoder's initialiser (the audio and conv ones too) into the page's module.
+    models::Parameters params = models::zeros(config);
     for (models::TensorRef &t : models::tensors(params, config)) {
         const NamedTensor &file = c.tensors.at(t.name);
         if (file.data.size() != t.data.size()) throw std::logic_error("model: tensor_shapes differs from tensors()");
