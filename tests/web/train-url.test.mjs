@@ -57,7 +57,10 @@ test('malformed fields fall back to the defaults, each with a note', () => {
   assert.equal(out.seed, 1);
   assert.deepEqual(out.scores, ['dot'], 'known score functions kept once');
   assert.equal(notes.length, 5);
-  assert.match(String(notes[0]), /tr-task=chess is not one of dates, zh, reverse, scenes, speech; using dates/);
+  assert.match(
+    String(notes[0]),
+    /tr-task=chess is not one of dates, zh, reverse, scenes, speech; using dates/,
+  );
   assert.ok(notes.some((n) => /bogus/.test(String(n))));
 });
 
