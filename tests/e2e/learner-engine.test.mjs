@@ -233,8 +233,8 @@ describe('the engine’s numbers a learner reads', () => {
       null,
       { timeout: 40_000 },
     );
-    // every model's figure, the fixed-vector baseline's "no attention" picture among them
-    const names = await page.$$eval('[data-testid^="cmp-"]', (els) =>
+    // every model's figure, and the fixed-vector baseline's "no attention" picture
+    const names = await page.$$eval('figure[data-testid^="cmp-"], div[data-testid^="cmp-"]', (els) =>
       els.map((e) => e.dataset.testid.slice(4)),
     );
     assert.ok(names.includes('zh-none-bahdanau'));
@@ -273,7 +273,12 @@ describe('the engine’s numbers a learner reads', () => {
     assert.match(text, /data-legend/);
     assert.match(text, /attention weight/);
     for (const m of data.models) assert.ok(text.includes(`${m.name} → `), `${m.name} in the picture`);
-    assert.equal((text.match(/class="cell/g) ?? []).length, total);
+    // the fixed-vector baseline has no weights, so no cells: its picture says "no attention"
+    const cells = data.models
+      .filter((m) => m.steps.every((step) => step.weights))
+      .reduce((sum, m) => sum + m.steps.length * m.sourceTokens.length, 0);
+    assert.equal(cells, total - 4 * 3, 'the baseline: 4 steps × 3 source tokens without cells');
+    assert.equal((text.match(/class="cell/g) ?? []).length, cells);
     assert.deepEqual(await clippedInFile(text), []);
     const png = await grab(page, 'compare-export-png');
     assert.deepEqual([...png.bytes.subarray(0, 8)], PNG);
