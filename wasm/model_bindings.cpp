@@ -9,6 +9,7 @@
 #include "decode/transformer_trace.hpp"
 #include "io/model.hpp"
 #include "js_error.hpp"
+#include "model_convert.hpp"
 #include "model_handle.hpp"
 #include "session_methods.hpp"
 #include "step_record.hpp"
@@ -115,14 +116,6 @@ val strings_to_js(const std::vector<std::string> &items) {
     return out;
 }
 
-val vocab_to_js(const io::Vocabulary &vocab) {
-    val out = val::array();
-    for (int i = 0; i < vocab.size(); ++i) out.call<void>("push", vocab.token(i));
-    return out;
-}
-
-val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
-
 // {data: Float32Array (row-major copy), shape: number[]}
 val tensor_to_js(const trace::Tensor &t) {
     val shape = val::array();
@@ -202,9 +195,7 @@ val info_js(const std::shared_ptr<const Model> &model) {
     out.set("srcVocab", vocab_to_js(m.source_vocab()));
     out.set("tgtVocab", vocab_to_js(m.target_vocab()));
     const auto &training = m.training();
-    const auto accuracy = training.find("heldout_exact_match");
-    out.set("heldoutExactMatch",
-            accuracy != training.end() && accuracy->is_number() ? val(accuracy->get<double>()) : val::null());
+    out.set("heldoutExactMatch", training_number(training, "heldout_exact_match"));
     out.set("training", json_to_js(training));
     return out;
 }

@@ -25,8 +25,6 @@ val strings_to_js(const std::vector<std::string> &items) {
     return out;
 }
 
-val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
-
 val floats_to_js(const std::vector<float> &values) {
     return to_js(values.data(), static_cast<Eigen::Index>(values.size()));
 }

@@ -15,7 +15,6 @@
 namespace apg::wasm::audio {
 
 val strings_to_js(const std::vector<std::string> &items);
-val json_to_js(const nlohmann::json &j);
 val floats_to_js(const std::vector<float> &values);
 
 // T × bands frames as {data, rows: T, cols: bands}.

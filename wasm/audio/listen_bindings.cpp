@@ -5,6 +5,7 @@
 // 2^R frames of the utterance. Conversion only: the work is done by io::Model,
 // Seq2Seq::encode_audio and decode::DecodeSession.
 #include "../js_error.hpp"
+#include "../model_convert.hpp"
 #include "../session_methods.hpp"
 #include "../step_record.hpp"
 #include "audio_convert.hpp"
@@ -38,12 +39,6 @@ struct AudioSessionHandle {
 
 // Frames per encoder position: each of the R reductions halves the steps.
 int frames_per_position(const models::ModelConfig &c) { return 1 << c.reductions; }
-
-val vocab_to_js(const io::Vocabulary &vocab) {
-    val out = val::array();
-    for (int i = 0; i < vocab.size(); ++i) out.call<void>("push", vocab.token(i));
-    return out;
-}
 
 std::vector<std::uint8_t> bytes_from_js(const val &bytes, const std::string &field, std::int64_t max_bytes) {
     if (!bytes.instanceof (val::global("Uint8Array")))
@@ -93,13 +88,9 @@ val info_js(const std::shared_ptr<const Model> &model) {
     out.set("dims", dims);
     out.set("tgtVocab", vocab_to_js(m.target_vocab()));
     const auto &training = m.training();
-    auto number = [&](const char *key) {
-        const auto it = training.find(key);
-        return it != training.end() && it->is_number() ? val(it->get<double>()) : val::null();
-    };
-    out.set("heldoutExactMatch", number("heldout_exact_match"));
-    out.set("heldoutCer", number("heldout_cer"));
-    out.set("monotonicity", number("monotonicity"));
+    out.set("heldoutExactMatch", training_number(training, "heldout_exact_match"));
+    out.set("heldoutCer", training_number(training, "heldout_cer"));
+    out.set("monotonicity", training_number(training, "monotonicity"));
     out.set("training", json_to_js(training));
     return out;
 }

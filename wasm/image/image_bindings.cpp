@@ -6,6 +6,7 @@
 // decode::DecodeSession.
 #include "../convert.hpp"
 #include "../js_error.hpp"
+#include "../model_convert.hpp"
 #include "../session_methods.hpp"
 #include "../step_record.hpp"
 #include "decode/session.hpp"
@@ -36,8 +37,6 @@ template <std::size_t N> val names_to_js(const std::array<std::string_view, N> &
     for (auto n : names) out.call<void>("push", std::string(n));
     return out;
 }
-
-val json_to_js(const nlohmann::json &j) { return val::global("JSON").call<val>("parse", j.dump()); }
 
 val bytes_to_js(const std::vector<std::uint8_t> &bytes) {
     return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
@@ -173,12 +172,6 @@ struct ImageSessionHandle {
     std::shared_ptr<ImageSessionState> state;
 };
 
-val vocab_to_js(const io::Vocabulary &vocab) {
-    val out = val::array();
-    for (int i = 0; i < vocab.size(); ++i) out.call<void>("push", vocab.token(i));
-    return out;
-}
-
 val load_js(val bytes) {
     const std::vector<std::uint8_t> data =
         bytes_from_js(bytes, "ImageModel.load", static_cast<std::int64_t>(limits::max_file_bytes));
@@ -223,12 +216,8 @@ val info_js(const std::shared_ptr<const Model> &model) {
     out.set("dims", dims);
     out.set("tgtVocab", vocab_to_js(m.target_vocab()));
     const auto &training = m.training();
-    auto number = [&](const char *key) {
-        const auto it = training.find(key);
-        return it != training.end() && it->is_number() ? val(it->get<double>()) : val::null();
-    };
-    out.set("heldoutExactMatch", number("heldout_exact_match"));
-    out.set("attentionHits", number("attention_hits"));
+    out.set("heldoutExactMatch", training_number(training, "heldout_exact_match"));
+    out.set("attentionHits", training_number(training, "attention_hits"));
     out.set("training", json_to_js(training));
     return out;
 }
