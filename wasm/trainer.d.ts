@@ -60,6 +60,18 @@ export interface TaskRecipe {
   hidden: number;
   sourceTokenizer: Tokenizer;
   targetTokenizer: Tokenizer;
+  /**
+   * The attention score functions this task trains (the content-based ones, then location), each
+   * with the styles whose recipe model the engine's config check accepts; 'none' (no attention) is
+   * not listed.
+   */
+  scores: TrainableScore[];
+}
+
+/** A score function a task trains, and the attention styles it takes there. */
+export interface TrainableScore {
+  name: ScoreKind | 'location';
+  styles: AttentionStyle[];
 }
 
 /** 'auto': words when at least half of the sources and half of the targets hold a space, else characters. */
@@ -94,7 +106,7 @@ export interface TrainConfig {
   pairs?: string;
   /** with pairs only; default 'auto' */
   tokenization?: Tokenization;
-  score?: ScoreKind | 'scaled_cosine';
+  score?: ScoreKind | 'location' | 'none';
   style?: AttentionStyle;
   /** 'bigru' is read as 'gru' */
   encoder?: EncoderKind | 'bigru';

@@ -46,6 +46,40 @@ int checked_int(const char *name, int value, int lo, int hi) {
     return value;
 }
 
+// The recipe's model for a task, score and style, checked (ModelConfig::validate throws its coded
+// error); the text tasks' vocabularies and lengths do not change which kinds fit, so none is built.
+void check_recipe(std::string_view task, attention::ScoreKind score, models::AttentionStyle style,
+                  models::EncoderKind encoder) {
+    if (task == "scenes") {
+        scenes_config(score, style);
+    } else if (task == "speech") {
+        speech_config(score, style);
+    } else {
+        PreparedTask stub;
+        stub.data.name = std::string(task);
+        stub.data.max_source_len = stub.data.max_target_len = 1;
+        stub.source_vocab = stub.target_vocab = io::Vocabulary::build({}, io::Tokenizer::characters);
+        recipe_config(stub, score, style, encoder);
+    }
+}
+
+std::vector<ScoreOption> trainable_scores(std::string_view task, models::EncoderKind encoder) {
+    std::vector<attention::ScoreKind> kinds(attention::all_score_kinds.begin(), attention::all_score_kinds.end());
+    kinds.push_back(attention::ScoreKind::location);
+    std::vector<ScoreOption> out;
+    for (const auto kind : kinds) {
+        ScoreOption option{kind, {}};
+        for (const auto style : {models::AttentionStyle::bahdanau, models::AttentionStyle::luong}) try {
+                check_recipe(task, kind, style, encoder);
+                option.styles.push_back(style);
+            } catch (const Error &) {
+                // this style cannot take the kind: not offered with it
+            }
+        if (!option.styles.empty()) out.push_back(std::move(option));
+    }
+    return out;
+}
+
 TaskInfo scenes_info() {
     const TrainOptions o = scenes_options();
     const models::ModelConfig mc = scenes_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
@@ -57,6 +91,7 @@ TaskInfo scenes_info() {
     t.learning_rate = o.learning_rate;
     t.embed = mc.embedding;
     t.hidden = mc.encoder_hidden;
+    t.scores = trainable_scores("scenes", models::EncoderKind::conv);
     return t;
 }
 
@@ -72,6 +107,7 @@ TaskInfo speech_info() {
     t.embed = mc.embedding;
     t.hidden = mc.encoder_hidden;
     t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
+    t.scores = trainable_scores("speech", models::EncoderKind::audio);
     return t;
 }
 
@@ -90,6 +126,7 @@ TaskInfo info_for(std::string name, models::EncoderKind encoder) {
     t.embed = encoder == models::EncoderKind::gru ? 32 : 64;
     t.hidden = encoder == models::EncoderKind::gru ? 64 : 128;
     if (name == "dates" || name == "reverse") t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
+    t.scores = trainable_scores(pairs ? "dates" : name, encoder);
     return t;
 }
 

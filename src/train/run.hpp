@@ -52,12 +52,22 @@ struct RunConfig {
     std::string command; // the training record's "command"; empty: the `apg train` line
 };
 
-// The recipe values a task starts from, and its probe, for the page's form.
+// An attention score function the trainer can train for a task, and the styles it takes there.
+struct ScoreOption {
+    attention::ScoreKind kind = attention::ScoreKind::additive;
+    std::vector<models::AttentionStyle> styles;
+};
+
+// The recipe values a task starts from, its probe, and the score functions it trains, for the page's form.
 struct TaskInfo {
     std::string name, probe;
     int steps = 0, batch = 0, embed = 0, hidden = 0;
     double learning_rate = 0;
     io::Tokenizer source_tokenizer = io::Tokenizer::words, target_tokenizer = io::Tokenizer::words;
+    // The content-based score functions and location, in that order, each with the styles whose
+    // recipe model passes ModelConfig::validate (a kind no style takes is left out). `none` is not
+    // among them: it is the baseline without attention, not a score function to race.
+    std::vector<ScoreOption> scores;
 };
 std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKind::gru);
 // The defaults for own pairs (the dates recipe's sizes and options, 1,000 steps).

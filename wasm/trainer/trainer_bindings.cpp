@@ -173,6 +173,16 @@ val task_info_to_js(const train::TaskInfo &t) {
     out.set("hidden", t.hidden);
     out.set("sourceTokenizer", std::string(io::tokenizer_name(t.source_tokenizer)));
     out.set("targetTokenizer", std::string(io::tokenizer_name(t.target_tokenizer)));
+    val scores = val::array();
+    for (const auto &option : t.scores) {
+        val styles = val::array();
+        for (const auto style : option.styles) styles.call<void>("push", std::string(models::name(style)));
+        val score = val::object();
+        score.set("name", std::string(attention::name(option.kind)));
+        score.set("styles", styles);
+        scores.call<void>("push", score);
+    }
+    out.set("scores", scores);
     return out;
 }
 
