@@ -2,6 +2,10 @@
 export default {
   en: {
     tab: 'Listen',
+    exportJson: 'Trace (JSON)',
+    exportCsv: 'Alignment (CSV)',
+    exportPng: 'Spectrogram (PNG)',
+    nothingToExport: 'nothing to export yet: the utterance is still being transcribed',
     viewFailed: 'The Listen view did not load: {error}',
     trainTask: 'Speech → letters',
     trainEncoder:
@@ -88,6 +92,10 @@ export default {
   },
   zh: {
     tab: '听语音',
+    exportJson: '轨迹（JSON）',
+    exportCsv: '对齐（CSV）',
+    exportPng: '频谱图（PNG）',
+    nothingToExport: '还没有可导出的内容：这段语音还在转写',
     viewFailed: '“听语音”视图未能加载：{error}',
     trainTask: '语音 → 字母',
     trainEncoder:

@@ -35,6 +35,11 @@ export default {
     scoreFunctions: 'Score functions (one run each, side by side)',
     cosineHint:
       'Cosine scores lie in [−1, 1]: with n source tokens no weight can exceed e² / (e² + n − 1), so cosine attention cannot focus sharply on long inputs.',
+    styleOnly: 'this task trains it in {styles} style only',
+    locationHint:
+      'Location-aware attention scores each source position also by where the previous step looked (filters slid over its weights), so its alignment tends to keep moving forward.',
+    locationHintSpeech:
+      'Location-aware attention scores each stretch of sound also by where the previous letter looked (filters slid over its weights): Listen shows the previous weights and the location features at every letter.',
     attention: 'Attention',
     scenesEncoder:
       "Encoder: the scenes recipe's convolutions (3 → 16 → 16 → 62 channels and 2 position columns over an 8 × 8 grid), its sizes fixed.",
@@ -158,6 +163,11 @@ export default {
     scoreFunctions: '打分函数（每个一次训练，并排进行）',
     cosineHint:
       '余弦得分落在 [−1, 1] 之内：有 n 个源词元时，没有权重能超过 e² / (e² + n − 1)，所以余弦注意力在长输入上无法清晰地聚焦。',
+    styleOnly: '这个任务只能用 {styles} 风格训练它',
+    locationHint:
+      '位置感知注意力给每个源位置打分时，还看上一步关注的位置（滤波器在上一步的权重上滑动），所以它的对齐往往持续向前移动。',
+    locationHintSpeech:
+      '位置感知注意力给每一段声音打分时，还看上一个字母关注的位置（滤波器在它的权重上滑动）：「听语音」里可以看到每个字母的上一步权重和位置特征。',
     attention: '注意力',
     scenesEncoder:
       '编码器：scenes 配方的卷积层（3 → 16 → 16 → 62 个通道，再加 2 个位置通道，在 8 × 8 网格上），尺寸固定。',

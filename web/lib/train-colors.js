@@ -7,6 +7,7 @@ const COLORS = {
   additive: '#d55e00',
   cosine: '#7a5c00',
   scaled_cosine: '#56409e',
+  location: '#8f2d56',
 };
 
 /** The colour of a run of score function `score`. */

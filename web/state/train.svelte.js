@@ -5,7 +5,6 @@
 // field of a report the engine sent.
 import { errorText, readError } from '../lib/errors.js';
 import { reporter, startTrainWorker } from '../train/client.js';
-import { engine } from './engine.svelte.js';
 import { noteLink } from './notes.svelte.js';
 import { chooseTrained, holdModel, keepModel, newModelId } from './trained.svelte.js';
 import { openTrainedScene } from './caption.svelte.js';
@@ -128,8 +127,30 @@ export function valueOf(field) {
 }
 export const stepsOf = () => valueOf('steps') ?? 0;
 
-/** The score functions the engine has (five; six once it has the learned-scale cosine). */
-export const scoreKinds = () => (engine.kinds.length ? engine.kinds : trainDefaults.scores);
+/**
+ * The score functions the trainer trains for the chosen task or own pairs (the engine's task info:
+ * the content-based ones and location), each with the styles it takes and whether the chosen style
+ * is one; before the trainer has answered, the default race.
+ * @returns {{ name: string, styles: string[], ok: boolean }[]}
+ */
+export function scoreOptions() {
+  const listed = recipe()?.scores;
+  const list = listed ?? trainDefaults.scores.map((name) => ({ name, styles: ['bahdanau', 'luong'] }));
+  return list.map((s) => {
+    const styles = /** @type {string[]} */ ([...s.styles]);
+    return { name: s.name, styles, ok: styles.includes(config.style) };
+  });
+}
+export const scoreKinds = () => scoreOptions().map((s) => s.name);
+/** The chosen score functions this data and style can train: what Train starts, one run each. */
+export function chosenScores() {
+  const ok = new Set(
+    scoreOptions()
+      .filter((s) => s.ok)
+      .map((s) => s.name),
+  );
+  return config.scores.filter((s) => ok.has(s));
+}
 
 let parseTimer = 0;
 let parseSerial = 0;
@@ -232,7 +253,7 @@ export function startTraining() {
   clearRuns();
   timeline.pressedAt = performance.now();
   timeline.scrub = null;
-  for (const score of config.scores) startRun(score);
+  for (const score of chosenScores()) startRun(score);
 }
 
 function startRun(score) {
