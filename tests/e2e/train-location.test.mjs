@@ -7,14 +7,16 @@
 // - its model opens in Listen with the previous-weights and location-feature panels, and Listen's
 //   exports are the engine's numbers: the JSON's step records, frames and spans equal the audio
 //   module's in node for the same model and utterance, the CSV has one cell per letter × encoder
-//   position with the records' weights, the PNG is a PNG.
+//   position with the records' weights, the PNG is a PNG;
+// - a location run of dates opens in Decode, whose previous-weights bars and location features are
+//   the step records of the same model decoded in node.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadAudio } from '../js/load-audio.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, waitForStep } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -237,6 +239,70 @@ describe(
       const png = await grab('png');
       assert.match(png.name, /\.letter2\.png$/);
       assert.deepEqual([...png.bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+      assert.deepEqual(consoleErrors, []);
+    });
+    test('a location run of dates opens in Decode with the previous weights and location features of its records', async () => {
+      const hash = new URLSearchParams({
+        view: 'train',
+        'tr-task': 'dates',
+        'tr-scores': 'location',
+        'tr-steps': '20',
+        'tr-eval': '10',
+        'tr-examples': '20',
+      });
+      await page.goto('about:blank');
+      await page.goto(`${server.url}#${hash}`);
+      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
+      await page.click('[data-testid=train-start]');
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid=run-location]')?.getAttribute('data-status') === 'done',
+        null,
+        { timeout: 120_000 },
+      );
+      const run = new T.TrainRun({
+        task: 'dates',
+        score: 'location',
+        style: 'bahdanau',
+        steps: 20,
+        seed: 1,
+        evalExamples: 20,
+      });
+      run.step(20);
+      const model = T.Model.load(run.save());
+      run.delete();
+      const probe = T.trainTasks('gru').find((t) => t.name === 'dates')?.probe ?? '';
+      const session = model.decode(probe);
+      const records = session.run();
+      session.delete();
+      model.delete();
+
+      await page.click('[data-testid=run-location-final-decode]');
+      await page.waitForFunction(
+        () =>
+          /location/.test(document.querySelector('[data-testid=decode]')?.getAttribute('data-model') ?? ''),
+        null,
+        { timeout: 30_000 },
+      );
+      const name = (await page.locator('[data-testid=decode]').getAttribute('data-model')) ?? '';
+      await waitForStep(page, name, 0);
+      await page.click('[data-testid=step]');
+      await page.click('[data-testid=step]');
+      await waitForStep(page, name, 2);
+      await page.waitForSelector('[data-testid=previous-panel]');
+      const previous = records[2].previousWeights ?? new Float32Array(0);
+      assert.ok(previous.length > 10, 'the probe has its tokens');
+      assert.deepEqual(
+        Array.from(previous),
+        Array.from(records[1].weights ?? []),
+        "step 2 reads step 1's weights",
+      );
+      const bars = await page.$$eval('[data-testid^=previous-weights-]', (els) =>
+        els.map((e) => Number(e.getAttribute('data-value'))),
+      );
+      assert.deepEqual(bars, Array.from(previous));
+      const features = await page.locator('[data-testid=location-features]').getAttribute('data-values');
+      assert.deepEqual(features?.split(',').map(Number), Array.from(records[2].location?.data ?? []));
+      await pageScreenshot(page, `${shots}decode-train-location.png`);
       assert.deepEqual(consoleErrors, []);
     });
   },
