@@ -5,6 +5,7 @@
 // field of a report the engine sent.
 import { errorText, readError } from '../lib/errors.js';
 import { reporter, startTrainWorker } from '../train/client.js';
+import { offeredScores, trainableChosen } from '../train/scores.js';
 import { noteLink } from './notes.svelte.js';
 import { chooseTrained, holdModel, keepModel, newModelId } from './trained.svelte.js';
 import { openTrainedScene } from './caption.svelte.js';
@@ -133,24 +134,10 @@ export const stepsOf = () => valueOf('steps') ?? 0;
  * is one; before the trainer has answered, the default race.
  * @returns {{ name: string, styles: string[], ok: boolean }[]}
  */
-export function scoreOptions() {
-  const listed = recipe()?.scores;
-  const list = listed ?? trainDefaults.scores.map((name) => ({ name, styles: ['bahdanau', 'luong'] }));
-  return list.map((s) => {
-    const styles = /** @type {string[]} */ ([...s.styles]);
-    return { name: s.name, styles, ok: styles.includes(config.style) };
-  });
-}
+export const scoreOptions = () => offeredScores(recipe()?.scores, config.style, trainDefaults.scores);
 export const scoreKinds = () => scoreOptions().map((s) => s.name);
 /** The chosen score functions this data and style can train: what Train starts, one run each. */
-export function chosenScores() {
-  const ok = new Set(
-    scoreOptions()
-      .filter((s) => s.ok)
-      .map((s) => s.name),
-  );
-  return config.scores.filter((s) => ok.has(s));
-}
+export const chosenScores = () => trainableChosen(scoreOptions(), config.scores);
 
 let parseTimer = 0;
 let parseSerial = 0;
