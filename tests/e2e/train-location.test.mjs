@@ -99,8 +99,8 @@ describe(
         'tr-eval': '5',
         'tr-examples': String(EXAMPLES),
       });
+      await page.goto('about:blank');
       await page.goto(`${server.url}#${hash}`);
-      await page.reload();
       await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
       assert.equal(await page.isChecked('[data-testid=train-score-location]'), true);
       await page.click('[data-testid=train-start]');
