@@ -2,9 +2,10 @@
 // with the real trainer and audio modules:
 // - the score functions offered for each task are the ones the engine's task info lists (location
 //   among them), each enabled exactly when the chosen style is one the engine lists for it;
-// - a short location run of speech trains in its Worker, and every progress report and evaluation
-//   it sent equals the same run made in node (the trainer module, stepped in the same chunks);
-// - its model opens in Listen with the previous-weights and location-feature panels, and Listen's
+// - a short location run of speech races an additive one, each in its Worker, and every progress
+//   report and evaluation each sent equals the same run made in node (the trainer module, stepped
+//   in the same chunks);
+// - the location model opens in Listen with the previous-weights and location-feature panels, and Listen's
 //   exports are the engine's numbers: the JSON's step records, frames and spans equal the audio
 //   module's in node for the same model and utterance, the CSV has one cell per letter × encoder
 //   position with the records' weights, the PNG is a PNG;
@@ -90,11 +91,11 @@ describe(
       assert.equal(await page.locator('[data-testid=train-location-hint]').count(), 1);
     });
 
-    test(`${STEPS} steps of location-aware speech train as in node, open in Listen, and export its numbers`, async () => {
+    test(`${STEPS} steps of location-aware speech race additive as in node, open in Listen, and export its numbers`, async () => {
       const hash = new URLSearchParams({
         view: 'train',
         'tr-task': 'speech',
-        'tr-scores': 'location',
+        'tr-scores': 'additive,location',
         'tr-steps': String(STEPS),
         'tr-eval': '5',
         'tr-examples': String(EXAMPLES),
@@ -105,11 +106,18 @@ describe(
       assert.equal(await page.isChecked('[data-testid=train-score-location]'), true);
       await page.click('[data-testid=train-start]');
       await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-location]')?.getAttribute('data-status') === 'done',
+        () =>
+          ['additive', 'location'].every(
+            (s) => document.querySelector(`[data-testid=run-${s}]`)?.getAttribute('data-status') === 'done',
+          ),
         null,
         { timeout: 240_000 },
       );
-      assert.equal(await page.locator('[data-testid^=run-]:is(article)').count(), 1, 'one run: location');
+      assert.equal(
+        await page.locator('[data-testid^=run-]:is(article)').count(),
+        2,
+        'two runs, side by side',
+      );
       await pageScreenshot(page, `${shots}train-location.png`);
       const sent = await page.evaluate(() =>
         [...globalThis.trainRunData.values()].map((d) => ({
@@ -124,52 +132,57 @@ describe(
           })),
         })),
       );
-      assert.equal(sent.length, 1);
-      const { reports, evaluations } = sent[0];
-      assert.equal(reports.at(-1).step, STEPS);
-      assert.deepEqual(
-        evaluations.map((e) => e.step),
-        [0, 5, 10],
-      );
+      assert.equal(sent.length, 2);
 
-      // The same run in node, stepped in the chunks the Worker took: each report is the node run's.
-      const run = new T.TrainRun({
-        task: 'speech',
-        score: 'location',
-        style: 'bahdanau',
-        steps: STEPS,
-        seed: 1,
-        evalExamples: EXAMPLES,
-      });
+      // The same runs in node, stepped in the chunks each Worker took: each report is the node run's.
       const fields = ['step', 'sequences', 'loss', 'tokenAccuracy', 'gradNorm', 'learningRate', 'done'];
       const pick = (p) => Object.fromEntries(fields.map((f) => [f, p[f]]));
-      let at = 0;
-      const expected = [];
-      const evaluate = () => {
-        const e = run.evaluate(EXAMPLES);
-        expected.push({
-          step: e.step,
-          heldoutExactMatch: e.heldoutExactMatch,
-          examples: e.examples,
-          source: e.probe.source,
-          output: e.probe.output,
-          weights: Array.from(e.probe.weights),
+      let saved = new Uint8Array(0);
+      for (const [k, score] of ['additive', 'location'].entries()) {
+        const { reports, evaluations } = sent[k];
+        assert.equal(reports.at(-1).step, STEPS);
+        assert.deepEqual(
+          evaluations.map((e) => e.step),
+          [0, 5, 10],
+        );
+        const run = new T.TrainRun({
+          task: 'speech',
+          score,
+          style: 'bahdanau',
+          steps: STEPS,
+          seed: 1,
+          evalExamples: EXAMPLES,
         });
-      };
-      evaluate();
-      for (const report of reports) {
-        const p = run.step(report.step - at);
-        at = report.step;
-        assert.deepEqual(pick(report), pick(p), `the report at step ${at}`);
-        if (at % 5 === 0) evaluate();
+        let at = 0;
+        const expected = [];
+        const evaluate = () => {
+          const e = run.evaluate(EXAMPLES);
+          expected.push({
+            step: e.step,
+            heldoutExactMatch: e.heldoutExactMatch,
+            examples: e.examples,
+            source: e.probe.source,
+            output: e.probe.output,
+            weights: Array.from(e.probe.weights),
+          });
+        };
+        evaluate();
+        for (const report of reports) {
+          const p = run.step(report.step - at);
+          at = report.step;
+          assert.deepEqual(pick(report), pick(p), `${score}: the report at step ${at}`);
+          if (at % 5 === 0) evaluate();
+        }
+        assert.deepEqual(evaluations, expected, score);
+        assert.ok(evaluations[2].weights.length > 100, 'the probe alignment spans the encoder positions');
+        const shown = await page.locator(`[data-testid=run-${score}-loss]`).getAttribute('data-value');
+        assert.equal(Number(shown), reports.at(-1).loss);
+        if (score === 'location') saved = run.save();
+        run.delete();
       }
-      assert.deepEqual(evaluations, expected);
-      assert.ok(evaluations[2].weights.length > 100, 'the probe alignment spans the encoder positions');
-      const shown = await page.locator('[data-testid=run-location-loss]').getAttribute('data-value');
-      assert.equal(Number(shown), reports.at(-1).loss);
+      assert.notDeepEqual(sent[0].reports.at(-1).loss, sent[1].reports.at(-1).loss, 'two different models');
       const au = await loadAudio();
-      const model = au.AudioModel.load(run.save());
-      run.delete();
+      const model = au.AudioModel.load(saved);
 
       // Listen: the trained location model, with its previous weights and location features.
       await page.click('[data-testid=run-location-final-listen]');
