@@ -130,7 +130,8 @@ export function stepperLink(state, link, compareDefault) {
  *   module's init answered; compareWhileTrained: compare shows the shipped models also while a
  *   trained one is shown; noModel: the message when none of the models asked for loaded (null:
  *   the request is made without them); question: what to ask the engine (input) and the same as
- *   a string (key), read when the request starts; ask makes the request (remote: the Worker); shown keeps the view's part of an answer; failed keeps why a request failed.
+ *   a string (key), read when the request starts; ask makes the request (remote: the Worker);
+ *   shown keeps the view's part of an answer; failed keeps why a request failed.
  */
 export function createStepper(state, view) {
   const modelName = (score) => `${view.task}-${score}-bahdanau`;
