@@ -12,7 +12,9 @@
 #include "io/model.hpp"
 #include "js_error.hpp"
 #include "model_convert.hpp"
+#include "session_methods.hpp"
 
+#include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <algorithm>
@@ -169,6 +171,34 @@ template <auto F> val session_call_arg(SessionHandle<typename session_state_of<d
             return F(*state, a);
         },
         arg);
+}
+
+// The session methods every decoding session has (session_methods.hpp), registered on the
+// module's session class; the module adds its own after them.
+template <class State>
+const emscripten::class_<SessionHandle<State>> &
+with_session_methods(const emscripten::class_<SessionHandle<State>> &cls) {
+    namespace sm = session_methods;
+    return cls.function("step", &session_call<sm::step_js<State>>)
+        .function("force", &session_call_arg<sm::force_js<State>>)
+        .function("back", &session_call<sm::back_js<State>>)
+        .function("reset", &session_call<sm::reset_js<State>>)
+        .function("run", &session_call<sm::run_js<State>>)
+        .function("done", &session_call<sm::done_js<State>>)
+        .function("length", &session_call<sm::length_js<State>>)
+        .function("record", &session_call_arg<sm::record_js<State>>)
+        .function("trace", &session_call<sm::trace_js<State>>)
+        .function("outputTokens", &session_call<sm::output_tokens_js<State>>)
+        .function("outputText", &session_call<sm::output_text_js<State>>)
+        .function("encoderStates", &session_call<sm::encoder_states_js<State>>);
+}
+
+// Guards (guard_method) those methods of the session class `name` and the module's `own` ones.
+inline void guard_session_methods(const char *name, std::initializer_list<const char *> own) {
+    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "outputTokens",
+                          "outputText", "encoderStates"})
+        guard_method(name, m);
+    for (const char *m : own) guard_method(name, m);
 }
 
 } // namespace apg::wasm

@@ -7,7 +7,6 @@
 #include "../js_error.hpp"
 #include "../lazy_bindings.hpp"
 #include "../model_convert.hpp"
-#include "../session_methods.hpp"
 #include "../step_record.hpp"
 #include "audio_convert.hpp"
 #include "decode/session.hpp"
@@ -108,32 +107,17 @@ val AudioModel_encode(AudioModelHandle &h, val frames) {
 EMSCRIPTEN_BINDINGS(apg_audio_listen) {
     using namespace apg::wasm::audio;
     using apg::wasm::session_call;
-    using apg::wasm::session_call_arg;
-    namespace sm = apg::wasm::session_methods;
+    using apg::wasm::with_session_methods;
     emscripten::class_<AudioModelHandle>("AudioModel")
         .class_function("load", &AudioModel_load)
         .function("info", &AudioModel_info)
         .function("listen", &AudioModel_listen)
         .function("encode", &AudioModel_encode);
-    emscripten::class_<AudioSessionHandle>("AudioSession")
-        .function("step", &session_call<sm::step_js<AudioSessionState>>)
-        .function("force", &session_call_arg<sm::force_js<AudioSessionState>>)
-        .function("back", &session_call<sm::back_js<AudioSessionState>>)
-        .function("reset", &session_call<sm::reset_js<AudioSessionState>>)
-        .function("run", &session_call<sm::run_js<AudioSessionState>>)
-        .function("done", &session_call<sm::done_js<AudioSessionState>>)
-        .function("length", &session_call<sm::length_js<AudioSessionState>>)
-        .function("record", &session_call_arg<sm::record_js<AudioSessionState>>)
-        .function("trace", &session_call<sm::trace_js<AudioSessionState>>)
-        .function("outputTokens", &session_call<sm::output_tokens_js<AudioSessionState>>)
-        .function("outputText", &session_call<sm::output_text_js<AudioSessionState>>)
-        .function("encoderStates", &session_call<sm::encoder_states_js<AudioSessionState>>)
+    with_session_methods(emscripten::class_<AudioSessionHandle>("AudioSession"))
         .function("reduction", &session_call<reduction_js>);
     apg::wasm::guard_static("AudioModel", "load");
     apg::wasm::guard_method("AudioModel", "info");
     apg::wasm::guard_method("AudioModel", "listen", 1); // options may be left out
     apg::wasm::guard_method("AudioModel", "encode");
-    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "outputTokens",
-                          "outputText", "encoderStates", "reduction"})
-        apg::wasm::guard_method("AudioSession", m);
+    apg::wasm::guard_session_methods("AudioSession", {"reduction"});
 }

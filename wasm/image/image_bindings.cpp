@@ -8,7 +8,6 @@
 #include "../js_error.hpp"
 #include "../lazy_bindings.hpp"
 #include "../model_convert.hpp"
-#include "../session_methods.hpp"
 #include "../step_record.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
@@ -243,7 +242,6 @@ val ImageModel_encode(ImageModelHandle &h, val pixels, val width, val height, va
 
 EMSCRIPTEN_BINDINGS(apg_imaging) {
     using namespace apg::wasm;
-    namespace sm = apg::wasm::session_methods;
     emscripten::function("scene", &scene);
     emscripten::function("toModelImage", &toModelImage);
     emscripten::function("limits", &limits);
@@ -252,19 +250,7 @@ EMSCRIPTEN_BINDINGS(apg_imaging) {
         .function("info", &ImageModel_info)
         .function("caption", &ImageModel_caption)
         .function("encode", &ImageModel_encode);
-    emscripten::class_<ImageSessionHandle>("ImageSession")
-        .function("step", &session_call<sm::step_js<ImageSessionState>>)
-        .function("force", &session_call_arg<sm::force_js<ImageSessionState>>)
-        .function("back", &session_call<sm::back_js<ImageSessionState>>)
-        .function("reset", &session_call<sm::reset_js<ImageSessionState>>)
-        .function("run", &session_call<sm::run_js<ImageSessionState>>)
-        .function("done", &session_call<sm::done_js<ImageSessionState>>)
-        .function("length", &session_call<sm::length_js<ImageSessionState>>)
-        .function("record", &session_call_arg<sm::record_js<ImageSessionState>>)
-        .function("trace", &session_call<sm::trace_js<ImageSessionState>>)
-        .function("outputTokens", &session_call<sm::output_tokens_js<ImageSessionState>>)
-        .function("outputText", &session_call<sm::output_text_js<ImageSessionState>>)
-        .function("encoderStates", &session_call<sm::encoder_states_js<ImageSessionState>>)
+    with_session_methods(emscripten::class_<ImageSessionHandle>("ImageSession"))
         .function("grid", &session_call<grid_js>)
         .function("pixels", &session_call<pixels_js>);
     guard_entry("scene", 1); // textureSeed may be left out
@@ -274,7 +260,5 @@ EMSCRIPTEN_BINDINGS(apg_imaging) {
     guard_method("ImageModel", "info");
     guard_method("ImageModel", "caption", 2); // channels and options may be left out
     guard_method("ImageModel", "encode", 1);
-    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "outputTokens",
-                          "outputText", "encoderStates", "grid", "pixels"})
-        guard_method("ImageSession", m);
+    guard_session_methods("ImageSession", {"grid", "pixels"});
 }
