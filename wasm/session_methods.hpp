@@ -58,6 +58,17 @@ template <class State> val record_js(State &s, val index) {
     return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
 }
 
+// These three also read the state's `model` (the image and audio modules' sessions).
+template <class State> val output_tokens_js(State &s) {
+    val out = val::array();
+    for (int id : s.session->output_ids()) out.call<void>("push", s.model->target_vocab().token(id));
+    return out;
+}
+template <class State> val output_text_js(State &s) {
+    return val(s.model->target_vocab().join(s.session->output_ids()));
+}
+template <class State> val encoder_states_js(State &s) { return to_js(s.session->encoded().states); }
+
 template <class State> val trace_js(State &s) {
     val out = val::array();
     const auto &steps = s.session->steps();

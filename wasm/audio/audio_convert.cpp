@@ -1,5 +1,7 @@
 #include "audio_convert.hpp"
 
+#include "../lazy_bindings.hpp"
+
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "train/tasks/speech.hpp"
@@ -13,17 +15,7 @@ namespace sp = train::speech;
 
 namespace {
 constexpr std::int64_t kMaxFrameValues = std::int64_t{limits::max_speech_frames} * sp::bands;
-
-bool plain_object(const val &v) {
-    return v.typeOf().as<std::string>() == "object" && !v.isNull() && !v.isArray() && !is_array_like(v);
-}
 } // namespace
-
-val strings_to_js(const std::vector<std::string> &items) {
-    val out = val::array();
-    for (const auto &s : items) out.call<void>("push", s);
-    return out;
-}
 
 val floats_to_js(const std::vector<float> &values) {
     return to_js(values.data(), static_cast<Eigen::Index>(values.size()));
@@ -73,24 +65,6 @@ std::vector<float> frames_from_js(const val &v, const std::string &field) {
                                 std::to_string(sp::bands) + " bands");
     const Vec values = to_vec(data, field);
     return {values.data(), values.data() + values.size()};
-}
-
-std::optional<val> option(const val &options, const char *name) {
-    if (!options.hasOwnProperty(name) || options[name].isUndefined()) return std::nullopt;
-    return options[name];
-}
-
-val checked_options(const val &options_js, const std::string &who, std::initializer_list<const char *> known) {
-    const val options = options_js.isUndefined() ? val::object() : options_js;
-    if (!plain_object(options)) bad_argument(who, ": expected an object, got " + describe(options));
-    std::string names;
-    for (const char *k : known) names += (names.empty() ? "" : ", ") + std::string(k);
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options))) {
-        bool ok = false;
-        for (const char *k : known) ok = ok || key == k;
-        if (!ok) bad_argument(who + "." + key, " is not an option of " + who + " (" + names + ")");
-    }
-    return options;
 }
 
 float finite_number(const val &v, const std::string &field) {

@@ -3,6 +3,7 @@
 // phrase (frames and the frames each letter came from) and the sound of frames. Conversion only:
 // the work is done by train::speech.
 #include "../js_error.hpp"
+#include "../lazy_bindings.hpp"
 #include "audio_convert.hpp"
 #include "core/limits.hpp"
 #include "train/tasks/speech.hpp"
@@ -44,7 +45,7 @@ val utterance_to_js(const sp::Utterance &u) {
 val synthesize_js(val request_js) {
     if (request_js.isString())
         bad_argument("synthesize", ": expected {phrase, seed, rate, noise}, got a string (put it in phrase)");
-    const val request = checked_options(request_js, "synthesize", {"phrase", "seed", "rate", "noise"});
+    const val request = checked_options(request_js, "synthesize", "synthesize", {"phrase", "seed", "rate", "noise"});
     const val phrase = request["phrase"];
     if (!phrase.isString()) bad_argument("phrase", ": expected a string, got " + describe(phrase));
     const auto seed = option(request, "seed");

@@ -6,8 +6,8 @@
 // decode::DecodeSession.
 #include "../convert.hpp"
 #include "../js_error.hpp"
+#include "../lazy_bindings.hpp"
 #include "../model_convert.hpp"
-#include "../session_methods.hpp"
 #include "../step_record.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
@@ -26,12 +26,6 @@ namespace {
 namespace sc = train::scenes;
 using io::Model;
 
-val strings_to_js(const std::vector<std::string> &items) {
-    val out = val::array();
-    for (const auto &s : items) out.call<void>("push", s);
-    return out;
-}
-
 template <std::size_t N> val names_to_js(const std::array<std::string_view, N> &names) {
     val out = val::array();
     for (auto n : names) out.call<void>("push", std::string(n));
@@ -40,21 +34,6 @@ template <std::size_t N> val names_to_js(const std::array<std::string_view, N> &
 
 val bytes_to_js(const std::vector<std::uint8_t> &bytes) {
     return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
-}
-
-// A Uint8Array (or Uint8ClampedArray, what a canvas gives) copied into wasm memory, at most
-// max_bytes long.
-std::vector<std::uint8_t> bytes_from_js(const val &bytes, const std::string &field, std::int64_t max_bytes) {
-    if (!bytes.instanceof (val::global("Uint8Array")) && !bytes.instanceof (val::global("Uint8ClampedArray")))
-        bad_argument(field, ": expected a Uint8Array or Uint8ClampedArray, got " + describe(bytes));
-    const double length = bytes["length"].as<double>();
-    if (length > static_cast<double>(max_bytes))
-        limit_exceeded(field,
-                       ": " + number_text(length) + " bytes, at most " + std::to_string(max_bytes) + " are accepted",
-                       max_bytes);
-    std::vector<std::uint8_t> data(static_cast<std::size_t>(length));
-    val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
-    return data;
 }
 
 constexpr std::int64_t kMaxUploadBytes = std::int64_t{sc::max_upload_side} * sc::max_upload_side * 4;
@@ -161,28 +140,15 @@ struct ImageModelHandle {
     std::shared_ptr<const Model> model;
 };
 
-struct ImageSessionState {
-    std::shared_ptr<const Model> model;
-    std::unique_ptr<decode::DecodeSession> session;
+struct ImageSessionState : ModuleSession {
     std::vector<std::uint8_t> pixels; // what the model read (image_size² RGB)
-    val target_tokens = val::undefined();
 };
 
-struct ImageSessionHandle {
-    std::shared_ptr<ImageSessionState> state;
-};
+using ImageSessionHandle = SessionHandle<ImageSessionState>;
 
 val load_js(val bytes) {
-    const std::vector<std::uint8_t> data =
-        bytes_from_js(bytes, "ImageModel.load", static_cast<std::int64_t>(limits::max_file_bytes));
-    auto model = std::make_shared<const Model>(Model::load(data));
-    if (model->config().encoder != models::EncoderKind::conv)
-        throw InputError(ErrorCode::bad_argument,
-                         "ImageModel.load: this checkpoint's encoder is " +
-                             std::string(models::name(model->config().encoder)) +
-                             "; the image module reads models with a conv encoder (task scenes)",
-                         {{"name", std::string("encoder")}});
-    return val(ImageModelHandle{std::move(model)});
+    return val(ImageModelHandle{load_model(bytes, "ImageModel.load", models::EncoderKind::conv,
+                                           "the image module reads models with a conv encoder (task scenes)")});
 }
 
 val grid_to_js(const models::ModelConfig &c) {
@@ -197,11 +163,7 @@ val grid_to_js(const models::ModelConfig &c) {
 val info_js(const std::shared_ptr<const Model> &model) {
     const Model &m = *model;
     const auto &c = m.config();
-    val out = val::object();
-    out.set("task", c.task);
-    out.set("score", std::string(attention::name(c.score)));
-    out.set("style", std::string(models::name(c.style)));
-    out.set("encoder", std::string(models::name(c.encoder)));
+    val out = model_info(c);
     out.set("grid", grid_to_js(c));
     val dims = val::object();
     dims.set("imageSize", c.image_size);
@@ -214,44 +176,17 @@ val info_js(const std::shared_ptr<const Model> &model) {
     dims.set("attentionDim", c.attention_dim);
     dims.set("maxTargetLen", c.max_target_len);
     out.set("dims", dims);
-    out.set("tgtVocab", vocab_to_js(m.target_vocab()));
-    const auto &training = m.training();
-    out.set("heldoutExactMatch", training_number(training, "heldout_exact_match"));
-    out.set("attentionHits", training_number(training, "attention_hits"));
-    out.set("training", json_to_js(training));
+    set_training(out, m, {{"attentionHits", "attention_hits"}});
     return out;
-}
-
-constexpr std::int64_t kMaxTopK = 1 << 20;
-
-std::optional<val> option(const val &options, const char *name) {
-    if (!options.hasOwnProperty(name) || options[name].isUndefined()) return std::nullopt;
-    return options[name];
 }
 
 // caption(pixels, width, height, channels?, options?)
 val caption_js(const std::shared_ptr<const Model> &model, val pixels, val width, val height, val channels,
-               val options_js) {
-    const val options = options_js.isUndefined() ? val::object() : options_js;
-    if (options.typeOf().as<std::string>() != "object" || options.isNull())
-        bad_argument("options", ": expected an object, got " + describe(options));
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
-        if (key != "topK" && key != "maxSteps" && key != "temperature")
-            bad_argument("options." + key, " is not an option of caption (topK, maxSteps, temperature)");
-    decode::SessionOptions o;
-    o.start_id = io::Vocabulary::bos;
-    o.end_id = io::Vocabulary::eos;
-    const int vocab = model->target_vocab().size();
-    o.top_k = std::min(5, vocab);
-    if (const auto v = option(options, "topK")) o.top_k = static_cast<int>(whole_number(*v, "options.topK", 1, vocab));
-    if (const auto v = option(options, "maxSteps"))
-        o.max_steps = static_cast<int>(whole_number(*v, "options.maxSteps", 0, limits::max_decode_steps));
-    if (const auto v = option(options, "temperature")) o.attention.temperature = to_temperature(*v);
-    auto s = std::make_shared<ImageSessionState>();
-    s->model = model;
-    s->pixels = model_image(pixels, width, height, channels);
-    s->target_tokens = vocab_to_js(model->target_vocab());
-    s->session = std::make_unique<decode::DecodeSession>(model->network(), model->network().encode_image(s->pixels), o);
+               val options) {
+    const decode::SessionOptions o = session_options(options, "caption", model->target_vocab().size());
+    std::vector<std::uint8_t> image = model_image(pixels, width, height, channels);
+    auto s = start_session<ImageSessionState>(model, model->network().encode_image(image), o);
+    s->pixels = std::move(image);
     return val(ImageSessionHandle{std::move(s)});
 }
 
@@ -266,13 +201,6 @@ val encode_js(const std::shared_ptr<const Model> &model, val pixels, val width, 
 
 // ---- ImageSession ----
 
-val output_tokens_js(ImageSessionState &s) {
-    std::vector<std::string> out;
-    for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
-    return strings_to_js(out);
-}
-val output_text_js(ImageSessionState &s) { return val(s.model->target_vocab().join(s.session->output_ids())); }
-val encoder_states_js(ImageSessionState &s) { return to_js(s.session->encoded().states); }
 val grid_js(ImageSessionState &s) { return grid_to_js(s.model->config()); }
 val pixels_js(ImageSessionState &s) { return bytes_to_js(s.pixels); }
 
@@ -309,21 +237,6 @@ val ImageModel_encode(ImageModelHandle &h, val pixels, val width, val height, va
         pixels, width, height, channels);
 }
 
-template <val (*F)(ImageSessionState &)> val session_call(ImageSessionHandle &h) {
-    return guarded([&h] {
-        const std::shared_ptr<ImageSessionState> state = h.state;
-        return F(*state);
-    });
-}
-template <val (*F)(ImageSessionState &, val)> val session_call_arg(ImageSessionHandle &h, val arg) {
-    return guarded(
-        [&h](val a) {
-            const std::shared_ptr<ImageSessionState> state = h.state;
-            return F(*state, a);
-        },
-        arg);
-}
-
 } // namespace
 } // namespace apg::wasm
 
@@ -337,19 +250,7 @@ EMSCRIPTEN_BINDINGS(apg_imaging) {
         .function("info", &ImageModel_info)
         .function("caption", &ImageModel_caption)
         .function("encode", &ImageModel_encode);
-    emscripten::class_<ImageSessionHandle>("ImageSession")
-        .function("step", &session_call<session_methods::step_js<ImageSessionState>>)
-        .function("force", &session_call_arg<session_methods::force_js<ImageSessionState>>)
-        .function("back", &session_call<session_methods::back_js<ImageSessionState>>)
-        .function("reset", &session_call<session_methods::reset_js<ImageSessionState>>)
-        .function("run", &session_call<session_methods::run_js<ImageSessionState>>)
-        .function("done", &session_call<session_methods::done_js<ImageSessionState>>)
-        .function("length", &session_call<session_methods::length_js<ImageSessionState>>)
-        .function("record", &session_call_arg<session_methods::record_js<ImageSessionState>>)
-        .function("trace", &session_call<session_methods::trace_js<ImageSessionState>>)
-        .function("outputTokens", &session_call<output_tokens_js>)
-        .function("outputText", &session_call<output_text_js>)
-        .function("encoderStates", &session_call<encoder_states_js>)
+    with_session_methods(emscripten::class_<ImageSessionHandle>("ImageSession"))
         .function("grid", &session_call<grid_js>)
         .function("pixels", &session_call<pixels_js>);
     guard_entry("scene", 1); // textureSeed may be left out
@@ -359,7 +260,5 @@ EMSCRIPTEN_BINDINGS(apg_imaging) {
     guard_method("ImageModel", "info");
     guard_method("ImageModel", "caption", 2); // channels and options may be left out
     guard_method("ImageModel", "encode", 1);
-    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "outputTokens",
-                          "outputText", "encoderStates", "grid", "pixels"})
-        guard_method("ImageSession", m);
+    guard_session_methods("ImageSession", {"grid", "pixels"});
 }

@@ -2,14 +2,8 @@
 // beside the page's engine. A lazy glob, so its code is a chunk of its own, fetched only when the
 // Caption view's Worker first asks for it; a build without the module gives no loader (the view
 // says so) instead of failing the page's build.
+import { moduleLoader } from '../lib/module-worker.js';
+
 const found = import.meta.glob('@engine/imaging.js');
 
-/** @returns {(() => Promise<any>) | null} */
-export function imagingLoader() {
-  const load = Object.values(found)[0];
-  if (!load) return null;
-  return async () => {
-    const module = /** @type {any} */ (await load());
-    return module.default();
-  };
-}
+export const imagingLoader = () => moduleLoader(found);

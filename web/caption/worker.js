@@ -9,27 +9,20 @@
 // caption word, and for a scene the engine's objects (their boxes) and the grammar's caption.
 import * as Comlink from 'comlink';
 import { carryErrorCodes } from '../engine/errors.js';
+import { moduleModels } from '../lib/module-worker.js';
 import { imagingLoader } from './module.js';
 
 carryErrorCodes();
 
-/** @type {Promise<import('../../wasm/image/imaging').ImagingModule> | undefined} */
-let loading;
-function imaging() {
-  const load = imagingLoader();
-  if (!load)
-    throw Object.assign(new Error('the image engine is not part of this build'), { code: 'bad_state' });
-  return (loading ??= load());
-}
-
-/** @type {Map<string, import('../../wasm/image/imaging').ImageModel>} name → model */
-const models = new Map();
-
-function model(name) {
-  const m = models.get(name);
-  if (!m) throw Object.assign(new Error(`the model ${name} is not loaded`), { code: 'bad_state' });
-  return m;
-}
+const {
+  module: imaging,
+  model,
+  load,
+} = moduleModels(
+  /** @type {(() => Promise<import('../../wasm/image/imaging').ImagingModule>) | null} */ (imagingLoader()),
+  'the image engine is not part of this build',
+  (im, bytes) => im.ImageModel.load(bytes),
+);
 
 // A session's whole caption, greedy; the session is deleted, the page keeps the plain data.
 function captionOf(m, pixels, width, height, channels, topK) {
@@ -81,12 +74,7 @@ const api = {
   },
 
   // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
-  async loadModel(name, buffer) {
-    const im = await imaging();
-    const m = models.get(name) ?? im.ImageModel.load(new Uint8Array(buffer));
-    models.set(name, m);
-    return m.info();
-  },
+  loadModel: load,
 
   // One picture through each named model: a scene description the engine draws, or an upload's
   // pixels (any size up to the engine's limit; the engine scales them to its input).

@@ -8,27 +8,20 @@
 // model, its encoder states and one step record per letter written.
 import * as Comlink from 'comlink';
 import { carryErrorCodes } from '../engine/errors.js';
+import { moduleModels } from '../lib/module-worker.js';
 import { audioLoader } from './module.js';
 
 carryErrorCodes();
 
-/** @type {Promise<import('../../wasm/audio/audio').AudioModule> | undefined} */
-let loading;
-function audio() {
-  const load = audioLoader();
-  if (!load)
-    throw Object.assign(new Error('the audio engine is not part of this build'), { code: 'bad_state' });
-  return (loading ??= load());
-}
-
-/** @type {Map<string, import('../../wasm/audio/audio').AudioModel>} name → model */
-const models = new Map();
-
-function model(name) {
-  const m = models.get(name);
-  if (!m) throw Object.assign(new Error(`the model ${name} is not loaded`), { code: 'bad_state' });
-  return m;
-}
+const {
+  module: audio,
+  model,
+  load,
+} = moduleModels(
+  /** @type {(() => Promise<import('../../wasm/audio/audio').AudioModule>) | null} */ (audioLoader()),
+  'the audio engine is not part of this build',
+  (au, bytes) => au.AudioModel.load(bytes),
+);
 
 // A session's whole transcript, greedy; the session is deleted, the page keeps the plain data.
 function transcribe(m, utterance, topK) {
@@ -55,12 +48,7 @@ const api = {
   },
 
   // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
-  async loadModel(name, buffer) {
-    const au = await audio();
-    const m = models.get(name) ?? au.AudioModel.load(new Uint8Array(buffer));
-    models.set(name, m);
-    return m.info();
-  },
+  loadModel: load,
 
   async listen(names, input, { topK = 5 } = {}) {
     const au = await audio();
