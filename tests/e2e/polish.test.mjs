@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
+import { lowContrast } from './contrast.mjs';
 import { serveBuild } from './static-server.mjs';
 
 let server, browser;
@@ -49,13 +50,13 @@ describe('a first-time learner’s pass', () => {
   });
 
   test('Compare with one what-if, the nav at 1440 px and a former link', async () => {
-    const page = await open(OLD_LINK);
+    let page = await open(OLD_LINK);
     await page.locator('[data-testid^=whatif-list-]').waitFor({ timeout: 20_000 });
     const withName = await page.$eval('[data-testid^=whatif-list-]', (el) => el.dataset.testid);
-    const noteOf = page.locator(`[data-testid="${withName}"]`);
-    const outputOf = page.locator(`[data-testid="${withName.replace('whatif-list-', 'output-')}"]`);
+    const noteOf = () => page.locator(`[data-testid="${withName}"]`);
+    const outputOf = () => page.locator(`[data-testid="${withName.replace('whatif-list-', 'output-')}"]`);
     // "1 what-ifs: mask “chase” from step 1"
-    assert.match(await noteOf.innerText(), /^1 what-if: mask “chase” from step 1$/);
+    assert.match(await noteOf().innerText(), /^1 what-if: mask “chase” from step 1$/);
 
     // the dashed "without what-ifs" pill broke onto two lines beside the model's name
     for (const tag of await boxes(page, '[data-testid^=whatif-tag-]')) {
@@ -88,19 +89,19 @@ describe('a first-time learner’s pass', () => {
     );
     assert.equal(written.get('wi'), 'm1@0');
     // ... and the short link opens the same state
-    const output = await outputOf.innerText();
+    const output = await outputOf().innerText();
     assert.equal(output, '汤姆 杰瑞 杰瑞');
-    await page.goto(`${server.url}index.html#${written}`);
-    await page.reload();
-    assert.match(await noteOf.innerText(), /^1 what-if: mask “chase” from step 1$/);
-    assert.equal(await outputOf.innerText(), output);
+    await page.close();
+    page = await open(String(written));
+    assert.match(await noteOf().innerText(), /^1 what-if: mask “chase” from step 1$/);
+    assert.equal(await outputOf().innerText(), output);
     await page.click('[data-testid=view-sandbox]');
     assert.equal(await page.locator('[data-testid=query]').inputValue(), '1, 0, 1, 0');
 
     // in Chinese: one what-if, and the tools still on the tabs' line
     await page.click('[data-testid=view-compare]');
     await page.click('[data-testid=lang-zh]');
-    assert.match(await noteOf.innerText(), /^1 个假如：/);
+    assert.match(await noteOf().innerText(), /^1 个假如：/);
     const [zhTab] = await boxes(page, '[data-testid=view-decode]');
     const [zhCopy] = await boxes(page, '[data-testid=copy-link]');
     assert.ok(zhCopy.top < zhTab.bottom);
@@ -121,6 +122,25 @@ describe('a first-time learner’s pass', () => {
       await page.locator('[data-testid=output-tokens] .more').getAttribute('aria-label'),
       '1 more step',
     );
+    await page.close();
+  });
+
+  test('the baseline’s chosen style is legible, and Self-attention’s hints read as sentences', async () => {
+    const page = await open({ view: 'decode', task: 'zh', model: 'none-bahdanau', lang: 'en' });
+    await waitForStep(page, 'zh-none-bahdanau', 0);
+    // "Bahdanau (query sᵢ₋₁)", chosen but marked missing, was grey on the blue fill (about 1.4 : 1)
+    assert.deepEqual(await lowContrast(page, '[data-testid=settings]'), []);
+
+    await page.click('[data-testid=view-self]');
+    const detail = page.locator('[data-testid=sa-readout] + .hint');
+    const projections = page.locator('[data-testid=sa-proj-readout] + .hint');
+    await projections.waitFor({ timeout: 20_000 });
+    // "… its weightsand the output …", "… valueof this layer's record", and the card said
+    // "Tap or hover a cell for its number." twice in a row
+    assert.match(await detail.innerText(), /the weights its weights and the output its per-head context/);
+    assert.match(await projections.innerText(), /query, key, value of this layer's record\.$/);
+    const card = await page.locator('[data-testid=sa-readout]').locator('..').innerText();
+    assert.equal(card.match(/for its number/g)?.length, 1, card);
     await page.close();
   });
 
