@@ -64,6 +64,12 @@ describe('a first-time learner’s pass', () => {
       assert.ok(tag.bottom - tag.top < 24, `a pill ${tag.bottom - tag.top} px high`);
     }
 
+    // a name on two lines ("Transformer encoder · additive · Bahdanau") was centred in its card
+    const align = await page.$$eval('section.model h3 button', (els) =>
+      els.map((el) => getComputedStyle(el).textAlign),
+    );
+    assert.ok(align.length > 2 && align.every((a) => a === 'start'), align.join());
+
     // "Copy link" sat alone on a second line, under the tabs and the language switch
     const [tab] = await boxes(page, '[data-testid=view-decode]');
     const [langs] = await boxes(page, '[data-testid=lang-switch]');
@@ -108,7 +114,7 @@ describe('a first-time learner’s pass', () => {
     await page.close();
   });
 
-  test('a phone: the tools wrap together, and “1 more step” before the last', async () => {
+  test('a phone: the tools, “1 more step”, Why attention’s progress and the tour’s first stop', async () => {
     const page = await open(
       { view: 'decode', task: 'zh', input: 'tom chase jerry', step: '2', lang: 'en' },
       { width: 375, height: 800 },
@@ -122,6 +128,24 @@ describe('a first-time learner’s pass', () => {
       await page.locator('[data-testid=output-tokens] .more').getAttribute('aria-label'),
       '1 more step',
     );
+
+    // Why attention's progress rows: each row sized its own columns, so the bars had seven lengths
+    await page.click('[data-testid=view-length]');
+    await page
+      .locator('[data-testid=length-progress-none] .overall')
+      .filter({ hasText: '%' })
+      .waitFor({ timeout: 20_000 });
+    const bars = await page.$$eval('[data-testid=length-progress] progress', (els) =>
+      els.map((el) => Math.round(el.getBoundingClientRect().width)),
+    );
+    assert.equal(new Set(bars).size, 1, bars.join());
+
+    // the tour's first stop said "Step with →", on a phone that has no arrow keys
+    await page.click('[data-testid=tour-start]');
+    await page.locator('[data-testid=tour][data-stop="1"]').waitFor();
+    const stepButton = (await page.locator('[data-testid=step]').innerText()).trim();
+    assert.equal(stepButton, '▶');
+    assert.ok((await page.locator('[data-testid=tour-lead]').innerText()).includes(`step ${stepButton}`));
     await page.close();
   });
 
