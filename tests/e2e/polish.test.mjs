@@ -149,7 +149,7 @@ describe('a first-time learner’s pass', () => {
     await page.close();
   });
 
-  test('the baseline’s chosen style is legible, and Self-attention’s hints read as sentences', async () => {
+  test('the baseline’s chosen style is legible, Self-attention’s hints read as sentences, the file picker has a name', async () => {
     const page = await open({ view: 'decode', task: 'zh', model: 'none-bahdanau', lang: 'en' });
     await waitForStep(page, 'zh-none-bahdanau', 0);
     // "Bahdanau (query sᵢ₋₁)", chosen but marked missing, was grey on the blue fill (about 1.4 : 1)
@@ -165,6 +165,11 @@ describe('a first-time learner’s pass', () => {
     assert.match(await projections.innerText(), /query, key, value of this layer's record\.$/);
     const card = await page.locator('[data-testid=sa-readout]').locator('..').innerText();
     assert.equal(card.match(/for its number/g)?.length, 1, card);
+
+    // the Caption view's file picker had no name for a screen reader ("button")
+    await page.click('[data-testid=view-caption]');
+    await page.locator('[data-testid=upload]').waitFor({ timeout: 20_000 });
+    assert.match(await page.locator('[data-testid=upload]').ariaSnapshot(), /button "Your own image"/);
     await page.close();
   });
 
