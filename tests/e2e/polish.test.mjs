@@ -146,6 +146,20 @@ describe('a first-time learner’s pass', () => {
     const stepButton = (await page.locator('[data-testid=step]').innerText()).trim();
     assert.equal(stepButton, '▶');
     assert.ok((await page.locator('[data-testid=tour-lead]').innerText()).includes(`step ${stepButton}`));
+
+    // the second stop (where the fixed vector fails) scrolled to the view's top: its chart lay
+    // under the tour's panel
+    await page.click('[data-testid=tour-next]');
+    await page.locator('[data-testid=length-chart].tour-spot').waitFor({ timeout: 30_000 });
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))),
+    );
+    const chart = await page.locator('[data-testid=length-chart]').boundingBox();
+    const panel = await page.locator('[data-testid=tour]').boundingBox();
+    assert.ok(
+      chart && panel && chart.y >= 0 && chart.y + chart.height <= panel.y,
+      JSON.stringify({ chart, panel }),
+    );
     await page.close();
   });
 
