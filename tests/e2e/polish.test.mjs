@@ -129,6 +129,17 @@ describe('a first-time learner’s pass', () => {
       '1 more step',
     );
 
+    // end » pressed from the keyboard disabled itself and dropped the focus to the page
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await page.focus('[data-testid=end]');
+    await page.keyboard.press('Enter');
+    await waitForStep(page, 'zh-additive-bahdanau', 3);
+    assert.equal(await focused(), 'back');
+    await page.focus('[data-testid=start]');
+    await page.keyboard.press('Enter');
+    await waitForStep(page, 'zh-additive-bahdanau', 0);
+    assert.equal(await focused(), 'step');
+
     // Why attention's progress rows: each row sized its own columns, so the bars had seven lengths
     await page.click('[data-testid=view-length]');
     await page
