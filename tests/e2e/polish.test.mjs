@@ -124,6 +124,18 @@ describe('a first-time learner’s pass', () => {
     const [copy] = await boxes(page, '[data-testid=copy-link]');
     assert.equal(langs.top, copy.top);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375);
+    // seven of the nine tabs lay past the screen's edge with a cut word as the only sign: the row
+    // fades out at its end, and the last tab scrolls clear of the fade
+    const row = await page.$eval('nav .tabs', (tabs) => {
+      tabs.scrollLeft = tabs.scrollWidth;
+      const last = tabs.lastElementChild?.getBoundingClientRect();
+      return {
+        mask: getComputedStyle(tabs).maskImage,
+        gap: Math.round(tabs.getBoundingClientRect().right - (last?.right ?? 0)),
+      };
+    });
+    assert.match(row.mask, /linear-gradient/);
+    assert.ok(row.gap >= 30, `the last tab ends ${row.gap} px from the row's end`);
     assert.equal(
       await page.locator('[data-testid=output-tokens] .more').getAttribute('aria-label'),
       '1 more step',
