@@ -13,7 +13,7 @@ globalThis.location = /** @type {any} */ ({
 });
 globalThis.history = /** @type {any} */ ({ replaceState: (_state, _title, hash) => (address = hash) });
 
-const { readDecodeUrl, readUrl, writeUrl, flushUrl } = await import('../../web/state/url.js');
+const { readDecodeUrl, readUrl, writeUrl, flushUrl, hashParts } = await import('../../web/state/url.js');
 const { decodeDefaults } = await import('../../web/state/initial.js');
 const { exampleSandbox } = await import('../../web/state/example.js');
 
@@ -83,4 +83,29 @@ test('a view that shows no decode leaves the default task, model, input and beam
   // the Beam view names its beam width, the decoding views their task, model and input
   const beam = new URLSearchParams(written(opened('#view=beam')).slice(1));
   assert.deepEqual([...beam.keys()], ['view', 'task', 'model', 'input', 'k']);
+});
+
+test("another view's field is left out while it holds what its feature reads without it", () => {
+  // as Listen's and Caption's state give theirs: [key, value, what the state reads without it]
+  const listen = { phrase: 'how much wood would a woodchuck chuck', seed: 1 };
+  hashParts.push(() => [
+    ['say', listen.phrase, 'how much wood would a woodchuck chuck'],
+    ['lseed', String(listen.seed), '1'],
+    ['kept', 'always'],
+  ]);
+  const state = opened('#view=decode');
+  assert.equal(
+    written(state),
+    '#view=decode&task=zh&model=additive-bahdanau&input=tom+chase+jerry&kept=always',
+  );
+  listen.seed = 9;
+  assert.match(written(state), /&lseed=9&kept=always$/);
+  const caption = [
+    ['cap', 'dot', 'additive'],
+    ['cstep', '0', '0'],
+  ];
+  writeUrl({ view: 'caption', ...state.sandbox }, { ...state.decode, caption }, defaults);
+  flushUrl();
+  assert.equal(address, '#view=caption&cap=dot&lseed=9&kept=always');
+  hashParts.pop();
 });

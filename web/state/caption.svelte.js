@@ -25,6 +25,8 @@ export const sceneModels = Object.keys(checkpoints)
   .sort((a, b) => rank(a.score) - rank(b.score) || a.score.localeCompare(b.score));
 
 const linkedScore = params.get('cap') ?? '';
+const DEFAULT_SCORE =
+  (sceneModels.find((m) => m.score === 'additive') ?? sceneModels[0])?.score ?? 'additive';
 const linkedStep = Number(params.get('cstep'));
 
 export const caption = $state({
@@ -40,9 +42,7 @@ export const caption = $state({
   /** a scenes model trained in the Train view (its name), shown instead of a shipped one; '' for none */
   trained: '',
   /** the score function of the model shown */
-  score: sceneModels.some((m) => m.score === linkedScore)
-    ? linkedScore
-    : ((sceneModels.find((m) => m.score === 'additive') ?? sceneModels[0])?.score ?? 'additive'),
+  score: sceneModels.some((m) => m.score === linkedScore) ? linkedScore : DEFAULT_SCORE,
   /** whether every score function's caption of the scene is shown side by side */
   compare: params.get('ccmp') === '1',
   /** @type {SceneObject[]} */
@@ -306,12 +306,14 @@ export function captionLink() {
     // the link's own until the engine could read it
     return [...params].filter(([k]) => ['cap', 'cstep', 'ccmp', 'scene'].includes(k));
   }
-  /** @type {[string, string][]} */
+  // each with what the state reads without it: a field at that value is left out of the link
+  /** @type {import('./url.js').LinkField[]} */
   const out = [
-    ['cap', caption.score],
-    ['cstep', String(caption.step)],
+    ['cap', caption.score, DEFAULT_SCORE],
+    ['cstep', String(caption.step), '0'],
   ];
   if (caption.compare) out.push(['ccmp', '1']);
-  out.push(['scene', writeScene(caption.objects)]);
+  const fallback = caption.vocab ? writeScene(defaultScene(caption.vocab)) : '';
+  out.push(['scene', writeScene(caption.objects), fallback]);
   return out;
 }

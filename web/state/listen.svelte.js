@@ -27,6 +27,8 @@ export const WOODCHUCK = 'how much wood would a woodchuck chuck if a woodchuck c
 const DEFAULT_PHRASE = 'how much wood would a woodchuck chuck';
 
 const linkedScore = params.get('lsc') ?? '';
+const DEFAULT_SCORE =
+  (speechModels.find((m) => m.score === 'additive') ?? speechModels[0])?.score ?? 'additive';
 const number = (key, fallback) => {
   const x = Number(params.get(key));
   return params.has(key) && Number.isFinite(x) ? x : fallback;
@@ -45,9 +47,7 @@ export const listen = $state({
   models: {},
   /** a speech model trained in the Train view (its name), shown instead of a shipped one; '' for none */
   trained: '',
-  score: speechModels.some((m) => m.score === linkedScore)
-    ? linkedScore
-    : ((speechModels.find((m) => m.score === 'additive') ?? speechModels[0])?.score ?? 'additive'),
+  score: speechModels.some((m) => m.score === linkedScore) ? linkedScore : DEFAULT_SCORE,
   /** whether every shipped speech model hears the utterance side by side */
   compare: params.has('lcmp') ? params.get('lcmp') === '1' : speechModels.length > 1,
   /** what to say: the phrase typed, and the synthesizer's seed, rate and noise */
@@ -240,14 +240,15 @@ function stopSound() {
 
 /** The view's part of the link: model, step, compare and what was said. */
 function listenLink() {
-  /** @type {[string, string][]} */
+  // each with what the state reads without it: a field at that value is left out of the link
+  /** @type {import('./url.js').LinkField[]} */
   const out = [
-    ['lsc', listen.score],
-    ['lstep', String(listen.step)],
-    ['say', listen.phrase],
-    ['lseed', String(listen.seed)],
-    ['lrate', String(listen.rate)],
-    ['lnoise', String(listen.noise)],
+    ['lsc', listen.score, DEFAULT_SCORE],
+    ['lstep', String(listen.step), '0'],
+    ['say', listen.phrase, DEFAULT_PHRASE],
+    ['lseed', String(listen.seed), '1'],
+    ['lrate', String(listen.rate), '1'],
+    ['lnoise', String(listen.noise), '0.1'],
   ];
   if (listen.compare !== speechModels.length > 1) out.push(['lcmp', listen.compare ? '1' : '0']);
   return out;

@@ -158,7 +158,8 @@ export function writeUrl({ view, kind, temperature, scale = null, query, tokens 
       params.set('k', String(decode.beamWidth));
     if (decode.reveal) params.set('reveal', '1');
     if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
-    for (const [name, value] of decode.caption ?? []) params.set(name, value);
+    for (const [name, value, fallback] of decode.caption ?? [])
+      if (value !== fallback) params.set(name, value);
   }
   const box = defaults?.sandbox;
   const tokensText = (list) => JSON.stringify(list.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0]));
@@ -167,12 +168,19 @@ export function writeUrl({ view, kind, temperature, scale = null, query, tokens 
   if (scale !== null) params.set('g', String(scale));
   if (!box || query !== box.query) params.set('q', query);
   if (!box || tokensText(tokens) !== tokensText(box.tokens)) params.set('tokens', tokensText(tokens));
-  for (const part of hashParts) for (const [key, value] of part()) params.set(key, value);
+  for (const part of hashParts)
+    for (const [key, value, fallback] of part()) if (value !== fallback) params.set(key, value);
   scheduleHash(`#${params}`);
 }
 
-/** Other features' fields of the hash (the Train view's configuration): each gives [key, value] pairs. */
-export const hashParts = /** @type {(() => [string, string][])[]} */ ([]);
+/**
+ * Other features' fields of the hash (the Train view's configuration, Listen's utterance…): each
+ * gives [key, value] pairs, or [key, value, fallback] where `fallback` is what the feature reads
+ * without the field (the field is then left out while it holds that value).
+ */
+export const hashParts = /** @type {(() => LinkField[])[]} */ ([]);
+
+/** @typedef {[string, string] | [string, string, string]} LinkField */
 
 // history.replaceState costs Chromium from under 1 ms to ~10 ms (it waits on the browser
 // process, which is busy right after a frame): up to a step's whole budget. So the hash is
