@@ -19,7 +19,7 @@ export default {
 
     'fixed.title': 'The encoder–decoder and its fixed vector',
     'fixed.lead':
-      'This model has no attention: the encoder squeezes “tom chase jerry” into one fixed vector c, and the decoder reads that same c at every step. Step with → and watch the vector in the marked card: it never changes.',
+      'This model has no attention: the encoder squeezes “tom chase jerry” into one fixed vector c, and the decoder reads that same c at every step. Step with → (or step ▶) and watch the vector in the marked card: it never changes.',
     'fixed.fact': 'Its output: {output}.',
 
     'length.title': 'Where the fixed vector fails: long inputs',
@@ -80,7 +80,7 @@ export default {
 
     'fixed.title': '编码器–解码器与固定向量',
     'fixed.lead':
-      '这个模型没有注意力：编码器把 “tom chase jerry” 压缩成一个固定向量 c，解码器每一步读的都是同一个 c。用 → 逐步前进，看标出的卡片里的向量：它始终不变。',
+      '这个模型没有注意力：编码器把 “tom chase jerry” 压缩成一个固定向量 c，解码器每一步读的都是同一个 c。用 →（或“前进 ▶”）逐步前进，看标出的卡片里的向量：它始终不变。',
     'fixed.fact': '它的输出：{output}。',
 
     'length.title': '固定向量的短板：长输入',

@@ -175,7 +175,8 @@ export function captionLink() {
     // the link's own until the engine could read it
     return [...params].filter(([k]) => [...Object.values(LINK), 'scene'].includes(k));
   }
-  const out = stepperLink(caption, LINK, false);
-  out.push(['scene', writeScene(caption.objects)]);
+  const out = stepperLink(caption, LINK, false, sceneModels);
+  const fallback = caption.vocab ? writeScene(defaultScene(caption.vocab)) : '';
+  out.push(['scene', writeScene(caption.objects), fallback]);
   return out;
 }

@@ -1,9 +1,14 @@
 // The page's state in the address's hash (replaceState), so a reload or a shared link restores it.
 import { captionLink } from './caption.svelte.js';
 import { choice, nav } from './choice.svelte.js';
+import { exampleSandbox } from './example.js';
+import { decodeDefaults } from './initial.js';
 import { sandbox } from './sandbox.svelte.js';
 import { selfAttention } from './self-attention.svelte.js';
 import { writeUrl } from './url.js';
+
+// a field equal to what the page starts from without a link is left out of the link
+const defaults = { decode: decodeDefaults, sandbox: exampleSandbox() };
 
 export function syncUrl() {
   const { kind, temperature, scale, query, tokens } = sandbox;
@@ -17,5 +22,6 @@ export function syncUrl() {
       selfAttention: [layer, head, token],
       caption: captionLink(),
     },
+    defaults,
   );
 }

@@ -113,15 +113,15 @@ function stopSound() {
 
 /**
  * The view's part of the link: model, step, compare and what was said.
- * @returns {[string, string][]}
+ * @returns {import('./url.js').LinkField[]}
  */
 function listenLink() {
   return [
-    ...stepperLink(listen, LINK, COMPARE),
-    ['say', listen.phrase],
-    ['lseed', String(listen.seed)],
-    ['lrate', String(listen.rate)],
-    ['lnoise', String(listen.noise)],
+    ...stepperLink(listen, LINK, COMPARE, speechModels),
+    ['say', listen.phrase, DEFAULT_PHRASE],
+    ['lseed', String(listen.seed), '1'],
+    ['lrate', String(listen.rate), '1'],
+    ['lnoise', String(listen.noise), '0.1'],
   ];
 }
 hashParts.push(listenLink);

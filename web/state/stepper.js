@@ -52,6 +52,13 @@ export function shippedModels(task, order) {
  */
 
 /**
+ * The score shown when the link names none (or one not shipped): additive, else the first shipped.
+ * @param {{ score: string }[]} models
+ */
+const defaultScore = (models) =>
+  (models.find((m) => m.score === 'additive') ?? models[0])?.score ?? 'additive';
+
+/**
  * The fields every stepper state has, to spread into the view's $state: the model, step and
  * compare the link asks for (a model this build does not ship, or a step that is not a whole
  * number, falls back to additive and 0; the step is clamped once the engine has answered).
@@ -73,9 +80,7 @@ export function stepperFields(models, link, compareDefault) {
     // a model trained in the Train view (its name), shown instead of a shipped one; '' for none
     trained: '',
     // the score function of the model shown
-    score: models.some((m) => m.score === score)
-      ? score
-      : ((models.find((m) => m.score === 'additive') ?? models[0])?.score ?? 'additive'),
+    score: models.some((m) => m.score === score) ? score : defaultScore(models),
     // whether every shipped model's answer is shown side by side
     compare: params.has(link.compare) ? params.get(link.compare) === '1' : compareDefault,
     // model name → the engine's answer
@@ -94,13 +99,15 @@ export function stepperFields(models, link, compareDefault) {
  * @param {StepperState<unknown>} state
  * @param {StepperLink} link
  * @param {boolean} compareDefault
- * @returns {[string, string][]}
+ * @param {{ score: string }[]} models the shipped models (the score a link without one shows)
+ * @returns {import('./url.js').LinkField[]}
  */
-export function stepperLink(state, link, compareDefault) {
-  /** @type {[string, string][]} */
+export function stepperLink(state, link, compareDefault, models) {
+  // each with what the state reads without it: a field at that value is left out of the link
+  /** @type {import('./url.js').LinkField[]} */
   const out = [
-    [link.score, state.score],
-    [link.step, String(state.step)],
+    [link.score, state.score, defaultScore(models)],
+    [link.step, String(state.step), '0'],
   ];
   if (state.compare !== compareDefault) out.push([link.compare, state.compare ? '1' : '0']);
   return out;

@@ -126,33 +126,61 @@ export function readDecodeUrl(hash, defaults, notes = []) {
   return out;
 }
 
-export function writeUrl({ view, kind, temperature, scale = null, query, tokens }, decode) {
+// The views that decode the chosen task's input with the chosen model: their links name both
+// even when they are the defaults, so such a link reads plainly.
+const DECODING_VIEWS = ['decode', 'compare', 'beam', 'self'];
+
+/**
+ * Writes the page's state into the hash. A field is written only when it differs from what the
+ * reader falls back to without it (readUrl, readDecodeUrl), or when the view shows it: a link of the
+ * Decode view carries no Sandbox vectors nobody edited. Omitting a default changes nothing on
+ * reading, so every link, old or new, opens the same state.
+ * @param {any} sandbox the Sandbox's fields and the view
+ * @param {any} decode the decoding fields
+ * @param {{ decode: any, sandbox: any }} [defaults] what the page starts from without a link
+ */
+export function writeUrl({ view, kind, temperature, scale = null, query, tokens }, decode, defaults) {
   const params = new URLSearchParams({ view });
   if (decode) {
-    params.set('task', decode.task);
-    params.set(
-      'model',
-      `${decode.score}-${decode.style}${decode.encoder === 'transformer' ? '-transformer' : ''}`,
-    );
-    params.set('input', decode.input);
-    params.set('step', String(decode.step));
+    const base = defaults?.decode;
+    const decoding = DECODING_VIEWS.includes(view) || !base;
+    const model = `${decode.score}-${decode.style}${decode.encoder === 'transformer' ? '-transformer' : ''}`;
+    const baseModel =
+      base && `${base.score}-${base.style}${base.encoder === 'transformer' ? '-transformer' : ''}`;
+    // without an input the reader takes the task's first example, unless the task is the default's
+    const fallbackInput = base && (decode.task === base.task ? base.input : taskOf(decode.task).examples[0]);
+    if (decoding || decode.task !== base.task) params.set('task', decode.task);
+    if (decoding || model !== baseModel) params.set('model', model);
+    if (decoding || decode.input !== fallbackInput) params.set('input', decode.input);
+    if (!base || decode.step !== base.step) params.set('step', String(decode.step));
     if (decode.forces.length) params.set('force', decode.forces.map((f) => f.join(':')).join(','));
-    params.set('k', String(decode.beamWidth));
+    if (!base || view === 'beam' || decode.beamWidth !== base.beamWidth)
+      params.set('k', String(decode.beamWidth));
     if (decode.reveal) params.set('reveal', '1');
     if (view === 'self' && decode.selfAttention) params.set('sa', decode.selfAttention.join('.'));
-    for (const [name, value] of decode.caption ?? []) params.set(name, value);
+    for (const [name, value, fallback] of decode.caption ?? [])
+      if (value !== fallback) params.set(name, value);
   }
-  params.set('kind', kind);
-  params.set('t', String(temperature));
+  const box = defaults?.sandbox;
+  const tokensText = (list) => JSON.stringify(list.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0]));
+  if (!box || kind !== box.kind) params.set('kind', kind);
+  if (!box || temperature !== box.temperature) params.set('t', String(temperature));
   if (scale !== null) params.set('g', String(scale));
-  params.set('q', query);
-  params.set('tokens', JSON.stringify(tokens.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0])));
-  for (const part of hashParts) for (const [key, value] of part()) params.set(key, value);
+  if (!box || query !== box.query) params.set('q', query);
+  if (!box || tokensText(tokens) !== tokensText(box.tokens)) params.set('tokens', tokensText(tokens));
+  for (const part of hashParts)
+    for (const [key, value, fallback] of part()) if (value !== fallback) params.set(key, value);
   scheduleHash(`#${params}`);
 }
 
-/** Other features' fields of the hash (the Train view's configuration): each gives [key, value] pairs. */
-export const hashParts = /** @type {(() => [string, string][])[]} */ ([]);
+/**
+ * Other features' fields of the hash (the Train view's configuration, Listen's utterance…): each
+ * gives [key, value] pairs, or [key, value, fallback] where `fallback` is what the feature reads
+ * without the field (the field is then left out while it holds that value).
+ */
+export const hashParts = /** @type {(() => LinkField[])[]} */ ([]);
+
+/** @typedef {[string, string] | [string, string, string]} LinkField */
 
 // history.replaceState costs Chromium from under 1 ms to ~10 ms (it waits on the browser
 // process, which is busy right after a frame): up to a step's whole budget. So the hash is

@@ -26,7 +26,8 @@ export const STOPS = [
     // where the fixed vector fails: the accuracy-by-length view on the reverse task
     id: 'length',
     link: { view: 'length', task: 'reverse' },
-    spot: '[data-testid=length-view]',
+    // the chart itself: the view's top left it under the tour's panel
+    spot: '[data-testid=length-chart]',
   },
   {
     // the three stages, on the step that writes 汤姆 (found in the decode, not assumed)
