@@ -63,10 +63,11 @@ TEST_CASE("the shipped scenes models are listed in the README, at most 1 MB, and
             std::vector<std::uint8_t>{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
         CHECK(model.config().encoder == models::EncoderKind::conv);
         const auto seed = model.training().value("data_seed", std::uint64_t{1});
-        if (!data.count(seed))
-            data.emplace(seed, train::scenes::make_scenes(seed, model.training().value("train_pairs", std::size_t{0}),
-                                                          model.training().value("heldout_pairs", std::size_t{0})));
         const std::size_t scenes = test::sanitized ? 100 : 1000;
+        // Only the held-out side is needed: a stream with no training scenes skips the others
+        // unrendered and yields the same held-out ones, of which the first `scenes`.
+        if (!data.count(seed)) data.emplace(seed, train::scenes::make_scenes(seed, 0, scenes));
+        CHECK(model.training().value("heldout_pairs", std::size_t{0}) == 1000);
         const train::ScenesScore score =
             train::evaluate_scenes(model.network(), data.at(seed).heldout, model.target_vocab(), scenes);
         CHECK(score.scenes == static_cast<int>(scenes));
