@@ -97,8 +97,10 @@ step "web build" node_modules/.bin/vite build --logLevel warn
 echo "== node --test (bindings, page modules and browser)"
 mapfile -t js_tests < <(find tests/js tests/web tests/e2e -name '*.test.mjs' 2>/dev/null | sort)
 if [ ${#js_tests[@]} -gt 0 ]; then
-  # The spec reporter for the reader, JUnit XML for the count.
-  node --test --test-reporter=spec --test-reporter-destination=stdout \
+  # The spec reporter for the reader, JUnit XML for the count. Two files at a time: node's default
+  # (one less than the cores) runs them one by one on two cores. Each file has its own server on a
+  # free port, its own browser and profile, and temporary files of its own.
+  node --test --test-concurrency=2 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=junit --test-reporter-destination="$logs/node.xml" "${js_tests[@]}" 2>&1 |
     tee "$logs/node.log"
   add_junit "${PIPESTATUS[0]}" "$logs/node.xml"

@@ -228,12 +228,17 @@ describe('the engine’s numbers a learner reads', () => {
       page,
       hash({ view: 'compare', task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }),
     );
+    // every model's figure, and the fixed-vector baseline's "no attention" picture: each card has
+    // its decode (they finish one by one, and the export holds the finished ones)
     await page.waitForFunction(
-      () => document.querySelectorAll('figure[data-testid^="cmp-"] svg').length >= 7,
+      () =>
+        document.querySelectorAll('figure[data-testid^="cmp-"] svg').length >= 7 &&
+        [...document.querySelectorAll('section.card[data-testid^="compare-"]')].every((card) =>
+          card.querySelector('[data-testid^="output-"]'),
+        ),
       null,
       { timeout: 40_000 },
     );
-    // every model's figure, and the fixed-vector baseline's "no attention" picture
     const names = await page.$$eval('figure[data-testid^="cmp-"], div[data-testid^="cmp-"]', (els) =>
       els.map((e) => e.dataset.testid.slice(4)),
     );
