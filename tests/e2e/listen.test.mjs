@@ -74,7 +74,8 @@ async function waitForUtterance(p, say, step = null, model = null) {
       );
     },
     [key, step, model],
-    { timeout: 20_000 },
+    // generous: under load (two test files at a time) the engine's Worker can take many seconds
+    { timeout: 60_000 },
   );
 }
 
