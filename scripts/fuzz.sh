@@ -21,6 +21,7 @@ for target in checkpoint tokenizer metadata speech whatif; do
   [ "$target" = checkpoint ] && args+=(-max_len=1048576)
   # room for raw frames past the limit of 480 (24 floats each)
   [ "$target" = speech ] && args+=(-dict=tests/fuzz/speech.dict -max_len=49152)
+  [ "$target" = whatif ] && args+=(-max_len=400) # up to 64 operations
   if [ "$mode" = smoke ]; then
     # The seeds alone (regenerated above, so every smoke run checks the same inputs).
     args+=(-runs="${FUZZ_SMOKE_RUNS:-2000}" -seed=1 build/fuzz/seeds/$target)
