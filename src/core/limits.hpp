@@ -45,6 +45,10 @@ inline constexpr int max_input_tokens = 512; // tokens in one source: the bound 
 // Frames (10 ms each) of one utterance the speech task synthesizes, renders or an audio model
 // encodes: the whole woodchuck sentence takes about 300 at the normal rate.
 inline constexpr int max_speech_frames = 480;
+// The magnitude of one frame value (a band's energy) an audio model encodes or render_audio plays:
+// the synthesizer's are at most 255/64, and within this bound 24 bands' sums and a sane model's
+// first products stay finite (values near the float maximum overflow them to inf − inf = NaN).
+inline constexpr float max_frame_value = 1e6f;
 
 // ---- decoding ----
 // Steps of one decoding (its end token included): the bound on a config's max_target_len + 1 and

@@ -139,9 +139,9 @@ class Seq2Seq {
     // InputError(bad_argument) for a model without a conv encoder or pixels of the wrong size.
     EncoderOutput encode_image(std::span<const std::uint8_t> pixels) const;
     // The audio encoder's states for one utterance (n·F values, frame after frame); ids stay
-    // empty. Throws InputError: bad_argument for a model without an audio encoder or values that
-    // are not whole frames; empty_input for no frames; too_long (details "length", "limit") for
-    // more than max_source_len frames.
+    // empty. Throws InputError: bad_argument for a model without an audio encoder, values that
+    // are not whole frames or a value beyond ±limits::max_frame_value (or NaN); empty_input for
+    // no frames; too_long (details "length", "limit") for more than max_source_len frames.
     EncoderOutput encode_audio(std::span<const float> frames) const;
     // One decoding step from prev_state (s_{i-1}) and the previous token (start token first).
     // Location attention: options.previous = the last step's weights (empty at the first step).

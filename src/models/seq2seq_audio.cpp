@@ -1,8 +1,11 @@
 // The audio side of the Seq2Seq model: one utterance through the audio encoder, and audio batches.
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "models/seq2seq.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace apg::models {
@@ -26,6 +29,17 @@ EncoderOutput Seq2Seq::encode_audio(std::span<const float> frames) const {
                          "encode_audio: the utterance has " + std::to_string(n) + " frames, this model takes at most " +
                              std::to_string(config_.max_source_len),
                          {{"length", n}, {"limit", std::int64_t{config_.max_source_len}}});
+    // A value near the float maximum overflows the first products to inf − inf = NaN, and a NaN
+    // would make every weight NaN: refused here, whoever the caller.
+    for (std::size_t i = 0; i < frames.size(); ++i)
+        if (!(std::abs(frames[i]) <= limits::max_frame_value)) {
+            char message[128];
+            std::snprintf(message, sizeof message, "encode_audio: frame %zu holds %g, outside ±%g", i / F,
+                          static_cast<double>(frames[i]), static_cast<double>(limits::max_frame_value));
+            throw InputError(
+                ErrorCode::bad_argument, message,
+                {{"name", std::string("frames")}, {"limit", static_cast<double>(limits::max_frame_value)}});
+        }
     EncoderOutput out;
     AudioEncoderCache cache;
     std::vector<Mat> states;

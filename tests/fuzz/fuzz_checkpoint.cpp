@@ -1,12 +1,14 @@
 // libFuzzer target: checkpoint bytes → Model::load → decode (greedy session, a forced token, back,
-// beam search) → export (trace JSON and .npy) → save and load again. Every rejection must be a
-// coded error; anything else (a crash, a sanitizer report, an uncoded exception, a round trip
-// that changes the model) is a finding.
+// beam search) → export (trace JSON and .npy) → save and load again. A text model decodes text of
+// its own vocabulary, an audio model a few frames, an image model a picture of its size. Every
+// rejection must be a coded error; anything else (a crash, a sanitizer report, an uncoded
+// exception, a round trip that changes the model) is a finding.
 #include "core/error.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
 #include "trace/trace.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,17 +32,34 @@ std::string sample_text(const apg::io::Model &model) {
     return vocab.join(ids);
 }
 
+// What the model reads, encoded: text, frames or pixels (a fixed pattern, so a run is reproducible).
+apg::models::EncoderOutput sample_input(const apg::io::Model &model) {
+    const apg::models::ModelConfig &c = model.config();
+    if (c.encoder == apg::models::EncoderKind::audio) {
+        // A few frames bound the work per input (the frame count itself is the speech target's).
+        const int frames = std::min(c.max_source_len, 20);
+        std::vector<float> values(static_cast<std::size_t>(frames) * static_cast<std::size_t>(c.input_dim));
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>((i * 37) % 256) / 64.0f;
+        return model.network().encode_audio(values);
+    }
+    if (c.encoder == apg::models::EncoderKind::conv) {
+        std::vector<std::uint8_t> pixels(static_cast<std::size_t>(c.image_size) * c.image_size * 3);
+        for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 53);
+        return model.network().encode_image(pixels);
+    }
+    return model.network().encode(model.encode_source(sample_text(model)));
+}
+
 void exercise(const apg::io::Model &model) {
-    const std::string text = sample_text(model);
-    std::vector<int> ids;
+    apg::models::EncoderOutput encoded;
     try {
-        ids = model.encode_source(text);
+        encoded = sample_input(model);
     } catch (const apg::Error &) {
         return; // e.g. a vocabulary whose tokens join to something else, or max_source_len 1
     }
     apg::decode::SessionOptions options;
     options.max_steps = 8; // bounded work per input; the lengths themselves are checked by load
-    apg::decode::DecodeSession session(model.network(), ids, options);
+    apg::decode::DecodeSession session(model.network(), encoded, options);
     apg::trace::Trace trace;
     while (!session.done()) {
         session.step();

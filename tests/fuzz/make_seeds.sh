@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-build/fuzz/seeds}
 rm -rf "$out"
-mkdir -p "$out/checkpoint" "$out/tokenizer" "$out/metadata"
+mkdir -p "$out/checkpoint" "$out/tokenizer" "$out/metadata" "$out/speech" "$out/whatif"
 
 # Checkpoints: one of each kind (the rest add size, not coverage), plus two cut short.
 for name in dates-additive-bahdanau zh-general-luong reverse-dot-bahdanau zh-additive-bahdanau-transformer \
@@ -50,6 +50,92 @@ for (const text of texts)
   for (const pick of [0, 1]) writeFileSync(`${dir}/text-${n++}`, Buffer.concat([Buffer.from([pick]), Buffer.from(text)]));
 writeFileSync(`${dir}/surrogate`, Buffer.from([0, 0x61, 0xed, 0xa0, 0x80, 0x20, 0x62]));
 writeFileSync(`${dir}/overlong`, Buffer.from([1, 0x32, 0xc0, 0xaf, 0x39]));
+JS
+
+# Speech: phrases with synthesis options in fuzz_speech's header (tests/fuzz/fuzz_speech.cpp says
+# its layout), in range and out, and raw frames: whole, cut, not finite, huge, past the limit.
+node --input-type=module - "$out/speech" <<'JS'
+import { writeFileSync } from 'node:fs';
+const [dir] = process.argv.slice(2);
+const RAW_FRAMES = 8, RAW_OPTIONS = 16, RENDER = 32;
+function header(flags, rate, noise, seed, sampleRate, steps) {
+  const h = Buffer.alloc(20);
+  h[0] = flags;
+  if (flags & RAW_OPTIONS) {
+    h.writeFloatLE(rate, 1);
+    h.writeFloatLE(noise, 5);
+    h.writeUInt16LE(sampleRate, 17);
+  } else {
+    h.writeUInt16LE(Math.round(((rate - 0.5) / 1.5) * 65535), 1);
+    h.writeUInt16LE(Math.round(noise * 65535), 5);
+    h.writeUInt16LE((sampleRate - 8000) / 100, 17);
+  }
+  h.writeBigUInt64LE(BigInt(seed), 9);
+  h[19] = steps;
+  return h;
+}
+const woodchuck = 'how much wood would a woodchuck chuck if a woodchuck could chuck wood';
+const phrases = [
+  [0, 1, 0.1, 1, 16000, woodchuck],
+  [1 | RENDER, 0.5, 0, 7, 16000, 'how much wood'],
+  [2, 2, 1, 12345, 8000, 'a woodchuck could chuck'],
+  [3 | RENDER, 1.25, 0.35, 3, 48000, 'Wood  Chuck'],
+  [4, 1, 0.2, 2, 16000, 'the quick brown fox jumps over the lazy dog'],
+  [5 | RENDER, 0.8, 0.05, 9, 22000, 'hi\tyou\nsee'],
+  [0, 0.5, 0.1, 4, 16000, woodchuck], // too many frames at half speed
+  [1, 1, 0.1, 1, 16000, 'how much wud'],
+  [2, 1, 0.1, 1, 16000, '   '],
+  [3, 1, 0.1, 1, 16000, 'woodchuck '.repeat(201)],
+  [4, 1, 0.1, 1, 16000, 'caf\u00e9 wood'],
+  [5 | RAW_OPTIONS, NaN, 0.1, 1, 16000, 'wood'],
+  [0 | RAW_OPTIONS, 9, -1, 1, 44123, 'wood'],
+  [1 | RAW_OPTIONS | RENDER, 1, Infinity, 1, 16000, 'wood'],
+  [2 | RAW_OPTIONS | RENDER, 2, 1, 1, 7999, 'wood chuck'],
+];
+let n = 0;
+for (const [flags, rate, noise, seed, sampleRate, text] of phrases)
+  writeFileSync(`${dir}/phrase-${n++}`, Buffer.concat([header(flags, rate, noise, seed, sampleRate, 3), Buffer.from(text)]));
+const frames = (count, value) => {
+  const f = new Float32Array(count);
+  for (let i = 0; i < count; i++) f[i] = typeof value === 'function' ? value(i) : value;
+  return Buffer.from(f.buffer);
+};
+const raw = [
+  [0, frames(24 * 10, (i) => (i % 7) / 4)],
+  [1, frames(24 * 3 + 5, 1)],
+  [2, frames(24 * 4, (i) => (i === 30 ? NaN : 1))],
+  [3, frames(24 * 4, (i) => (i % 2 ? 3e38 : -3e38))],
+  [4, frames(24 * 4, (i) => (Math.floor(i / 24) % 2 ? 3e38 : -3e38))],
+  [5, frames(24 * 481, 0.5)],
+  [0, frames(0, 0)],
+];
+for (const [model, bytes] of raw)
+  writeFileSync(`${dir}/frames-${n++}`, Buffer.concat([header(RAW_FRAMES | RAW_OPTIONS | model, 1, 0, 1, 16000, 4), bytes]));
+JS
+
+# What-ifs: for each of fuzz_whatif's models (tests/fuzz/fuzz_whatif.cpp builds them; the source
+# takes 5 bytes for text, 15 for audio frames, 8 for pixels), a session of 5 source positions and
+# a sequence of masks, pins, τ, steps, forces, back, reset and run.
+node --input-type=module - "$out/whatif" <<'JS'
+import { writeFileSync } from 'node:fs';
+const [dir] = process.argv.slice(2);
+const models = 22, audio = [17, 18, 21], conv = [19, 20];
+const MASK = 0, UNMASK = 1, PIN = 2, PIN_WEIGHTS = 3, UNPIN = 4, TAU = 5, STEP = 6, FORCE = 7, BACK = 8, RESET = 9, RUN = 10;
+// indices: byte b means b % (n + 3) - 1; τ and weights: byte 1 = 0.5, 2 = 2, 3 = min τ, 48 = 3.0, 64 = 4.0
+const scripts = [
+  [MASK, 2, STEP, PIN, 3, STEP, TAU, 1, STEP, FORCE, 4, BACK, UNMASK, 2, RUN],
+  [PIN_WEIGHTS, 1, 48, 64, 0 + 40, 48, 48, STEP, MASK, 1, MASK, 2, MASK, 3, MASK, 4, MASK, 5, STEP, RESET, RUN],
+  [TAU, 3, STEP, TAU, 4, STEP, TAU, 5, STEP, PIN, 0, PIN, 6, UNPIN, STEP, RUN, STEP, FORCE, 9],
+];
+let n = 0;
+for (let m = 0; m < models; m++) {
+  const source = audio.includes(m) ? 15 : conv.includes(m) ? 8 : 5;
+  for (const ops of scripts) {
+    const head = [m, 4, 5, n % 12, 0];
+    const src = Array.from({ length: source }, (_, i) => 40 + ((i * 37 + m) % 200));
+    writeFileSync(`${dir}/whatif-${n++}`, Buffer.from([...head, ...src, ...ops]));
+  }
+}
 JS
 
 echo "seeds: $(find "$out" -type f | wc -l) files in $out"

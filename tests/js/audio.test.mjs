@@ -290,3 +290,145 @@ test("a location-aware speech model's records carry the weights each step read a
   run.delete();
   model.delete();
 });
+
+test('hostile numbers, types and buffers at the synthesizer, the sound and a session: coded errors naming the value', () => {
+  const model = au.AudioModel.load(readModel(MODEL));
+  const handles = au.count_emval_handles();
+  const limits = au.limits();
+  const nameOf = (f) => {
+    const e = codeOf(f);
+    assert.ok(e, 'an error');
+    assert.equal(e.code, 'bad_argument', e.message);
+    return e.details.name;
+  };
+  for (const rate of [Infinity, -Infinity, -1, 0, -0, 0.49, 2.01, 1e308, NaN])
+    assert.equal(
+      nameOf(() => au.synthesize({ phrase: 'wood', rate })),
+      'rate',
+      String(rate),
+    );
+  for (const noise of [Infinity, -0.5, 1.01, 1e300, NaN, '0'])
+    assert.equal(
+      nameOf(() => au.synthesize({ phrase: 'wood', noise })),
+      'noise',
+      String(noise),
+    );
+  for (const seed of [NaN, Infinity, 2 ** 53 + 2, '1', 1n, {}, null])
+    assert.equal(
+      nameOf(() => au.synthesize({ phrase: 'wood', seed })),
+      'seed',
+      String(seed),
+    );
+  // the ends of each range are accepted
+  assert.equal(
+    au.synthesize({ phrase: 'wood', seed: 2 ** 53, rate: limits.maxRate, noise: limits.maxNoise }).text,
+    'wood',
+  );
+  assert.equal(au.synthesize({ phrase: 'wood', seed: 0, rate: limits.minRate, noise: -0 }).text, 'wood');
+  assert.equal(
+    nameOf(() => au.synthesize({ phrase: Symbol('wood') })),
+    'phrase',
+  );
+  assert.equal(
+    nameOf(() => au.synthesize({ phrase: ['wood'] })),
+    'phrase',
+  );
+  const u = au.synthesize({ phrase: 'wood' });
+  for (const maxSteps of [-1, 1025, NaN, 1.5, '3', Infinity])
+    assert.equal(
+      nameOf(() => model.listen(u.frames, { maxSteps })),
+      'options.maxSteps',
+      String(maxSteps),
+    );
+  for (const topK of [NaN, -1, 2.5, '1'])
+    assert.equal(
+      nameOf(() => model.listen(u.frames, { topK })),
+      'options.topK',
+    );
+  for (const temperature of [0, -1, 1e9])
+    assert.equal(
+      nameOf(() => model.listen(u.frames, { temperature })),
+      'temperature',
+    );
+  assert.equal(
+    nameOf(() => model.listen(u.frames, { temperature: 1e39 })),
+    'options.temperature',
+  );
+  // maxSteps bounds the session: two steps, then done
+  const short = model.listen(u.frames, { maxSteps: 2 });
+  assert.equal(short.run().length, 2);
+  assert.equal(short.done(), true);
+  assert.equal(codeOf(() => short.step()).code, 'bad_state');
+  short.delete();
+  // frame values beyond ±maxFrameValue: neighbouring frames of ±3e38 made the sound NaN and the states NaN
+  assert.equal(limits.maxFrameValue, 1e6);
+  const huge = new Float32Array(4 * 24);
+  for (let i = 0; i < huge.length; i++) huge[i] = Math.floor(i / 24) % 2 ? 3e38 : -3e38;
+  for (const call of [() => au.renderAudio(huge), () => model.listen(huge), () => model.encode(huge)]) {
+    const e = codeOf(call);
+    assert.equal(e.code, 'bad_argument');
+    assert.equal(e.details.name, 'frames');
+    assert.equal(e.details.limit, 1e6);
+  }
+  const edge = huge.map((x) => Math.sign(x) * limits.maxFrameValue);
+  for (const x of au.renderAudio(edge)) assert.ok(x >= -1 && x <= 1);
+  const edgeRun = model.listen(edge);
+  for (const s of edgeRun.run()) assert.ok(Math.abs(s.weights.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+  edgeRun.delete();
+  // a number that is not a float32 (1e39) or not a number at all, in a plain array of frames
+  assert.equal(
+    nameOf(() => au.renderAudio([...Array(23).fill(1), 1e39])),
+    'frames[23]',
+  );
+  assert.equal(
+    nameOf(() => model.listen([...Array(23).fill(1), 'x'])),
+    'frames[23]',
+  );
+  assert.equal(
+    nameOf(() => au.renderAudio({ data: 'x'.repeat(24), rows: 1, cols: 24 })),
+    'frames.data',
+  );
+  assert.equal(
+    nameOf(() => au.renderAudio({ data: new Float32Array(24), rows: 1.5, cols: 24 })),
+    'frames.rows',
+  );
+  assert.equal(
+    nameOf(() => au.renderAudio({ data: new Float32Array(24), rows: -1, cols: 24 })),
+    'frames.rows',
+  );
+  assert.equal(
+    nameOf(() => au.renderAudio(new Float32Array(24), NaN)),
+    'sampleRate',
+  );
+  assert.equal(
+    nameOf(() => au.renderAudio(new Float32Array(24), '16000')),
+    'sampleRate',
+  );
+  // a detached buffer: the entry's copy of its arguments cannot read it, and says so
+  const frames = new Float32Array(u.frames.data);
+  structuredClone(frames.buffer, { transfer: [frames.buffer] });
+  assert.equal(frames.length, 0);
+  const bytes = readModel(MODEL);
+  structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+  for (const call of [
+    () => au.renderAudio(frames),
+    () => model.listen(frames),
+    () => model.encode({ data: frames, rows: u.frames.rows, cols: 24 }),
+    () => au.AudioModel.load(bytes),
+  ]) {
+    const e = codeOf(call);
+    assert.equal(e.code, 'bad_argument');
+    assert.equal(e.details.argument, 1);
+    assert.match(e.message, /argument 1 cannot be read: .*detached/);
+  }
+  // still working, and no handle left behind
+  assert.equal(
+    nameOf(() => au.renderAudio(new DataView(new ArrayBuffer(96)))),
+    'frames',
+  );
+  const again = model.listen(u.frames);
+  assert.equal(again.run().at(-1).token, '</s>');
+  again.delete();
+  assert.equal(au.count_emval_handles(), handles);
+  model.delete();
+});

@@ -45,6 +45,8 @@ export interface AudioLimits {
   samplesPerFrame: number;
   /** the most frames an utterance may have (longer: too_long) */
   maxFrames: number;
+  /** the largest magnitude of a frame value renderAudio, listen and encode accept (beyond: bad_argument) */
+  maxFrameValue: number;
   minRate: number;
   maxRate: number;
   maxNoise: number;

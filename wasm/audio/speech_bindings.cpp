@@ -73,6 +73,7 @@ val limits_js() {
     out.set("sampleRate", sp::default_sample_rate);
     out.set("samplesPerFrame", sp::default_sample_rate / 100);
     out.set("maxFrames", limits::max_speech_frames);
+    out.set("maxFrameValue", limits::max_frame_value);
     out.set("minRate", sp::min_rate);
     out.set("maxRate", sp::max_rate);
     out.set("maxNoise", sp::max_noise);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 namespace apg::train::speech {
@@ -250,9 +251,14 @@ std::vector<float> render_audio(std::span<const float> frames, int sample_rate) 
     const std::int64_t T = static_cast<std::int64_t>(frames.size() / bands);
     if (T > limits::max_speech_frames) too_many_frames(T);
     for (float x : frames)
-        if (!std::isfinite(x))
-            throw InputError(ErrorCode::bad_argument, "speech: a frame value is not finite",
-                             {{"name", std::string("frames")}, {"limit", std::int64_t{bands}}});
+        if (!(std::abs(x) <= limits::max_frame_value)) { // NaN too
+            char message[96];
+            std::snprintf(message, sizeof message, "speech: a frame value is %g, outside ±%g", static_cast<double>(x),
+                          static_cast<double>(limits::max_frame_value));
+            throw InputError(
+                ErrorCode::bad_argument, message,
+                {{"name", std::string("frames")}, {"limit", static_cast<double>(limits::max_frame_value)}});
+        }
     // The sound is for people, never model input: std::sin and std::cos may round as they like.
     const int per_frame = sample_rate / 100;
     std::vector<float> out(static_cast<std::size_t>(T) * per_frame, 0.0f);

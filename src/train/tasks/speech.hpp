@@ -79,8 +79,8 @@ int letter_class(char c);
 // samples per frame (160 at 16 kHz), so the result has frames × that many samples. Not model
 // input, so std::sin is fine here. frames: T × bands values. Throws InputError bad_argument
 // (details "name", "limit") for a sample rate that is not a multiple of 100 in [8000, 48000], a
-// frame count that is not a whole number of frames or a value that is not finite, and too_long
-// for more than limits::max_speech_frames frames.
+// frame count that is not a whole number of frames or a value that is not finite or beyond
+// ±limits::max_frame_value, and too_long for more than limits::max_speech_frames frames.
 inline constexpr int default_sample_rate = 16000;
 std::vector<float> render_audio(std::span<const float> frames, int sample_rate = default_sample_rate);
 // The centre frequency (Hz) of a band.
