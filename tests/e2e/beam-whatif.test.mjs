@@ -127,7 +127,7 @@ describe('the Beam view with what-ifs', () => {
       assert.deepEqual(Array.from(n.weights), [0, 1, 0]);
     assert.match(
       await page.textContent('[data-testid=beam-whatif-note]'),
-      /^使用你的假如：.*“chase”.*。引擎对每条束/,
+      /^使用你的假如：.*“chase”.*。引擎给每条束/,
     );
     await pageScreenshot(page, `${shots}beam-whatif-1440-zh.png`);
     await page.setViewportSize({ width: 375, height: 800 });

@@ -58,12 +58,12 @@ export default {
     heatmapTitle: '第 {n} 条束：输出 × 输入',
     treePng: '搜索树 + 热力图 PNG',
     withOneWhatIf:
-      '使用你的假如：{list}。引擎对每条束的处理与贪心解码相同：第 i 步使用当时有效的屏蔽和 τ，以及第 i 步的固定。',
+      '使用你的假如：{list}。引擎给每条束的假如与贪心解码相同：第 i 步使用当时有效的屏蔽和 τ，以及第 i 步的固定。',
     withWhatIfs:
-      '使用你的 {count} 个假如：{list}。引擎对每条束的处理与贪心解码相同：第 i 步使用当时有效的屏蔽和 τ，以及第 i 步的固定。',
+      '使用你的 {count} 个假如：{list}。引擎给每条束的假如与贪心解码相同：第 i 步使用当时有效的屏蔽和 τ，以及第 i 步的固定。',
     withoutOneWhatIf: '不使用你的假如（{list}）：模型自己的束。',
     withoutWhatIfs: '不使用你的 {count} 个假如（{list}）：模型自己的束。',
-    useWhatIfs: '应用假如',
+    useWhatIfs: '使用假如',
     nodeWhatIf: '（这一步被假如改变了）',
     treeWhatIfHint: '虚线：这一步被假如改变了。',
   },
