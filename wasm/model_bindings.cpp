@@ -433,7 +433,57 @@ val export_npy_js(SessionState &s) {
     return out;
 }
 
-val beam_js(SessionState &s, val width) {
+// The what-ifs of a beam search in the form the page's Worker gives a decode: {masks: [[step, j], …],
+// unmasks: [[step, j], …], pins: [[step, j | weights], …], temperatures: [[step, τ], …]}, each key
+// optional, applied at each step in that order (as the Worker gives them to a session). The ranges
+// (source positions, τ, steps) are the engine's to judge; here only the JS values are.
+std::vector<decode::ScheduledWhatIf> beam_what_ifs(const val &what) {
+    using Kind = decode::ScheduledWhatIf::Kind;
+    std::vector<decode::ScheduledWhatIf> out;
+    if (what.isUndefined()) return out;
+    if (what.typeOf().as<std::string>() != "object" || what.isNull() || what.isArray())
+        bad_argument("whatIfs", ": expected {masks, unmasks, pins, temperatures}, got " + describe(what));
+    const std::pair<const char *, Kind> lists[] = {
+        {"masks", Kind::mask}, {"unmasks", Kind::unmask}, {"pins", Kind::pin}, {"temperatures", Kind::temperature}};
+    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", what)))
+        if (std::none_of(std::begin(lists), std::end(lists), [&](const auto &l) { return key == l.first; }))
+            bad_argument("whatIfs." + key, " is not a what-if of beam (masks, unmasks, pins, temperatures)");
+    constexpr std::int64_t most = limits::max_what_ifs;
+    for (const auto &[name, kind] : lists) {
+        const auto list = option(what, name);
+        if (!list) continue;
+        const std::string field = std::string("whatIfs.") + name;
+        if (!list->isArray()) bad_argument(field, ": expected an array of [step, value], got " + describe(*list));
+        const double length = (*list)["length"].as<double>();
+        if (length + static_cast<double>(out.size()) > static_cast<double>(most))
+            limit_exceeded(field, ": more than " + std::to_string(most) + " what-ifs", most);
+        for (int k = 0; k < static_cast<int>(length); ++k) {
+            const val item = (*list)[k];
+            const std::string at = field + "[" + std::to_string(k) + "]";
+            if (!item.isArray() || item["length"].as<double>() != 2)
+                bad_argument(at, ": expected [step, value], got " + describe(item));
+            decode::ScheduledWhatIf w;
+            w.kind = kind;
+            w.step = static_cast<int>(whole_number(item[0], at + "[0]", -(1 << 30), 1 << 30));
+            const val v = item[1];
+            if (kind == Kind::temperature) {
+                if (!v.isNumber()) bad_argument(at + "[1]", ": expected a number, got " + describe(v));
+                const double d = v.as<double>();
+                // Out of float range is refused by the engine's own range check, as NaN is.
+                w.temperature = std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf("");
+            } else if (kind == Kind::pin && !v.isNumber()) {
+                const Vec weights = to_vec(v, at + "[1]");
+                w.kind = Kind::pin_weights;
+                w.weights.assign(weights.data(), weights.data() + weights.size());
+            } else
+                w.token = static_cast<int>(whole_number(v, at + "[1]", -(1 << 30), 1 << 30));
+            out.push_back(std::move(w));
+        }
+    }
+    return out;
+}
+
+val beam_js(SessionState &s, val width, val what_ifs) {
     if (!width.isNumber()) bad_argument("beam", ": expected a width, got " + describe(width));
     const double k = width.as<double>();
     if (!(k >= 1 && k <= kMaxBeamWidth && k == std::floor(k)))
@@ -445,8 +495,9 @@ val beam_js(SessionState &s, val width) {
     options.start_id = io::Vocabulary::bos;
     options.end_id = io::Vocabulary::eos;
     options.max_steps = s.session->max_steps(); // the same step limit as the session's greedy steps
+    const auto plan = beam_what_ifs(what_ifs);
     const decode::BeamResult result =
-        decode::beam_search(s.model->network(), s.session->encoded(), static_cast<int>(k), options);
+        decode::beam_search(s.model->network(), s.session->encoded(), static_cast<int>(k), options, plan);
     const auto &vocab = s.model->target_vocab();
     val nodes = val::array();
     for (const auto &n : result.nodes) {
@@ -459,6 +510,7 @@ val beam_js(SessionState &s, val width) {
         node.set("logProb", n.log_prob);
         node.set("totalLogProb", n.total_log_prob);
         node.set("finished", n.finished);
+        node.set("intervened", n.intervened);
         node.set("weights", optional_vec(n.step.attention.weights)); // null without attention
         nodes.call<void>("push", node);
     }
@@ -528,6 +580,15 @@ template <val (*F)(SessionState &, val)> val session_call_arg(SessionHandle &h, 
         arg);
 }
 
+template <val (*F)(SessionState &, val, val)> val session_call_args(SessionHandle &h, val a, val b) {
+    return guarded(
+        [&h](val x, val y) {
+            const std::shared_ptr<SessionState> state = h.state;
+            return F(*state, x, y);
+        },
+        a, b);
+}
+
 } // namespace
 } // namespace apg::wasm
 
@@ -557,7 +618,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .function("outputTokens", &session_call<output_tokens_js>)
         .function("outputText", &session_call<output_text_js>)
         .function("confidence", &session_call<confidence_js>)
-        .function("beam", &session_call_arg<beam_js>)
+        .function("beam", &session_call_args<beam_js>)
         .function("exportJson", &session_call<export_json_js>)
         .function("exportNpy", &session_call<export_npy_js>);
     emscripten::function("recordSchema", &recordSchema);
@@ -565,11 +626,12 @@ EMSCRIPTEN_BINDINGS(apg_models) {
     guard_entry("recordSchema");
     guard_method("Model", "info");
     guard_method("Model", "decode", 1); // options may be left out
+    guard_method("Session", "beam", 1); // so may the what-ifs
 #ifdef APG_LENGTH_ACCURACY
     guard_method("Model", "accuracyByLength", 1);
 #endif
     for (const char *m :
          {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
-          "selfAttention", "outputTokens", "outputText", "confidence", "beam", "exportJson", "exportNpy", "whatIf"})
+          "selfAttention", "outputTokens", "outputText", "confidence", "exportJson", "exportNpy", "whatIf"})
         guard_method("Session", m);
 }

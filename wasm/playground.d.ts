@@ -380,8 +380,19 @@ export interface BeamNode {
   logProb: number;
   totalLogProb: number;
   finished: boolean;
+  /** a what-if changed this step's attention (a token masked, the weights pinned, τ ≠ 1) */
+  intervened: boolean;
   /** the attention weights of this node's step (n) */
   weights: Float32Array;
+}
+
+/** What-ifs by output step (from 0), applied at each step in this order: [step, source index] for
+ *  masks and unmasks (from that step on), [step, index | weights] for pins (that step only), [step, τ]. */
+export interface BeamWhatIfs {
+  masks?: [number, number][];
+  unmasks?: [number, number][];
+  pins?: [number, number | number[] | Float32Array][];
+  temperatures?: [number, number][];
 }
 
 export interface BeamResult {
@@ -458,7 +469,8 @@ export interface Session {
   confidence(): Confidence;
   record(index: number): StepRecord;
   trace(): StepRecord[];
-  beam(width: number): BeamResult;
+  /** with what-ifs, every hypothesis at output step i gets step i's, as a session given them before step i */
+  beam(width: number, whatIfs?: BeamWhatIfs): BeamResult;
   /** the C++ Trace as JSON: {meta, steps: [{kind, index, fields, tensors: {name: {shape, data}}}]},
    *  plus encoder: [layer records of kind self_attention] for a transformer encoder */
   exportJson(): string;

@@ -55,6 +55,8 @@ inline constexpr float max_frame_value = 1e6f;
 // on a session's or a beam search's max_steps.
 inline constexpr int max_decode_steps = 1024;
 inline constexpr int max_beam_width = 64;
+// What-ifs one beam search takes (each set by hand on the page, or read from a link).
+inline constexpr int max_what_ifs = 1000;
 // Every step a decoding keeps holds its logits and probabilities over the target vocabulary, so
 // steps × beams × target tokens is what a decoding (and its exports) can grow to: bounded here
 // (64 MB of probabilities), for a config's max_target_len and for each session and beam search.

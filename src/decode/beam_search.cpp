@@ -56,14 +56,60 @@ int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &option
     return steps;
 }
 
+namespace {
+
+// Step `step`'s what-ifs in the order given, through the checks a session's own go through.
+void apply_what_ifs(WhatIfState &state, std::span<const ScheduledWhatIf> what_ifs, int step) {
+    using Kind = ScheduledWhatIf::Kind;
+    for (const ScheduledWhatIf &w : what_ifs) {
+        if (w.step != step) continue;
+        if (w.kind == Kind::mask || w.kind == Kind::unmask)
+            state.mask(w.token, w.kind == Kind::mask);
+        else if (w.kind == Kind::pin)
+            state.pin(w.token);
+        else if (w.kind == Kind::pin_weights)
+            state.pin(w.weights);
+        else
+            state.set_temperature(w.temperature);
+    }
+}
+
+// The what-ifs' state at the start of the search, after every one of them was tried at its step
+// on a copy: a bad one is refused before anything is searched, wherever the beams would end.
+WhatIfState checked_what_ifs(const models::EncoderOutput &encoded, const SessionOptions &options,
+                             std::span<const ScheduledWhatIf> what_ifs, int max_steps) {
+    if (what_ifs.size() > static_cast<std::size_t>(limits::max_what_ifs))
+        throw InputError(ErrorCode::limit_exceeded,
+                         "beam: " + std::to_string(what_ifs.size()) + " what-ifs, more than the limit of " +
+                             std::to_string(limits::max_what_ifs),
+                         {{"limit", std::int64_t{limits::max_what_ifs}}});
+    int last = -1;
+    for (const ScheduledWhatIf &w : what_ifs) {
+        if (w.step < 0)
+            bad_option("what_ifs", "beam: a what-if at step " + std::to_string(w.step) + "; steps count from 0");
+        last = std::max(last, std::min(w.step, max_steps - 1));
+    }
+    WhatIfState state(static_cast<int>(encoded.states.rows()), options.attention.temperature, "beam");
+    WhatIfState trial = state;
+    // At most max_decode_steps × max_what_ifs comparisons, a millisecond: no index by step needed.
+    for (int step = 0; step <= last; ++step) {
+        apply_what_ifs(trial, what_ifs, step);
+        trial.unpin();
+    }
+    return state;
+}
+
+} // namespace
+
 BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
-                       const SessionOptions &options) {
+                       const SessionOptions &options, std::span<const ScheduledWhatIf> what_ifs) {
     if (width < 1 || width > limits::max_beam_width)
         bad_option("width",
                    "beam: width must be from 1 to " + std::to_string(limits::max_beam_width) + ", got " +
                        std::to_string(width),
                    limits::max_beam_width);
     const int max_steps = checked_max_steps(model, options, "beam", width);
+    WhatIfState what_if_state = checked_what_ifs(encoded, options, what_ifs, max_steps);
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).
     std::vector<int> live{-1};
@@ -82,11 +128,14 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
         };
         std::vector<models::DecoderStep> expanded;
         std::vector<Candidate> candidates;
+        apply_what_ifs(what_if_state, what_ifs, depth);
+        const attention::StepOptions depth_options = what_if_state.options(options.attention);
         for (int parent : live) {
             const Vec &state = parent < 0 ? encoded.initial_state : result.nodes[parent].step.state;
             int prev_token = parent < 0 ? options.start_id : result.nodes[parent].token;
             double base = parent < 0 ? 0.0 : result.nodes[parent].total_log_prob;
-            attention::StepOptions step_options = options.attention; // location: this beam's last weights
+            // location: this beam's last weights, the pinned or masked ones where a what-if set them
+            attention::StepOptions step_options = depth_options;
             if (parent >= 0) {
                 const Vec &last = result.nodes[parent].step.attention.weights;
                 step_options.previous = {last.data(), static_cast<std::size_t>(last.size())};
@@ -113,6 +162,7 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
             node.log_prob = c.log_prob;
             node.total_log_prob = c.total;
             node.finished = c.token == options.end_id || depth + 1 == max_steps;
+            node.intervened = what_if_state.intervened(depth_options);
             node.step = expanded[c.step_index];
             result.nodes.push_back(std::move(node));
             if (result.nodes.back().finished)
@@ -121,6 +171,7 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
                 next.push_back(result.nodes.back().id);
         }
         live = std::move(next);
+        what_if_state.unpin(); // a pin is for one step
         // Stop once `width` hypotheses have ended (taken the end token) and no live one scores above
         // the width-th of them. Stopping as soon as `width` had ended, as this once did, left the
         // live ones unfinished and let a cut-off prefix of the best answer outrank every ended one.

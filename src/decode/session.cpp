@@ -15,8 +15,8 @@ namespace apg::decode {
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
-      encoded_(model.encode(source_ids)), mask_(static_cast<std::size_t>(encoded_.states.rows()), 1),
-      temperature_(options.attention.temperature) {
+      encoded_(model.encode(source_ids)),
+      what_ifs_(static_cast<int>(encoded_.states.rows()), options.attention.temperature, "session") {
     // More than the vocabulary is all of it (top_indices stops there).
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
@@ -25,8 +25,8 @@ DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> sour
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, models::EncoderOutput encoded, SessionOptions options)
     : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
-      encoded_(std::move(encoded)), mask_(static_cast<std::size_t>(encoded_.states.rows()), 1),
-      temperature_(options.attention.temperature) {
+      encoded_(std::move(encoded)),
+      what_ifs_(static_cast<int>(encoded_.states.rows()), options.attention.temperature, "session") {
     // More than the vocabulary is all of it (top_indices stops there).
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
@@ -38,10 +38,7 @@ bool DecodeSession::done() const {
 }
 
 models::DecoderStep DecodeSession::next_step(attention::StepOptions &used) const {
-    used = options_.attention;
-    used.temperature = temperature_;
-    if (masked_count_ > 0) used.mask = mask_;
-    used.weights = std::span<const float>(pin_.data(), static_cast<std::size_t>(pin_.size()));
+    used = what_ifs_.options(options_.attention);
     const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
     int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
     // location reads the weights the last step used: a pinned or masked step's are what it sees.
@@ -68,9 +65,9 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
         softmax_options.weights = {};
         s.softmax = attention::softmax_terms(s.step.attention.score.scores, softmax_options);
     }
-    note_what_ifs(s, used);
+    what_ifs_.note(s, used);
     steps_.push_back(std::move(s));
-    unpin(); // a pin is for one step
+    what_ifs_.unpin(); // a pin is for one step
     return steps_.back();
 }
 
@@ -106,10 +103,7 @@ bool DecodeSession::back() {
 
 void DecodeSession::reset() {
     steps_.clear();
-    std::fill(mask_.begin(), mask_.end(), std::uint8_t{1});
-    masked_count_ = 0;
-    unpin();
-    temperature_ = options_.attention.temperature;
+    what_ifs_.reset(options_.attention.temperature);
 }
 
 int DecodeSession::run() {

@@ -69,6 +69,55 @@ struct SessionOptions {
 // `who` starts the message.
 int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &options, const char *who, int beams = 1);
 
+// The what-ifs in force for the next step of a decoding over n source tokens: which tokens are
+// masked and τ (both hold until changed), and a pin (for one step: the decoding unpins after it).
+// A session keeps one, and beam search keeps one moved along the output steps, so a what-if is
+// checked and applied by the same code in both. `who` starts the messages of the errors.
+class WhatIfState {
+  public:
+    WhatIfState(int source_length, float temperature, const char *who);
+    // Each throws InputError(bad_argument) with details "name" (and "limit"): a source index
+    // outside 0..n-1, masking the last unmasked token, given weights that are not n finite values
+    // ≥ 0 with a positive sum, a temperature outside [min_temperature, max_temperature].
+    void mask(int source_index, bool masked = true);
+    void pin(int source_index);               // one-hot on the token
+    void pin(std::span<const float> weights); // n weights, divided by their sum
+    void unpin();
+    void set_temperature(float temperature);
+    void reset(float temperature); // nothing masked or pinned, τ = temperature
+
+    // `base` with the mask, the pin and τ of these what-ifs (its `previous` left as it is).
+    attention::StepOptions options(const attention::StepOptions &base) const;
+    bool intervened(const attention::StepOptions &used) const; // a token masked, a pin or τ ≠ 1
+    void note(SessionStep &step, const attention::StepOptions &used) const;
+
+    const std::vector<std::uint8_t> &attend_mask() const { return mask_; } // n bytes, 1 = attend
+    const Vec &pinned() const { return pin_; }                             // empty when no pin is set
+    float temperature() const { return temperature_; }
+
+  private:
+    int check_source_index(int source_index) const;
+    const char *who_;
+    std::vector<std::uint8_t> mask_; // n, 1 = attend
+    int masked_count_ = 0;
+    Vec pin_; // n weights summing to 1, or empty
+    Pin pin_kind_ = Pin::none;
+    int pinned_token_ = -1;
+    float temperature_ = 1.0f;
+};
+
+// A what-if for output step `step` (from 0), as the page's link writes one: mask or unmask a
+// source token from that step on, pin that step's weights (one-hot on `token`, or `weights`
+// divided by their sum), or τ from that step on.
+struct ScheduledWhatIf {
+    enum class Kind { mask, unmask, pin, pin_weights, temperature };
+    Kind kind = Kind::mask;
+    int step = 0;
+    int token = -1;             // mask, unmask, pin
+    std::vector<float> weights; // pin_weights
+    float temperature = 1;      // temperature
+};
+
 class DecodeSession {
   public:
     // Encodes the source once. Throws std::invalid_argument for an empty or over-long source or
@@ -90,17 +139,15 @@ class DecodeSession {
 
     // What-ifs on the model. A mask and a temperature hold for every later step (the rest of the
     // decode), a pin for the next step only; the steps taken stay as they were. reset() clears
-    // them all. Each throws InputError(bad_argument) with details "name" (and "limit"):
-    // a source index outside 0..n-1, masking the last unmasked token, given weights that are not
-    // n finite values ≥ 0 with a positive sum, a temperature outside [min_temperature, max_temperature].
-    void mask(int source_index, bool masked = true);
-    void pin(int source_index);               // one-hot on the token
-    void pin(std::span<const float> weights); // n weights, divided by their sum
-    void unpin();
-    void set_temperature(float temperature);
-    const std::vector<std::uint8_t> &attend_mask() const { return mask_; } // n bytes, 1 = attend
-    const Vec &pinned() const { return pin_; }                             // empty when no pin is set
-    float temperature() const { return temperature_; }
+    // them all. Each throws InputError(bad_argument) as WhatIfState's do.
+    void mask(int source_index, bool masked = true) { what_ifs_.mask(source_index, masked); }
+    void pin(int source_index) { what_ifs_.pin(source_index); }          // one-hot on the token
+    void pin(std::span<const float> weights) { what_ifs_.pin(weights); } // n weights, divided by their sum
+    void unpin() { what_ifs_.unpin(); }
+    void set_temperature(float temperature) { what_ifs_.set_temperature(temperature); }
+    const std::vector<std::uint8_t> &attend_mask() const { return what_ifs_.attend_mask(); } // n bytes, 1 = attend
+    const Vec &pinned() const { return what_ifs_.pinned(); }                                 // empty when no pin is set
+    float temperature() const { return what_ifs_.temperature(); }
 
     bool done() const;
     int max_steps() const { return max_steps_; }
@@ -113,19 +160,12 @@ class DecodeSession {
   private:
     models::DecoderStep next_step(attention::StepOptions &used) const;
     const SessionStep &take(Choice choice, int token, models::DecoderStep &&step, const attention::StepOptions &used);
-    int check_source_index(int source_index) const;
-    void note_what_ifs(SessionStep &step, const attention::StepOptions &used) const;
     const models::Seq2Seq *model_;
     SessionOptions options_;
     int max_steps_;
     models::EncoderOutput encoded_;
     std::vector<SessionStep> steps_;
-    std::vector<std::uint8_t> mask_; // n, 1 = attend
-    int masked_count_ = 0;
-    Vec pin_; // n weights summing to 1, or empty
-    Pin pin_kind_ = Pin::none;
-    int pinned_token_ = -1;
-    float temperature_ = 1.0f;
+    WhatIfState what_ifs_;
 };
 
 // Beam search: k hypotheses kept by total log probability (optionally length-normalised).
@@ -137,7 +177,8 @@ struct BeamNode {
     int token = 0;
     float log_prob = 0;
     double total_log_prob = 0;
-    bool finished = false; // token is the end token, or the length limit was reached
+    bool finished = false;   // token is the end token, or the length limit was reached
+    bool intervened = false; // a what-if changed this step's attention (masked, pinned, τ ≠ 1)
     models::DecoderStep step;
 };
 struct BeamResult {
@@ -145,10 +186,15 @@ struct BeamResult {
     std::vector<std::vector<int>> beams; // final hypotheses (node id paths from the root), best first
     std::vector<double> scores;          // their scores (length-normalised total log prob)
 };
-// Throws InputError(bad_argument) for a width outside 1..limits::max_beam_width and for options
-// checked_max_steps refuses.
+// With what-ifs, every hypothesis at output step i gets step i's (those of step i in the order
+// given, as a session given them before its step i): the masks and τ from then on, the pin for that
+// step. The whole list is checked before the search, so a bad what-if is refused even at a step no
+// beam reaches (one past the step limit is never applied).
+// Throws InputError(bad_argument) for a width outside 1..limits::max_beam_width, for options
+// checked_max_steps refuses, for a what-if at a negative step and for one WhatIfState refuses;
+// InputError(limit_exceeded) for more than limits::max_what_ifs what-ifs.
 BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput &encoded, int width,
-                       const SessionOptions &options = {});
+                       const SessionOptions &options = {}, std::span<const ScheduledWhatIf> what_ifs = {});
 
 // The trace record of one step, with the buffers and fields listed in record_schema.hpp (the
 // token names need the vocabulary: record::to_record).

@@ -4,6 +4,7 @@ import type {
   AttendOptions,
   AttendResult,
   BeamResult,
+  BeamWhatIfs,
   Confidence,
   Matrix,
   MatrixInput,
@@ -94,8 +95,8 @@ export interface EngineApi {
   selfAttention(name: string, text: string): Promise<SelfAttentionAnswer>;
   /** The engine's trace JSON of `text` through the model `name`, a transformer's layers under "encoder". */
   selfAttentionJson(name: string, text: string): Promise<string>;
-  /** Beam search of width k over a kept session's input. */
-  beam(session: SessionId, k: number): Promise<BeamResult>;
+  /** Beam search of width k over a kept session's input, with what-ifs in the decode's form. */
+  beam(session: SessionId, k: number, whatIfs?: BeamWhatIfs): Promise<BeamResult>;
   /** The kept session's trace as JSON (session.exportJson()). */
   exportJson(session: SessionId): Promise<string>;
 }

@@ -156,8 +156,9 @@ const api = {
     }
   },
 
-  async beam(id, k) {
-    return session(id).beam(k);
+  // whatIfs: the decode's form ({masks, unmasks, pins, temperatures}); every beam at step i gets step i's.
+  async beam(id, k, whatIfs) {
+    return session(id).beam(k, whatIfs);
   },
   async exportJson(id) {
     return session(id).exportJson();

@@ -24,6 +24,15 @@ export default {
       "The tree: every hypothesis the search kept, one token a column. Numbers above the selected beam's nodes: its total log probability so far (not per token); after each beam's last node: its total. Blue: the selected beam.",
     heatmapTitle: 'beam #{n}: output × input',
     treePng: 'tree + heatmap PNG',
+    withOneWhatIf:
+      'With your what-if: {list}. The engine applies them to every beam as to greedy decoding: at step i, the masks and τ in force then and step i’s pin.',
+    withWhatIfs:
+      'With your {count} what-ifs: {list}. The engine applies them to every beam as to greedy decoding: at step i, the masks and τ in force then and step i’s pin.',
+    withoutOneWhatIf: 'Without your what-if ({list}): the model’s own beams.',
+    withoutWhatIfs: 'Without your {count} what-ifs ({list}): the model’s own beams.',
+    useWhatIfs: 'apply the what-ifs',
+    nodeWhatIf: ' (a what-if changed this step)',
+    treeWhatIfHint: ' Dashed: a what-if changed that step.',
   },
   zh: {
     cutText: '搜索在这条束生成 </s> 之前就达到了长度上限，所以它没有完成；它的得分只计算了目前为止的词元。',
@@ -48,5 +57,14 @@ export default {
       '搜索树：搜索保留的每个假设，每列一个词元。选中束的节点上方的数字：到此为止的总 log 概率（不是每词元的平均）；每条束最后一个节点后面的数字：它的总和。蓝色：选中的束。',
     heatmapTitle: '第 {n} 条束：输出 × 输入',
     treePng: '搜索树 + 热力图 PNG',
+    withOneWhatIf:
+      '使用你的假如：{list}。引擎给每条束的假如与贪心解码相同：第 i 步使用当时有效的屏蔽和 τ，以及第 i 步的固定。',
+    withWhatIfs:
+      '使用你的 {count} 个假如：{list}。引擎给每条束的假如与贪心解码相同：第 i 步使用当时有效的屏蔽和 τ，以及第 i 步的固定。',
+    withoutOneWhatIf: '不使用你的假如（{list}）：模型自己的束。',
+    withoutWhatIfs: '不使用你的 {count} 个假如（{list}）：模型自己的束。',
+    useWhatIfs: '使用假如',
+    nodeWhatIf: '（这一步被假如改变了）',
+    treeWhatIfHint: '虚线：这一步被假如改变了。',
   },
 };
