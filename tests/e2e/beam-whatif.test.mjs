@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -113,9 +113,18 @@ describe('the Beam view with what-ifs', () => {
       await page.textContent('[data-testid=beam-whatif-note]'),
       /^Without your 3 what-ifs \(mask “tom” from step 2 · .*\): the model’s own beams\.$/,
     );
+    // the switch is in the link: a reload (or a shared link) shows the model's own beams again
+    await urlSettled(page);
+    assert.equal(new URL(page.url()).hash.includes('bwi=0'), true, `bwi=0 in ${page.url()}`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=beam-whatif-note][data-applied=no]', { timeout: 30_000 });
+    assert.equal(await page.isChecked('[data-testid=beam-use-whatifs]'), false);
+    await assertShows(without);
     await page.check('[data-testid=beam-use-whatifs]');
     await page.waitForSelector('[data-testid=beam-whatif-note][data-applied=yes]');
     await assertShows(withThem);
+    await urlSettled(page);
+    assert.equal(new URL(page.url()).hash.includes('bwi'), false, 'on (the default) is left out of the link');
   });
 
   test('in Chinese, one what-if, its beams the engine’s', async () => {

@@ -5,6 +5,8 @@ import { choice } from './choice.svelte.js';
 import { decode } from './decode.svelte.js';
 import { engineApi, models } from './engine.svelte.js';
 import { latest } from './latest.js';
+import { linkParams } from './stepper.js';
+import { hashParts } from './url.js';
 import { activeWhatIfs, whatIfRequest } from './whatif.svelte.js';
 
 export const beam = $state({
@@ -18,9 +20,11 @@ export const beam = $state({
   result: null,
   /** the beam whose attention is shown */
   selected: 0,
-  /** search with the decode's what-ifs (false: the model's own beams, to compare) */
-  useWhatIfs: true,
+  /** search with the decode's what-ifs (false: the model's own beams, to compare); bwi=0 in the link */
+  useWhatIfs: linkParams().get('bwi') !== '0',
 });
+// left out of the link while on (the default), so only a link to the model's own beams carries it
+hashParts.push(() => [['bwi', beam.useWhatIfs ? '1' : '0', '1']]);
 
 const beamRuns = latest();
 
