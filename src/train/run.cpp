@@ -80,34 +80,33 @@ std::vector<ScoreOption> trainable_scores(std::string_view task, models::Encoder
     return out;
 }
 
-TaskInfo scenes_info() {
-    const TrainOptions o = scenes_options();
-    const models::ModelConfig mc = scenes_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
+// A task whose recipe fixes the model (scenes, speech): its info read off the recipe's options
+// and its additive Bahdanau model, so the page shows what apg train would use.
+TaskInfo recipe_info(std::string name, const TrainOptions &o, const models::ModelConfig &mc,
+                     models::EncoderKind encoder) {
     TaskInfo t;
-    t.name = "scenes";
-    t.probe = task_probe("scenes");
+    t.probe = task_probe(name);
     t.steps = o.steps;
     t.batch = o.batch_size;
     t.learning_rate = o.learning_rate;
     t.embed = mc.embedding;
     t.hidden = mc.encoder_hidden;
-    t.scores = trainable_scores("scenes", models::EncoderKind::conv);
+    t.scores = trainable_scores(name, encoder);
+    t.name = std::move(name);
     return t;
 }
 
+TaskInfo scenes_info() {
+    return recipe_info("scenes", scenes_options(),
+                       scenes_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau),
+                       models::EncoderKind::conv);
+}
+
 TaskInfo speech_info() {
-    const TrainOptions o = speech_options();
-    const models::ModelConfig mc = speech_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
-    TaskInfo t;
-    t.name = "speech";
-    t.probe = task_probe("speech");
-    t.steps = o.steps;
-    t.batch = o.batch_size;
-    t.learning_rate = o.learning_rate;
-    t.embed = mc.embedding;
-    t.hidden = mc.encoder_hidden;
+    TaskInfo t = recipe_info("speech", speech_options(),
+                             speech_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau),
+                             models::EncoderKind::audio);
     t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
-    t.scores = trainable_scores("speech", models::EncoderKind::audio);
     return t;
 }
 
