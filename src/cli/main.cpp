@@ -3,6 +3,7 @@
 //   apg eval FILE [--limit N]
 //   apg decode FILE "text"
 // All file I/O lives here; the library only sees bytes.
+#include "cli/output.hpp"
 #include "cli/scenes.hpp"
 #include "cli/speech.hpp"
 #include "decode/length_accuracy.hpp"
@@ -23,6 +24,8 @@
 #include <vector>
 
 using namespace apg;
+using cli::read_file;
+using cli::write_file;
 
 namespace {
 
@@ -41,18 +44,6 @@ const char *usage = R"(usage:
   apg decode SPEECH_FILE --phrase "how much wood" [--seed N] [--rate X] [--noise X]
   apg decode SCENES_FILE "small red circle at 10,12; large blue square at 24,20" | image.ppm [--ppm OUT]
 )";
-
-std::vector<std::uint8_t> read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open \"" + path + "\"");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const std::string &path, const std::vector<std::uint8_t> &bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write \"" + path + "\"");
-}
 
 // --key value pairs and bare flags after the command; positional arguments in order.
 struct Args {

@@ -1,4 +1,5 @@
 #include "cli/scenes.hpp"
+#include "cli/output.hpp"
 
 #include "train/tasks/scenes_prepare.hpp"
 
@@ -16,15 +17,9 @@ namespace sc = train::scenes;
 
 const train::SpecialTokens specials{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
 
-std::vector<std::uint8_t> read_bytes(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open \"" + path + "\"");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Binary PPM (P6, maxval 255): width, height and the RGB bytes.
 std::vector<std::uint8_t> read_ppm(const std::string &path, int &width, int &height) {
-    const std::vector<std::uint8_t> bytes = read_bytes(path);
+    const std::vector<std::uint8_t> bytes = read_file(path);
     std::size_t at = 0;
     auto next_number = [&]() -> long {
         for (;;) {
@@ -81,12 +76,7 @@ int train_scenes(const SceneTraining &r) {
     train::Trainer trainer(network, task.train, task.heldout, specials, options);
     const train::Progress last = trainer.run(
         [&](const train::Progress &p) {
-            if (!r.quiet)
-                std::fprintf(stderr, "step %d/%d  loss %.4f  acc %5.1f%%  %.0f seq/s  %.0f s%s\n", p.step,
-                             p.total_steps, p.loss, 100.0 * p.token_accuracy, p.sequences_per_second, p.elapsed_seconds,
-                             p.heldout_exact_match >= 0
-                                 ? ("  held-out " + std::to_string(100.0 * p.heldout_exact_match) + "%").c_str()
-                                 : "");
+            if (!r.quiet) print_progress(p, "held-out");
             return true;
         },
         100);
@@ -95,9 +85,7 @@ int train_scenes(const SceneTraining &r) {
         train::scenes_record(r.command_line, r.seed, options, task.train.size(), task.heldout.size(), score);
     io::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
     const auto bytes = model.save();
-    std::ofstream out(r.out, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write \"" + r.out + "\"");
+    write_file(r.out, bytes);
     std::printf("%s: held-out exact match %.2f%%, attention hits the object %.2f%% (%d scenes, %d words), %.0f "
                 "seq/s, %.0f s, %zu bytes\n",
                 r.out.c_str(), 100.0 * score.exact_match, 100.0 * score.attention_hits, score.scenes, score.words,

@@ -1,9 +1,9 @@
 #include "cli/speech.hpp"
+#include "cli/output.hpp"
 
 #include "train/tasks/speech_prepare.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 namespace apg::cli {
@@ -43,12 +43,7 @@ int train_speech(const SpeechTraining &r) {
     train::Trainer trainer(network, task.train, task.heldout, specials, options);
     const train::Progress last = trainer.run(
         [&](const train::Progress &p) {
-            if (!r.quiet)
-                std::fprintf(stderr, "step %d/%d  loss %.4f  acc %5.1f%%  %.0f seq/s  %.0f s%s\n", p.step,
-                             p.total_steps, p.loss, 100.0 * p.token_accuracy, p.sequences_per_second, p.elapsed_seconds,
-                             p.heldout_exact_match >= 0
-                                 ? ("  held-out exact " + std::to_string(100.0 * p.heldout_exact_match) + "%").c_str()
-                                 : "");
+            if (!r.quiet) print_progress(p, "held-out exact");
             return true;
         },
         100);
@@ -57,9 +52,7 @@ int train_speech(const SpeechTraining &r) {
         train::speech_record(r.command_line, r.seed, options, task.train.size(), task.heldout.size(), score);
     io::Model model(std::move(network), task.source_vocab, task.target_vocab, training);
     const auto bytes = model.save();
-    std::ofstream out(r.out, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write \"" + r.out + "\"");
+    write_file(r.out, bytes);
     std::printf("%s: ", r.out.c_str());
     print_score(score);
     std::printf("%.0f seq/s, %.0f s, %zu bytes\n", last.sequences_per_second, last.elapsed_seconds, bytes.size());
