@@ -62,21 +62,44 @@ async function open(p, hash) {
 /** Waits until the view shows the utterance asked for (and, with a model, letter `step` of it). */
 async function waitForUtterance(p, say, step = null, model = null) {
   const key = JSON.stringify([say.phrase, say.seed, say.rate, say.noise]);
-  await p.waitForFunction(
-    ([key, step, model]) => {
-      const c = document.querySelector('[data-testid=listen]');
-      return (
-        c?.getAttribute('data-said') === key &&
-        !c.classList.contains('stale') &&
-        (step === null || c.getAttribute('data-step') === String(step)) &&
-        (model === null || c.getAttribute('data-model') === model) &&
-        !c.querySelector('[data-pending]')
-      );
-    },
-    [key, step, model],
-    // generous: under load (two test files at a time) the engine's Worker can take many seconds
-    { timeout: 60_000 },
-  );
+  await p
+    .waitForFunction(
+      ([key, step, model]) => {
+        const c = document.querySelector('[data-testid=listen]');
+        return (
+          c?.getAttribute('data-said') === key &&
+          !c.classList.contains('stale') &&
+          (step === null || c.getAttribute('data-step') === String(step)) &&
+          (model === null || c.getAttribute('data-model') === model) &&
+          !c.querySelector('[data-pending]')
+        );
+      },
+      [key, step, model],
+      // generous: under load (two test files at a time) the engine's Worker can take many seconds
+      { timeout: 60_000 },
+    )
+    .catch(async (error) => {
+      // what the view showed instead, so a timeout says which condition never held
+      const seen = await p.evaluate(() => {
+        const c = document.querySelector('[data-testid=listen]');
+        const text = (id) => document.querySelector(`[data-testid=${id}]`)?.textContent ?? null;
+        return {
+          said: c?.getAttribute('data-said') ?? null,
+          classes: c?.className ?? null,
+          step: c?.getAttribute('data-step') ?? null,
+          model: c?.getAttribute('data-model') ?? null,
+          pending: c ? c.querySelectorAll('[data-pending]').length : null,
+          problem: text('listen-problem'),
+          stale: text('listen-stale'),
+          modelError: text('listen-model-error'),
+          engineError: text('listen-engine-error'),
+          hash: location.hash,
+        };
+      });
+      throw new Error(`waiting for ${key} step ${step} of ${model}: the view shows ${JSON.stringify(seen)}`, {
+        cause: error,
+      });
+    });
 }
 
 const numbers = (text) => (text ?? '').split(',').filter(Boolean).map(Number);

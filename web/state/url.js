@@ -196,10 +196,37 @@ function scheduleHash(hash) {
   timer = setTimeout(flushUrl, URL_DELAY);
 }
 
+// A view's code, and the state that reads the view's fields from the link, load when the view
+// first opens. Until they have come no writer knows those fields, so a hash written meanwhile
+// would drop them: from the address, and from the view, whose state reads the address when its
+// code arrives (on a slow network or a busy machine that is after the first write). So while a
+// view's code is on its way the hash is not written, and a write waiting then happens after.
+let viewsLoading = 0;
+
+/**
+ * Holds the hash as it is until `loading` (a view's dynamic import) settles.
+ * @template T
+ * @param {Promise<T>} loading
+ * @returns {Promise<T>}
+ */
+export function keepLinkWhile(loading) {
+  viewsLoading++;
+  const release = () => {
+    viewsLoading--;
+    if (!viewsLoading && pendingHash !== null) {
+      // the view, now shown, writes its own fields before this timer fires
+      clearTimeout(timer);
+      timer = setTimeout(flushUrl, URL_DELAY);
+    }
+  };
+  loading.then(release, release);
+  return loading;
+}
+
 /** Writes a pending hash now (before the address is read, e.g. by Copy link). */
 export function flushUrl() {
   clearTimeout(timer);
-  if (pendingHash === null) return;
+  if (pendingHash === null || viewsLoading) return;
   if (pendingHash !== location.hash) history.replaceState(null, '', pendingHash);
   pendingHash = null;
 }
