@@ -1,12 +1,15 @@
 // libFuzzer target: the what-ifs of a decoding session. The bytes pick a tiny model (every score
 // function, both styles, BiGRU / Transformer / audio / conv encoders), a source and the session's
 // options, then a sequence of operations: mask and unmask a source token, pin a step on a token
-// or on given weights, unpin, set τ, step, force, back, reset, run. Alongside, the target keeps
-// its own account of what should be in force (the masks, the pin, τ) and holds every step to it.
+// or on given weights, unpin, set τ, step, force, back, reset, run, and a beam search over the
+// session's source with a schedule of what-ifs by step. Alongside, the target keeps its own account
+// of what should be in force (the masks, the pin, τ) and holds every step, and every beam node, to it.
 // Findings: a crash or sanitizer report; an exception that is not a coded error, or has another
 // code than the operation documents; a refused operation that changed the session; a step whose
 // weights are not a distribution (finite, ≥ 0, summing to 1), give weight to a masked token, are
-// not the pinned ones, or whose probabilities, softmax terms or recorded what-ifs disagree.
+// not the pinned ones, or whose probabilities, softmax terms or recorded what-ifs disagree; a
+// beam search that refuses a schedule the account accepts (or the reverse), or whose nodes break
+// the same rules at their step.
 //
 // Input: [0] model, [1] source length, [2] top_k, [3] max_steps, [4] τ at the start (a table
 // index), [5..] the source (a byte per token / frame / pixel row), then operations: an opcode
@@ -170,6 +173,119 @@ void check_step(const apg::decode::SessionStep &s, const Account &want, const ap
     if ((s.masked.size() != 0) != masked) finding("masked", "the step's mask record is wrong");
 }
 
+// A beam search's what-ifs, read from the bytes: steps around the decode's (−1 .. max_steps + 1,
+// and far ones), tokens around the source's, weights and τ where the checks sit.
+std::vector<apg::decode::ScheduledWhatIf> pick_schedule(Bytes &in, int n, int max_steps) {
+    using Kind = apg::decode::ScheduledWhatIf::Kind;
+    std::vector<apg::decode::ScheduledWhatIf> list(in.next() % 7);
+    for (auto &w : list) {
+        w.kind = static_cast<Kind>(in.next() % 5);
+        w.step = pick_index(in, max_steps);
+        if (w.kind == Kind::pin_weights) {
+            w.weights.resize(static_cast<std::size_t>(in.next() % 4 == 0 ? in.next() % (n + 2) : n));
+            for (float &x : w.weights) x = pick_float(in);
+        } else if (w.kind == Kind::temperature) {
+            w.temperature = pick_float(in);
+        } else {
+            w.token = pick_index(in, n);
+        }
+    }
+    return list;
+}
+
+// The account at the start of output step `depth` under `list`, replayed by the target's own
+// rules; false when one of the what-ifs of steps up to `depth` is one the engine must refuse.
+bool account_at(const std::vector<apg::decode::ScheduledWhatIf> &list, int depth, Account &out) {
+    using Kind = apg::decode::ScheduledWhatIf::Kind;
+    const int n = static_cast<int>(out.attend.size());
+    for (int step = 0; step <= depth; ++step) {
+        out.pin.clear();
+        for (const auto &w : list) {
+            if (w.step != step) continue;
+            if (w.kind == Kind::temperature) {
+                if (!(w.temperature >= apg::limits::min_temperature && w.temperature <= apg::limits::max_temperature))
+                    return false;
+                out.temperature = w.temperature;
+                continue;
+            }
+            if (w.kind == Kind::pin_weights) {
+                double sum = 0;
+                for (float x : w.weights) {
+                    if (!std::isfinite(x) || x < 0) return false;
+                    sum += x;
+                }
+                if (static_cast<int>(w.weights.size()) != n || !(sum > 0)) return false;
+                out.pin.resize(w.weights.size());
+                for (std::size_t j = 0; j < w.weights.size(); ++j) out.pin[j] = static_cast<float>(w.weights[j] / sum);
+                continue;
+            }
+            if (w.token < 0 || w.token >= n) return false;
+            const auto j = static_cast<std::size_t>(w.token);
+            if (w.kind == Kind::pin) {
+                out.pin.assign(static_cast<std::size_t>(n), 0.0f);
+                out.pin[j] = 1;
+            } else {
+                out.attend[j] = w.kind == Kind::mask ? 0 : 1;
+                if (std::count(out.attend.begin(), out.attend.end(), 1) == 0) return false;
+            }
+        }
+    }
+    return true;
+}
+
+// A beam search over the session's source: refused exactly when the width or the schedule is bad
+// (a what-if at a step past the last is never applied, so never refused), and each node's weights
+// are those the account holds at its step.
+void check_beam(Bytes &in, const apg::decode::DecodeSession &s, const apg::decode::SessionOptions &options,
+                const Account &initial) {
+    const apg::models::Seq2Seq &model = s.model();
+    const int n = static_cast<int>(initial.attend.size());
+    const std::uint8_t b = in.next();
+    const int width = b == 255 ? apg::limits::max_beam_width + 1 : b % 6; // 0 and past the limit are refused
+    const std::vector<apg::decode::ScheduledWhatIf> list = pick_schedule(in, n, s.max_steps());
+    bool valid = width >= 1 && width <= apg::limits::max_beam_width;
+    for (const auto &w : list) valid = valid && w.step >= 0;
+    Account last = initial;
+    valid = valid && account_at(list, s.max_steps() - 1, last);
+    apg::decode::BeamResult result;
+    try {
+        result = apg::decode::beam_search(model, s.encoded(), width, options, list);
+    } catch (const apg::Error &e) {
+        expect(e, ErrorCode::bad_argument, "beam");
+        if (valid) finding("beam refused a valid schedule", std::string(e.text()));
+        return;
+    } catch (const std::exception &e) {
+        finding("beam: uncoded exception", e.what());
+    }
+    if (!valid) finding("beam", "accepted a schedule with a bad what-if or width " + std::to_string(width));
+    if (result.beams.empty()) finding("beam", "no final beam");
+    for (const apg::decode::BeamNode &node : result.nodes) {
+        Account want = initial;
+        account_at(list, node.depth, want);
+        const apg::Vec &w = node.step.attention.weights;
+        if (model.config().score == ScoreKind::none) {
+            if (w.size() != 0) finding("beam weights", "a model without attention has weights");
+            continue;
+        }
+        if (w.size() != n) finding("beam weights", "size " + std::to_string(w.size()));
+        double sum = 0;
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const auto k = static_cast<std::size_t>(j);
+            if (!std::isfinite(w[j]) || w[j] < 0) finding("beam weights", "entry " + std::to_string(j));
+            sum += w[j];
+            if (!want.pin.empty() && std::abs(w[j] - want.pin[k]) > 1e-6f)
+                finding("beam weights", "entry " + std::to_string(j) + " is not the pinned weight");
+            if (want.pin.empty() && !want.attend[k] && w[j] != 0)
+                finding("beam weights", "a masked token has weight " + std::to_string(w[j]));
+        }
+        if (std::abs(sum - 1) > 1e-4) finding("beam weights", "sum to " + std::to_string(sum));
+        const bool masked = std::find(want.attend.begin(), want.attend.end(), 0) != want.attend.end();
+        if (node.intervened != (masked || !want.pin.empty() || want.temperature != 1.0f))
+            finding("beam intervened",
+                    "does not say whether a what-if was in force at step " + std::to_string(node.depth));
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -226,7 +342,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const Account initial = want;
 
     for (int ops = 0; in.more() && ops < 64; ++ops) {
-        const std::uint8_t op = in.next() % 11;
+        const std::uint8_t op = in.next() % 12;
         const Account before = want;
         const std::size_t steps_before = s.steps().size();
         try {
@@ -307,6 +423,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                 if (!s.done()) finding("run", "not done after run()");
                 break;
             }
+            case 11:
+                // the beam's schedule starts from the session's options, not its what-ifs
+                check_beam(in, s, options, initial);
+                break;
             }
         } catch (const apg::Error &e) {
             const bool finished = (op == 6 || op == 7) && s.done() && s.steps().size() == steps_before;

@@ -115,17 +115,21 @@ JS
 
 # What-ifs: for each of fuzz_whatif's models (tests/fuzz/fuzz_whatif.cpp builds them; the source
 # takes 5 bytes for text, 15 for audio frames, 8 for pixels), a session of 5 source positions and
-# a sequence of masks, pins, τ, steps, forces, back, reset and run.
+# a sequence of masks, pins, τ, steps, forces, back, reset, run and beam searches with what-ifs.
 node --input-type=module - "$out/whatif" <<'JS'
 import { writeFileSync } from 'node:fs';
 const [dir] = process.argv.slice(2);
 const models = 22, audio = [17, 18, 21], conv = [19, 20];
-const MASK = 0, UNMASK = 1, PIN = 2, PIN_WEIGHTS = 3, UNPIN = 4, TAU = 5, STEP = 6, FORCE = 7, BACK = 8, RESET = 9, RUN = 10;
+const MASK = 0, UNMASK = 1, PIN = 2, PIN_WEIGHTS = 3, UNPIN = 4, TAU = 5, STEP = 6, FORCE = 7, BACK = 8, RESET = 9, RUN = 10, BEAM = 11;
 // indices: byte b means b % (n + 3) - 1; τ and weights: byte 1 = 0.5, 2 = 2, 3 = min τ, 48 = 3.0, 64 = 4.0
 const scripts = [
   [MASK, 2, STEP, PIN, 3, STEP, TAU, 1, STEP, FORCE, 4, BACK, UNMASK, 2, RUN],
   [PIN_WEIGHTS, 1, 48, 64, 0 + 40, 48, 48, STEP, MASK, 1, MASK, 2, MASK, 3, MASK, 4, MASK, 5, STEP, RESET, RUN],
   [TAU, 3, STEP, TAU, 4, STEP, TAU, 5, STEP, PIN, 0, PIN, 6, UNPIN, STEP, RUN, STEP, FORCE, 9],
+  // beam: width, count, then each what-if's kind (0 mask … 4 τ), step byte (1 = step 0) and argument;
+  // width 3 with a mask and τ 0.5 at step 0 and a pin at step 1; width 1 with weights at step 0 and
+  // a τ at a far step (never applied); width 255 (past the limit, refused)
+  [BEAM, 3, 3, 0, 1, 3, 2, 2, 2, 4, 1, 1, STEP, MASK, 2, BEAM, 1, 2, 3, 1, 41, 48, 48, 48, 48, 48, 4, 255, 3, RUN, BEAM, 255, 0],
 ];
 let n = 0;
 for (let m = 0; m < models; m++) {
