@@ -80,6 +80,10 @@ describe(
       );
       await page.waitForSelector('[data-testid=caption-previous-panel]');
       const key = (await page.locator('[data-testid=caption]').getAttribute('data-scene')) ?? '';
+      // the side panel says which model is shown, and no shipped one is picked
+      const modelShown = (await page.locator('[data-testid=caption]').getAttribute('data-model')) ?? '';
+      assert.ok((await page.textContent('[data-testid=caption-trained]'))?.includes(modelShown));
+      assert.equal(await page.locator('[data-testid^=caption-score-]:checked').count(), 0);
       const shownText = await page.locator('[data-testid=caption]').getAttribute('data-text');
 
       // The same run in node, captioning the scene the view shows (its link form: shape.colour.size.x.y).

@@ -99,6 +99,8 @@ export default {
     startWeights: 'Before the first word: the engine starts with all the weight on a1',
     lastWordLooked: 'Where “{word}” looked',
     colon: ': ',
+    trainedShown:
+      'Showing {name}, trained in the Train view; a score function above goes back to a shipped model.',
     previousLabel: 'previous weight α_{i−1}',
     featureOf: 'Filter {c} of {k}: its feature at every cell',
     pickFilter: 'Pick a filter',
@@ -203,6 +205,7 @@ export default {
     startWeights: '第一个词之前：引擎一开始把全部权重放在 a1 上',
     lastWordLooked: '“{word}”关注的位置',
     colon: '：',
+    trainedShown: '正在显示在“训练”视图中训练的 {name}；选择上面的打分函数可回到自带的模型。',
     previousLabel: '上一步的权重 α_{i−1}',
     featureOf: '第 {c} 个滤波器（共 {k} 个）在每个格子上的特征',
     pickFilter: '选择滤波器',
