@@ -117,6 +117,12 @@ describe(
         records.map((r) => Array.from(r.weights ?? [])),
         'its weights, step by step',
       );
+      // its title names it and is no button choosing the shipped location model (which would drop it)
+      assert.equal(
+        (await page.textContent(`[data-testid="compare-${name}"] h3`))?.trim(),
+        'location · Bahdanau',
+      );
+      assert.equal(await page.locator(`[data-testid="compare-${name}"] h3 button`).count(), 0);
       // the shipped location model is there too, and its card is not the trained one's
       await page.waitForSelector('[data-testid="output-dates-location-bahdanau"]', { timeout: 30_000 });
       await pageScreenshot(page, `${shots}compare-trained-location-1440-en.png`);
