@@ -189,6 +189,18 @@ describe(
       // nothing wider than the phone's screen
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+      // compare every score function: the shipped models' captions beside the trained one, still shown
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.check('[data-testid=caption-compare]');
+      await page.waitForSelector('[data-testid=caption-compare-panel] [data-testid=compare-additive-text]', {
+        timeout: 60_000,
+      });
+      assert.equal(await page.locator('[data-testid=caption]').getAttribute('data-model'), modelShown);
+      assert.equal(await page.locator('[data-testid=caption]').getAttribute('data-text'), outputText);
+      assert.deepEqual(await values('caption-previous-'), previous, 'the trained model’s panels stay');
+      // no shipped card is marked as the one shown
+      assert.equal(await page.locator('[data-testid=caption-compare-panel] figure.chosen').count(), 0);
+      await pageScreenshot(page, `${shots}caption-location-compare-1440-en.png`);
       assert.deepEqual(consoleErrors, []);
     });
   },
