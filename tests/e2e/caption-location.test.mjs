@@ -170,12 +170,15 @@ describe(
       assert.ok(top.length >= 3, 'the formula card writes out its top cells');
       for (const [j, v] of top) assert.equal(v, previous[j], `α_{i−1} at cell ${j}`);
 
-      // the whole page and the location panel, at 1440 and 375 px, in English and Chinese
+      // the whole page, the location panel and the formula card, at 1440 and 375 px, in English and Chinese
       const panel = page.locator('[data-testid=caption-previous-panel]');
       const shoot = async (name) => {
         await pageScreenshot(page, `${shots}caption-location-${name}.png`);
         await panel.scrollIntoViewIfNeeded();
         await panel.screenshot({ path: `${shots}caption-location-panel-${name}.png` });
+        const card = page.locator('[data-testid=caption-formula]');
+        await card.scrollIntoViewIfNeeded();
+        await card.screenshot({ path: `${shots}caption-location-formula-${name}.png` });
       };
       await shoot('1440-en');
       await page.click('[data-testid=lang-zh]');
