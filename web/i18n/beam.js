@@ -2,7 +2,7 @@
 export default {
   en: {
     cutText:
-      'the search reached its length limit before this beam produced </s>, so it is unfinished; its score covers the tokens so far.',
+      'the search reached its length limit before this beam produced </s>, so it is unfinished; its score covers the tokens so far, and it ranks after every beam that ended.',
     treeCaption: 'The tree (blue: beam #{n}; numbers: total log p)',
     attentionOf: 'Attention of beam #{n}',
     treeSvg: 'tree + heatmap SVG',
@@ -35,7 +35,8 @@ export default {
     treeWhatIfHint: ' Dashed: a what-if changed that step.',
   },
   zh: {
-    cutText: '搜索在这条束生成 </s> 之前就达到了长度上限，所以它没有完成；它的得分只计算了目前为止的词元。',
+    cutText:
+      '搜索在这条束生成 </s> 之前就达到了长度上限，所以它没有完成；它的得分只计算了目前为止的词元，排在所有已结束的束之后。',
     treeCaption: '搜索树（蓝色：第 {n} 条束；数字：总 log p）',
     attentionOf: '第 {n} 条束的注意力',
     treeSvg: '搜索树 + 热力图 SVG',

@@ -93,6 +93,22 @@ export default {
     firstDims: 'The first {shown} of the {cols} dimensions of each annotation vector h',
     labelled: '{label}: {text}.',
     period: '.',
+    previousTitle: 'Where the last word looked',
+    previousHint:
+      "Location-aware attention also reads where the previous word looked: its {k} filters F slide over these {cells} weights in reading order (a1 … h1, then a2 …) and give every cell {k} features f_j, which enter the cell's score beside h_j. So a cell's score depends on where the last word looked, not only on what the cell shows.",
+    startWeights: 'Before the first word: the engine starts with all the weight on a1',
+    lastWordLooked: 'Where “{word}” looked',
+    colon: ': ',
+    trainedShown:
+      'Showing {name}, trained in the Train view; a score function above goes back to a shipped model.',
+    previousLabel: 'previous weight α_{i−1}',
+    featureOf: 'Filter {c} of {k}: its feature at every cell',
+    pickFilter: 'Pick a filter',
+    featureLabel: 'feature f of filter {c}',
+    allFeatures: 'All {k} features at the {cells} cells (a row per filter, the cells in reading order)',
+    featuresLabel: 'The {k} location features f_j over the cells',
+    locationNote:
+      "f_j: cell j's {k} location features, the filters F convolved over the previous word's weights α_{i−1} (the first {d} written out).",
   },
   zh: {
     badObject:
@@ -183,5 +199,20 @@ export default {
     firstDims: '前 {shown} 个维度（共 {cols} 个），取自每个标注向量 h',
     labelled: '{label}：{text}。',
     period: '。',
+    previousTitle: '上一个词关注的位置',
+    previousHint:
+      '位置感知注意力还会读取上一个词关注的位置：它的 {k} 个滤波器 F 逐行从左到右（a1 … h1，然后 a2 …）在这 {cells} 个权重上滑动，为每个格子得出 {k} 个特征 f_j，与 h_j 一起进入这个格子的得分。所以一个格子的得分不只取决于它显示的内容，还取决于上一个词看向哪里。',
+    startWeights: '第一个词之前：引擎一开始把全部权重放在 a1 上',
+    lastWordLooked: '“{word}”关注的位置',
+    colon: '：',
+    trainedShown: '正在显示在“训练”视图中训练的 {name}；选择上面的打分函数可回到自带的模型。',
+    previousLabel: '上一步的权重 α_{i−1}',
+    featureOf: '第 {c} 个滤波器（共 {k} 个）在每个格子上的特征',
+    pickFilter: '选择滤波器',
+    featureLabel: '第 {c} 个滤波器的特征 f',
+    allFeatures: '{cells} 个格子上的全部 {k} 个特征（每行一个滤波器，格子逐行从左到右）',
+    featuresLabel: '各格子上的 {k} 个位置特征 f_j',
+    locationNote:
+      'f_j：格子 j 的 {k} 个位置特征，即滤波器 F 在上一个词的权重 α_{i−1} 上卷积的结果（列出前 {d} 个）。',
   },
 };

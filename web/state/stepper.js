@@ -198,10 +198,10 @@ export function createStepper(state, view) {
     }
   }
 
-  /** The models the view shows: the chosen one, and with compare every shipped one. */
+  /** The models the view shows: the chosen one (a trained one too), and with compare every shipped one. */
   const wanted = () =>
     state.compare && (view.compareWhileTrained || !state.trained)
-      ? view.models.map((m) => m.name)
+      ? [...new Set([currentName(), ...view.models.map((m) => m.name)])]
       : [currentName()];
 
   // One request in flight at a time: while the engine answers one (a drag, a slider), later
