@@ -293,6 +293,27 @@ describe('the Listen view for a learner', () => {
     await page.setViewportSize({ width: 1440, height: 1000 });
   });
 
+  test(
+    "location-aware: the features' columns sit under the bars; the notes write subscripts, not TeX",
+    { skip: !shipped('location') },
+    async () => {
+      await open({ lsc: 'location', lcmp: '0', lstep: '4' });
+      await shown(name('location'), 4);
+      await page.waitForSelector('[data-testid=listen-features]');
+      const bars = await page.locator('[data-testid=listen-previous]').boundingBox();
+      const features = await page.locator('[data-testid=listen-features]').boundingBox();
+      assert.ok(bars && features);
+      // position j of the features under position j of α_{i−1}: same left edge, same width
+      assert.ok(Math.abs(bars.x - features.x) < 0.5, `bars at ${bars.x}, features at ${features.x}`);
+      assert.ok(Math.abs(bars.width - features.width) < 0.5, `${bars.width} vs ${features.width}`);
+      const panel = page.locator('[data-testid=listen-previous-panel]');
+      const text = (await panel.innerText()).replace(/\s+/g, ' ');
+      assert.doesNotMatch(text, /[a-zα′]_(\{|[a-z0-9])/, text);
+      assert.ok((await panel.locator('sub').allTextContents()).includes('i−1'));
+      await panel.screenshot({ path: `${shots}listen-ux-location.png` });
+    },
+  );
+
   test('the console stayed free of errors', () => {
     assert.deepEqual(consoleErrors, []);
   });

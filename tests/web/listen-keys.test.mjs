@@ -1,12 +1,13 @@
 // The Listen view's plain helpers: the score-function keys every view shares (web/lib/keys.js),
 // their short listing in the keyboard hint (web/listen/labels.js) and the time ticks under the
-// bars (web/listen/axis.js).
+// bars (web/listen/axis.js), and the texts' subscripts (web/listen/subscripts.js).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { keyOfScore, scoreOfKey } from '../../web/lib/keys.js';
 import { keyRanges } from '../../web/listen/labels.js';
 import { timeTicks } from '../../web/listen/axis.js';
+import { subscriptParts } from '../../web/listen/subscripts.js';
 
 describe('score-function keys', () => {
   test("1–7 are Decode's order, anything else none", () => {
@@ -57,5 +58,19 @@ describe('timeTicks', () => {
     assert.deepEqual(timeTicks(0, 0.01, 300), []);
     assert.deepEqual(timeTicks(100, 0, 300), []);
     assert.deepEqual(timeTicks(100, 0.01, 0), []);
+  });
+});
+
+describe('subscriptParts', () => {
+  test('TeX-style subscripts become their own parts; other underscores stay', () => {
+    assert.deepEqual(subscriptParts('weights α_{i−1}, features f_j.'), [
+      { text: 'weights α', sub: false },
+      { text: 'i−1', sub: true },
+      { text: ', features f', sub: false },
+      { text: 'j', sub: true },
+      { text: '.', sub: false },
+    ]);
+    assert.deepEqual(subscriptParts('snake _case and 3_4'), [{ text: 'snake _case and 3_4', sub: false }]);
+    assert.deepEqual(subscriptParts(''), []);
   });
 });
