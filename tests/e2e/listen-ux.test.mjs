@@ -314,6 +314,40 @@ describe('the Listen view for a learner', () => {
     },
   );
 
+  test('on a touch screen a tap on a bar reads it, and the reading stays', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 375, height: 800 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    const phone = await context.newPage();
+    phone.on('pageerror', (e) => consoleErrors.push(String(e)));
+    const score = SHIPPED.includes('additive') ? 'additive' : SHIPPED[0];
+    await phone.goto(`${server.url}${hashOf({ lsc: score, lcmp: '0', lstep: '3' })}`);
+    await phone.waitForFunction(
+      (model) => document.querySelector('[data-testid=listen]')?.getAttribute('data-model') === model,
+      name(score),
+      { timeout: 60_000 },
+    );
+    const canvas = phone.locator('[data-testid=listen-weights]');
+    await canvas.scrollIntoViewIfNeeded();
+    const weights = ((await canvas.getAttribute('data-values')) ?? '').split(',').map(Number);
+    const j = weights.reduce((b, w, i) => (w > weights[b] ? i : b), 0);
+    const box = await canvas.boundingBox();
+    assert.ok(box);
+    await phone.touchscreen.tap(box.x + ((j + 0.5) / weights.length) * box.width, box.y + 40);
+    const sub = phone.locator('[data-testid=listen-weights-panel] .read sub');
+    await phone.waitForFunction(
+      (j) =>
+        document.querySelector('[data-testid=listen-weights-panel] .read sub')?.textContent === String(j),
+      j,
+      { timeout: 5_000 },
+    );
+    await phone.waitForTimeout(300);
+    assert.equal(await sub.textContent(), String(j), 'the reading stays after the tap');
+    await context.close();
+  });
+
   test('the console stayed free of errors', () => {
     assert.deepEqual(consoleErrors, []);
   });

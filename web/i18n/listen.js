@@ -52,7 +52,7 @@ export default {
     scoresLabel: 'Scores e_j over the encoder positions',
     weightsLabel: 'Attention weights α_j over the encoder positions',
     barsHint:
-      '{n} positions of {r} frames each, left to right in time, with the letters the synthesizer said there; the dashed line is the largest; point at a bar to read it.',
+      '{n} positions of {r} frames each, left to right in time, with the letters the synthesizer said there; the dashed line is the largest; point at or tap a bar to read it.',
     framesAt: 'frames {from}–{to}, {start}–{end} s',
     during: 'while “{letter}” was said',
     maxAt: 'largest {symbol} = {value} (j = {j})',
@@ -64,7 +64,7 @@ export default {
       'Location-aware attention reads these weights too: its filters turn them into features f_j, so the score of a position depends on where the previous letter looked.',
     featuresLabel: 'The {k} location features f_j over the encoder positions',
     featuresHint:
-      'f_j: {k} features (rows) at each of the {n} positions, from α_{i−1}; point at one to read it.',
+      'f_j: {k} features (rows) at each of the {n} positions, from α_{i−1}; point at or tap one to read it.',
     contextLabel: 'context vector',
     contextHint: 'The encoder states mixed by the weights: what the decoder hears for this letter.',
     compareTitle: 'The same utterance through every speech model, letter {i}',
@@ -154,7 +154,7 @@ export default {
     scoresLabel: '编码器各位置上的得分 e_j',
     weightsLabel: '编码器各位置上的注意力权重 α_j',
     barsHint:
-      '{n} 个位置，每个 {r} 帧，按时间从左到右，下方是合成器在那里说的字母；虚线是最大值；指向一根柱子可读出其数值。',
+      '{n} 个位置，每个 {r} 帧，按时间从左到右，下方是合成器在那里说的字母；虚线是最大值；指向或轻点一根柱子可读出其数值。',
     framesAt: '第 {from}–{to} 帧，{start}–{end} 秒',
     during: '正在说“{letter}”',
     maxAt: '最大 {symbol} = {value}（j = {j}）',
@@ -165,7 +165,8 @@ export default {
     previousHint:
       '位置感知注意力也读取这些权重：卷积滤波器把它们变成特征 f_j，因此一个位置的得分取决于上一个字母关注的位置。',
     featuresLabel: '编码器各位置上的 {k} 个位置特征 f_j',
-    featuresHint: 'f_j：{n} 个位置上各有 {k} 个特征（每行一个），由 α_{i−1} 得出；指向一个格子可读出数值。',
+    featuresHint:
+      'f_j：{n} 个位置上各有 {k} 个特征（每行一个），由 α_{i−1} 得出；指向或轻点一个格子可读出数值。',
     contextLabel: '上下文向量',
     contextHint: '按权重混合的编码器状态：解码器为这个字母“听到”的内容。',
     compareTitle: '同一段语音经过每个语音模型，第 {i} 个字母',
