@@ -44,6 +44,7 @@ export default {
     keysHint:
       'Keys: ←/→ step, Home/End, space plays or pauses the letters (as in Decode), S plays or stops the sound; {keys} pick the score function, the same keys as in Decode.',
     keysMissing: 'No speech model for {keys}.',
+    missingKey: '{key} ({name})',
     noModelKey: 'Key {key} is {name}: this build has no {name} speech model, so the model shown stays.',
     scores: 'Scores',
     weights: 'Weights',
@@ -146,6 +147,7 @@ export default {
     keysHint:
       '按键：←/→ 单步，Home/End，空格键播放或暂停逐字母播放（与“逐步解码”相同），S 键播放或停止声音；{keys} 选择打分函数，与“逐步解码”中的按键相同。',
     keysMissing: '{keys} 没有对应的语音模型。',
+    missingKey: '{key}（{name}）',
     noModelKey: '按键 {key} 对应{name}：此版本没有{name}的语音模型，当前模型保持不变。',
     scores: '得分',
     weights: '权重',
