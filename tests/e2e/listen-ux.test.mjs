@@ -264,6 +264,28 @@ describe('the Listen view for a learner', () => {
     );
     if (span && span.letter !== ' ') assert.ok(text.includes(`while “${span.letter}” was said`), text);
     await page.locator('[data-testid=listen-stages]').screenshot({ path: `${shots}listen-ux-bars.png` });
+    // the letters × time alignment has the same seconds under it: from frame 0 at its first column
+    // to frame L·r at its right edge, evenly
+    const alignment = page.locator('[data-testid=listen-alignment]');
+    await alignment.scrollIntoViewIfNeeded();
+    await page.waitForSelector('[data-testid=listen-alignment-time] .xt');
+    const width = await alignment.evaluate((el) => el.getBoundingClientRect().width);
+    const marks = await page.locator('[data-testid=listen-alignment-time] .xt').evaluateAll((els) =>
+      els.map((el) => ({
+        frame: Number(el.getAttribute('data-frame')),
+        text: el.textContent ?? '',
+        left: parseFloat(/** @type {HTMLElement} */ (el).style.left),
+      })),
+    );
+    assert.ok(marks.length >= 3 && marks[0].frame === 0, JSON.stringify(marks));
+    const perFrame = (width - marks[0].left) / covered;
+    for (const mark of marks) {
+      assert.ok(Math.abs(mark.left - marks[0].left - mark.frame * perFrame) < 0.01, JSON.stringify(mark));
+      assert.ok(
+        Math.abs(Number(mark.text.replace(' s', '')) - mark.frame * secondsPerFrame) < 1e-9,
+        mark.text,
+      );
+    }
   });
 
   test('the speaking rate and the noise say what they are, en and zh', async () => {
