@@ -3,8 +3,10 @@
 // space writes the letters as it steps the decoder in Decode, S plays the sound, and the keyboard
 // hint says both (en and zh); the sound's button and the letters' button have names and icons of
 // their own; the score and weight bars carry a value axis (0, the scale's ends with their sign,
-// the step's largest value) and a time axis, from the engine's numbers; the speaking rate and the
-// noise say what they are. Screenshots go to test-output/.
+// the step's largest value) and a time axis, from the engine's numbers, and so does the letters ×
+// time alignment; a location-aware model's features sit under its bars and its notes write
+// subscripts; a tap reads a bar on a touch screen; the speaking rate, the noise and the model's
+// figures say what they are. Screenshots go to test-output/.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -243,6 +245,8 @@ describe('the Listen view for a learner', () => {
     }
     // a bar read out: its number, its frames and seconds, the letter said there
     const canvas = page.locator('[data-testid=listen-weights]');
+    // on screen, so the pointer reaches it
+    await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
     assert.ok(box);
     const j = argmax(weights);
@@ -288,7 +292,7 @@ describe('the Listen view for a learner', () => {
     }
   });
 
-  test('the speaking rate and the noise say what they are, en and zh', async () => {
+  test('the speaking rate, the noise and the model figures say what they are, en and zh', async () => {
     for (const [lang, rate, noise] of [
       [
         'en',
@@ -309,6 +313,13 @@ describe('the Listen view for a learner', () => {
         'listen-rate-hint',
       );
       assert.match((await page.locator('#listen-rate-hint').textContent()) ?? '', rate);
+      // and the model's figures say what they measure
+      assert.match(
+        (await page.locator('[data-testid=listen-figures-hint]').textContent()) ?? '',
+        lang === 'en'
+          ? /Character error rate: .*edit distance.*Monotonicity: the share of letters whose largest weight is not before the previous letter’s/
+          : /字符错误率：.*编辑距离.*单调性：最大权重不在上一个字母之前的字母所占的比例/,
+      );
     }
     await page.setViewportSize({ width: 375, height: 800 });
     await pageScreenshot(page, `${shots}listen-ux-375-zh.png`);

@@ -40,6 +40,8 @@ export default {
     end: 'end',
     letterCount: 'letter',
     figures: 'held-out character error rate {cer}; monotonicity {mono}; exact match {exact}',
+    figuresHint:
+      'From the model’s training record, over utterances it never trained on. Character error rate: the letters to change, add or drop (edit distance) per letter said. Monotonicity: the share of letters whose largest weight is not before the previous letter’s (1: the attention only moves forward in time).',
     stepHint: 'Letter {i}: the decoder fed “{prev}” attends over the {L} positions and writes “{letter}”.',
     keysHint:
       'Keys: ←/→ step, Home/End, space plays or pauses the letters (as in Decode), S plays or stops the sound; {keys} pick the score function, the same keys as in Decode.',
@@ -143,6 +145,8 @@ export default {
     end: '末尾',
     letterCount: '字母',
     figures: '留出集字符错误率 {cer}；单调性 {mono}；完全匹配 {exact}',
+    figuresHint:
+      '取自模型的训练记录，在它从未训练过的语音上测得。字符错误率：每个所说字母需要修改、添加或删除的字母数（编辑距离）。单调性：最大权重不在上一个字母之前的字母所占的比例（1 表示注意力只随时间向前移动）。',
     stepHint: '第 {i} 个字母：解码器输入“{prev}”，对 {L} 个位置计算注意力，写出“{letter}”。',
     keysHint:
       '按键：←/→ 单步，Home/End，空格键播放或暂停逐字母播放（与“逐步解码”相同），S 键播放或停止声音；{keys} 选择打分函数，与“逐步解码”中的按键相同。',
