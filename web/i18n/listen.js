@@ -150,7 +150,7 @@ export default {
     stepHint: '第 {i} 个字母：解码器输入“{prev}”，对 {L} 个位置计算注意力，写出“{letter}”。',
     keysHint:
       '按键：←/→ 单步，Home/End，空格键播放或暂停逐字母播放（与“逐步解码”相同），S 键播放或停止声音；{keys} 选择打分函数，与“逐步解码”中的按键相同。',
-    keysMissing: '{keys} 没有对应的语音模型。',
+    keysMissing: '{keys}没有对应的语音模型。',
     missingKey: '{key}（{name}）',
     noModelKey: '按键 {key} 对应{name}：此版本没有{name}的语音模型，当前模型保持不变。',
     scores: '得分',
