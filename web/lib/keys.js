@@ -1,7 +1,9 @@
-// Which key presses the page's shortcuts (←/→, Home/End, space, 1–6, ↑/↓) may take. A control
+// Which key presses the page's shortcuts (←/→, Home/End, space, 1–7, ↑/↓) may take. A control
 // that has the focus keeps its own keys: a radio group's arrows move its choice, a text field's
 // arrows move the caret, a slider's move the slider, space presses a button. The page's keys act
 // only when the focus is on none of them (the page itself, a heading, a card).
+
+import { SCORES } from './tasks.js';
 
 const OWN_KEYS =
   'input, select, textarea, [contenteditable]:not([contenteditable=false]), [role=radio], [role=radiogroup], [role=slider], [role=listbox], [role=tablist], [role=menu], [role=grid], [role=spinbutton], [role=textbox], [role=combobox]';
@@ -21,3 +23,17 @@ export function shortcutAllowed(event) {
   if ((event.key === ' ' || event.key === 'Enter') && element.closest(PRESSABLE)) return false;
   return true;
 }
+
+/**
+ * The score function a digit key picks, the same in every view (Decode's order: 1 dot, 2 scaled
+ * dot, 3 general, 4 additive, 5 cosine, 6 scaled cosine, 7 location); null for any other key.
+ * A view without a model of that score function says so rather than pick another.
+ * @param {string} key a KeyboardEvent's key
+ */
+export function scoreOfKey(key) {
+  const index = /^[1-9]$/.test(key) ? Number(key) - 1 : -1;
+  return index >= 0 && index < SCORES.length ? SCORES[index] : null;
+}
+
+/** The digit key that picks a score function ('' for one without a key). */
+export const keyOfScore = (score) => (SCORES.includes(score) ? String(SCORES.indexOf(score) + 1) : '');

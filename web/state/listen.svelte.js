@@ -4,6 +4,7 @@
 // answer; the page only keeps what was asked and draws.
 import { createStepper, linkParams, shippedModels, stepperFields, stepperLink } from './stepper.js';
 import { hashParts } from './url.js';
+import { SCORES } from '../lib/tasks.js';
 
 /** @typedef {import('../listen/listen').ListenApi} ListenApi */
 /** @typedef {import('../listen/listen').Listened} Listened */
@@ -11,8 +12,8 @@ import { hashParts } from './url.js';
 const params = linkParams();
 
 /** The speech models this build ships, by score function: "speech-location-bahdanau" → "location". */
-// content-based first, then location-aware, then any other score function a build ships
-export const speechModels = shippedModels('speech', ['additive', 'location']);
+// in the order of the score-function keys (Decode's: 1 dot … 7 location), so the pills read 1, 2, …
+export const speechModels = shippedModels('speech', SCORES);
 
 export const WOODCHUCK = 'how much wood would a woodchuck chuck if a woodchuck could chuck wood';
 const DEFAULT_PHRASE = 'how much wood would a woodchuck chuck';
