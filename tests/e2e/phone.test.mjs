@@ -1,0 +1,143 @@
+// The page on a phone (375 × 800, touch), a tablet (768 × 1024) and small laptops (1024 to 1399
+// px wide), in headless Chromium: what broke there, each checked by its geometry. The screenshots
+// behind these checks come from tests/e2e/phone-shots.mjs.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { launchBrowser, urlSettled } from './browser.mjs';
+import { serveBuild } from './static-server.mjs';
+
+let server, browser;
+const consoleErrors = [];
+
+const PHONE = { viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true };
+const LAPTOP = { viewport: { width: 1440, height: 1000 } };
+
+/** A fresh page at `hash` in a context of its own (`options`: viewport, touch), errors collected. */
+async function open(hash, options) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
+  await page.goto(`${server.url}index.html#${new URLSearchParams(hash)}`);
+  return page;
+}
+
+/**
+ * The lines a text takes: its text nodes' line boxes, told apart by their tops (an element's own
+ * box is one rectangle however many lines its text wraps onto).
+ */
+const linesOf = (page, selector) =>
+  page.$$eval(selector, (els) =>
+    els.map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const tops = new Set(
+        [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+      );
+      return tops.size;
+    }),
+  );
+
+/** How many lines the centres `ys` lie on (centres less than 12 px apart share one). */
+const lineCount = (ys) =>
+  [...ys].sort((a, b) => a - b).filter((y, i, sorted) => i === 0 || y - sorted[i - 1] > 12).length;
+
+/** Whether some element of the page reaches past the viewport's right edge unclipped. */
+const pastTheEdge = (page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const box = el.getBoundingClientRect();
+      if (!box.width || box.right <= width + 0.5) continue;
+      // inside a box that scrolls or clips within the screen it does not widen the page
+      let clipped = false;
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        const { overflowX } = getComputedStyle(up);
+        if (overflowX !== 'visible' && up.getBoundingClientRect().right <= width + 0.5) {
+          clipped = true;
+          break;
+        }
+      }
+      if (!clipped) found.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`);
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, width, found: found.slice(0, 5) };
+  });
+
+describe('the page on a phone and a small laptop', () => {
+  before(async () => {
+    [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('Compare’s ranking on a phone: every model’s name whole on one line, the page no wider', async () => {
+    const page = await open({ view: 'compare', task: 'zh', lang: 'en' }, PHONE);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=compare-ranking] li').length >= 9,
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    const rows = await page.$$eval('[data-testid=compare-ranking] li', (els) =>
+      els.map((li) => {
+        const code = /** @type {HTMLElement} */ (li.querySelector('code'));
+        const pct = /** @type {HTMLElement} */ (li.querySelector('.pct'));
+        const [name, share] = [code.getBoundingClientRect(), pct.getBoundingClientRect()];
+        return {
+          full: li.getAttribute('data-name'),
+          title: code.title,
+          shown: code.innerText,
+          cut: code.scrollWidth > code.clientWidth,
+          overlap: name.right > share.left,
+          right: Math.round(li.getBoundingClientRect().right),
+        };
+      }),
+    );
+    // "zh-additive-bahdanau-transformer" broke after "additive-" and "bahdanau-"
+    assert.deepEqual(
+      await linesOf(page, '[data-testid=compare-ranking] code'),
+      rows.map(() => 1),
+    );
+    for (const row of rows) {
+      // the task's prefix, the same for every row, is what a phone leaves out; the title keeps it
+      assert.equal(row.title, row.full);
+      assert.equal(`zh-${row.shown}`, row.full);
+      assert.ok(!row.cut && !row.overlap, JSON.stringify(row));
+      assert.ok(row.right <= 375, JSON.stringify(row));
+    }
+    assert.ok(rows.some((row) => row.full === 'zh-additive-bahdanau-transformer'));
+    // the best model's row stays one line: its rank is marked instead of a badge beside the share
+    // (the word kept for a screen reader)
+    const best = await page.$eval('[data-testid=compare-ranking] li.best', (li) => ({
+      centres: ['.rank', 'code', '.pct'].map((s) => {
+        const box = /** @type {Element} */ (li.querySelector(s)).getBoundingClientRect();
+        return (box.top + box.bottom) / 2;
+      }),
+      rank: getComputedStyle(/** @type {Element} */ (li.querySelector('.rank'))).backgroundColor,
+      word: li.querySelector('.badge')?.textContent,
+    }));
+    assert.deepEqual([lineCount(best.centres), best.rank, best.word], [1, 'rgb(31, 111, 58)', 'best']);
+    assert.deepEqual(await pastTheEdge(page), { scrollWidth: 375, width: 375, found: [] });
+    await page.context().close();
+
+    // a laptop's card shows the whole name
+    const wide = await open({ view: 'compare', task: 'zh', lang: 'en' }, LAPTOP);
+    await wide.waitForSelector('[data-testid=compare-ranking] li[data-name=zh-dot-bahdanau]', {
+      timeout: 30_000,
+    });
+    assert.equal(
+      await wide.locator('[data-testid=compare-ranking] li[data-name=zh-dot-bahdanau] code').innerText(),
+      'zh-dot-bahdanau',
+    );
+    await wide.context().close();
+  });
+
+  test('no console errors', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
