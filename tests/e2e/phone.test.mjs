@@ -137,6 +137,48 @@ describe('the page on a phone and a small laptop', () => {
     await wide.context().close();
   });
 
+  test('no keyboard hints on a touch screen; a laptop keeps them', async () => {
+    // a phone folds a view's inputs into a one-line summary: opened, as a reader would
+    const unfold = async (page) => {
+      const summary = page.locator('[data-testid=settings-summary]');
+      if (await summary.isVisible()) await summary.click();
+    };
+    const seen = async (options) => {
+      const page = await open({ view: 'decode', task: 'zh', lang: 'en' }, options);
+      await page.waitForSelector('[data-testid=score-additive]', { state: 'attached', timeout: 30_000 });
+      await unfold(page);
+      const picker = await page
+        .locator('fieldset', { has: page.locator('[data-testid=score-additive]') })
+        .innerText();
+      const touch = await page.evaluate(() => matchMedia('(hover: none) and (pointer: coarse)').matches);
+      await page.click('[data-testid=view-self]');
+      const about = page.locator('[data-testid=sa-about]');
+      await about.waitFor({ timeout: 30_000 });
+      const self = await about.innerText();
+      await page.click('[data-testid=view-sandbox]');
+      await page.waitForSelector('[data-testid=query]', { state: 'attached', timeout: 30_000 });
+      await unfold(page);
+      await page.locator('[data-testid=query]').waitFor();
+      const sandbox = await page.locator('main').innerText();
+      await page.context().close();
+      return { touch, picker, self, sandbox };
+    };
+    const phone = await seen(PHONE);
+    assert.equal(phone.touch, true);
+    // "Score function (keys 1–7)" and a digit on each pill: a phone has no keys to press
+    assert.doesNotMatch(phone.picker, /keys|\b[1-7]\b/, phone.picker);
+    assert.match(phone.picker, /dot/);
+    assert.doesNotMatch(phone.self, /Keys:|←/, phone.self);
+    assert.doesNotMatch(phone.sandbox, /keys 1–/);
+
+    const laptop = await seen(LAPTOP);
+    assert.equal(laptop.touch, false);
+    assert.match(laptop.picker, /keys 1–7/);
+    assert.match(laptop.picker, /\b1\b[^]*\b7\b/);
+    assert.match(laptop.self, /Keys: ←\/→ token, ↑\/↓ head\./);
+    assert.match(laptop.sandbox, /keys 1–/);
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
