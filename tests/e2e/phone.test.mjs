@@ -179,6 +179,59 @@ describe('the page on a phone and a small laptop', () => {
     assert.match(laptop.sandbox, /keys 1–/);
   });
 
+  test('the nav on one line from 1024 px, in English and Chinese; the tools end the tabs’ line below', async () => {
+    for (const lang of ['en', 'zh'])
+      for (const width of [1024, 1100, 1279, 1280, 1399, 1440]) {
+        const page = await open({ view: 'compare', lang }, { viewport: { width, height: 700 } });
+        await page.waitForSelector('[data-testid=view-listen]');
+        await urlSettled(page);
+        const nav = await page.evaluate(() => {
+          const box = (el) => {
+            const b = el.getBoundingClientRect();
+            return { top: Math.round(b.top), bottom: Math.round(b.bottom), right: Math.round(b.right) };
+          };
+          const items = [...document.querySelectorAll('nav .tab, nav [data-testid=lang-switch], nav .copy')];
+          return {
+            centres: items.map((el) => (box(el).top + box(el).bottom) / 2),
+            right: Math.max(...items.map((el) => box(el).right)),
+            names: [...document.querySelectorAll('nav .tab')].map((el) => el.getAttribute('aria-label')),
+            shown: [...document.querySelectorAll('nav .tab')].map(
+              (el) => /** @type {HTMLElement} */ (el).innerText,
+            ),
+            copy: document.querySelector('[data-testid=copy-link]')?.getAttribute('aria-label'),
+            copyWidth: Math.round(
+              document.querySelector('[data-testid=copy-link]')?.getBoundingClientRect().width ?? 0,
+            ),
+            copyHeight: Math.round(
+              document.querySelector('[data-testid=copy-link]')?.getBoundingClientRect().height ?? 0,
+            ),
+          };
+        });
+        const where = `${lang} at ${width} px: ${JSON.stringify(nav)}`;
+        // one line: every tab and tool centred on the same height
+        assert.equal(lineCount(nav.centres), 1, where);
+        assert.ok(nav.right <= width, where);
+        // a shortened tab ("Decode") keeps its whole name for a screen reader; the link icon its name
+        assert.equal(nav.names[0], lang === 'en' ? 'Decode step by step' : '逐步解码', where);
+        assert.ok(nav.shown[0] === nav.names[0] || nav.names[0].startsWith(nav.shown[0]), where);
+        assert.equal(nav.copy, lang === 'en' ? 'Copy link' : '复制链接', where);
+        assert.ok(nav.copyWidth >= 24 && nav.copyHeight >= 24, where);
+        await page.context().close();
+      }
+
+    // a tablet: the tabs take two lines and the tools end the second, not a third of their own
+    const page = await open({ view: 'compare', lang: 'en' }, { viewport: { width: 768, height: 1024 } });
+    await page.waitForSelector('[data-testid=view-listen]');
+    const centres = await page.evaluate(() =>
+      [...document.querySelectorAll('nav .tab, nav .tools')].map((el) => {
+        const box = el.getBoundingClientRect();
+        return (box.top + box.bottom) / 2;
+      }),
+    );
+    assert.equal(lineCount(centres), 2, centres.join());
+    await page.context().close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
