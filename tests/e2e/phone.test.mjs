@@ -232,6 +232,36 @@ describe('the page on a phone and a small laptop', () => {
     await page.context().close();
   });
 
+  test('a finger’s targets on a phone are 24 px high at least: sliders, selects, Compare’s model names', async () => {
+    const heights = async (hash, selector) => {
+      const page = await open(hash, PHONE);
+      await page.waitForSelector(selector, { state: 'attached', timeout: 30_000 });
+      const summary = page.locator('[data-testid=settings-summary]');
+      if (await summary.isVisible()) await summary.click();
+      const found = await page.$$eval(selector, (els) =>
+        els.map(
+          (el) =>
+            `${el.getAttribute('data-testid') ?? el.textContent} ${Math.round(el.getBoundingClientRect().height)}`,
+        ),
+      );
+      await page.context().close();
+      return found;
+    };
+    const low = (list) => list.filter((entry) => Number(entry.split(' ').at(-1)) < 24);
+    // the step slider (22 px), the what-if weights and τ (16 px)
+    const decode = await heights({ view: 'decode', task: 'zh', lang: 'en' }, 'input[type=range]');
+    assert.ok(decode.length >= 5, decode.join());
+    assert.deepEqual(low(decode), []);
+    // a model card's name, the button that chooses it (22 px)
+    const compare = await heights({ view: 'compare', task: 'zh', lang: 'en' }, 'section.model h3 button');
+    assert.ok(compare.length >= 9, compare.join());
+    assert.deepEqual(low(compare), []);
+    // the beam width (19 px)
+    const beam = await heights({ view: 'beam', task: 'zh', lang: 'en' }, 'select');
+    assert.ok(beam.length >= 1);
+    assert.deepEqual(low(beam), []);
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
