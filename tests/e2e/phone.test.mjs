@@ -262,6 +262,31 @@ describe('the page on a phone and a small laptop', () => {
     assert.deepEqual(low(beam), []);
   });
 
+  test('Self-attention’s equations on a phone: one under another, none cut at the screen’s edge', async () => {
+    const formula = async (options) => {
+      const page = await open({ view: 'self', task: 'zh', lang: 'en' }, options);
+      await page.waitForSelector('[data-testid=sa-detail] .formula .katex', { timeout: 30_000 });
+      const found = await page.$eval('[data-testid=sa-detail] .formula', (el) => ({
+        overflow: el.scrollWidth - el.clientWidth,
+        centres: [...el.querySelectorAll('.katex-display')].map((k) => {
+          const box = k.getBoundingClientRect();
+          return (box.top + box.bottom) / 2;
+        }),
+        right: Math.max(...[...el.querySelectorAll('.katex')].map((k) => k.getBoundingClientRect().right)),
+      }));
+      await page.context().close();
+      return found;
+    };
+    // "α_ij = exp(" ended at the card's edge, the rest (and o_i) out of sight in a scrolling box
+    const phone = await formula(PHONE);
+    assert.ok(phone.overflow <= 0 && phone.right <= 375, JSON.stringify(phone));
+    assert.ok(lineCount(phone.centres) >= 3, JSON.stringify(phone));
+    // a laptop keeps them on one line
+    const laptop = await formula(LAPTOP);
+    assert.equal(lineCount(laptop.centres), 1, JSON.stringify(laptop));
+    assert.ok(laptop.overflow <= 0, JSON.stringify(laptop));
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
