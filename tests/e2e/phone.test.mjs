@@ -287,6 +287,45 @@ describe('the page on a phone and a small laptop', () => {
     assert.ok(laptop.overflow <= 0, JSON.stringify(laptop));
   });
 
+  test('the formula view on a phone: the softmax and its worked line break after “=”, none past the card', async () => {
+    const page = await open({ view: 'decode', task: 'zh', input: 'tom chase jerry', lang: 'en' }, PHONE);
+    const panel = page.locator('[data-testid=formula-panel]');
+    await panel.waitFor({ state: 'attached', timeout: 30_000 });
+    await panel.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=formula-panel] .tex')].some(
+          (tex) => tex.getAttribute('data-tex')?.startsWith('\\alpha_{\\text') && tex.querySelector('.katex'),
+        ),
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    const shown = await panel.evaluate((el) => {
+      const edge = el.getBoundingClientRect().right;
+      const softmax = [...el.querySelectorAll('.tex')].filter((tex) =>
+        tex.getAttribute('data-tex')?.startsWith('\\alpha'),
+      );
+      return softmax.map((tex) => {
+        const katex = /** @type {Element} */ (tex.querySelector('.katex'));
+        const range = document.createRange();
+        range.selectNodeContents(katex);
+        return {
+          tex: tex.getAttribute('data-tex')?.slice(0, 12),
+          past: Math.round(Math.max(...[...range.getClientRects()].map((r) => r.right)) - edge),
+        };
+      });
+    });
+    // "α_tom = exp(7.331 − 7.331) / Z = 1.000 / 1.003 = 0.997" went 60 px past the card, in a box
+    // that scrolled; the general form's "m = max e" 10 px
+    assert.equal(shown.length, 2, JSON.stringify(shown));
+    for (const formula of shown) assert.ok(formula.past <= 0, JSON.stringify(shown));
+    const box = await panel.boundingBox();
+    assert.ok(box && box.x + box.width <= 375, JSON.stringify(box));
+    await page.context().close();
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
