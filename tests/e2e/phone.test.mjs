@@ -326,6 +326,27 @@ describe('the page on a phone and a small laptop', () => {
     await page.context().close();
   });
 
+  test('the scores’ scale in a small laptop’s stage card: its ticks apart, not “−7.33107.331”', async () => {
+    for (const lang of ['en', 'zh']) {
+      const page = await open(
+        { view: 'decode', task: 'zh', lang },
+        { viewport: { width: 1024, height: 768 } },
+      );
+      await page.waitForSelector('[data-testid=score-axis] .ticks', { timeout: 30_000 });
+      const ticks = await page.$eval('[data-testid=score-axis] .ticks', (el) =>
+        [...el.children].map((tick) => {
+          const box = tick.getBoundingClientRect();
+          return { text: tick.textContent, left: box.left, right: box.right };
+        }),
+      );
+      assert.equal(ticks.length, 3, JSON.stringify(ticks));
+      assert.equal(ticks[1].text, '0');
+      for (let i = 1; i < ticks.length; i++)
+        assert.ok(ticks[i].left - ticks[i - 1].right >= 4, `${lang}: ${JSON.stringify(ticks)}`);
+      await page.context().close();
+    }
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
