@@ -179,6 +179,31 @@ describe('the page on a phone and a small laptop', () => {
     assert.match(laptop.sandbox, /keys 1–/);
   });
 
+  test('Listen’s and Caption’s keyboard hints: none on a touch screen; a laptop lists the keys that work', async () => {
+    const keysOf = async (options) => {
+      const page = await open({ view: 'listen', lcmp: '0', lang: 'en' }, options);
+      await page.waitForSelector('[data-testid=listen-keys]', { state: 'attached', timeout: 60_000 });
+      const listen = await page.locator('[data-testid=listen-keys]').isVisible();
+      const listenText = await page.locator('[data-testid=listen-keys]').textContent();
+      await page.click('[data-testid=view-caption]');
+      await page.waitForSelector('[data-testid=caption-keys]', { state: 'attached', timeout: 60_000 });
+      const caption = await page.locator('[data-testid=caption-keys]').isVisible();
+      const captionText = await page.locator('[data-testid=caption-keys]').textContent();
+      await page.context().close();
+      return { listen, listenText, caption, captionText };
+    };
+    const phone = await keysOf(PHONE);
+    assert.equal(phone.listen, false, 'Listen’s keys shown on a phone');
+    assert.equal(phone.caption, false, 'Caption’s keys shown on a phone');
+    const laptop = await keysOf(LAPTOP);
+    assert.equal(laptop.listen, true);
+    assert.equal(laptop.caption, true);
+    // Decode's keys: the shipped speech models' score functions (no cosine: no key 5) …
+    assert.match(laptop.listenText ?? '', /1–4, 6, 7 pick the score function/);
+    // … and the scene models' five
+    assert.match(laptop.captionText ?? '', /1–5 pick the score function/);
+  });
+
   test('the nav on one line from 1024 px, in English and Chinese; the tools end the tabs’ line below', async () => {
     for (const lang of ['en', 'zh'])
       for (const width of [1024, 1100, 1279, 1280, 1399, 1440]) {

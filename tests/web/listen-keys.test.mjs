@@ -1,11 +1,10 @@
-// The Listen view's plain helpers: the score-function keys every view shares (web/lib/keys.js),
-// their short listing in the keyboard hint (web/listen/labels.js) and the time ticks under the
+// The Listen view's plain helpers: the score-function keys every view shares and their short
+// listing in the keyboard hints (web/lib/keys.js), the time ticks under the
 // bars (web/listen/axis.js), and the texts' subscripts (web/listen/subscripts.js).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { keyOfScore, scoreOfKey } from '../../web/lib/keys.js';
-import { keyRanges } from '../../web/listen/labels.js';
+import { keyOfScore, keyRanges, modelKeys, scoreOfKey } from '../../web/lib/keys.js';
 import { timeTicks } from '../../web/listen/axis.js';
 import { subscriptParts } from '../../web/listen/subscripts.js';
 
@@ -29,6 +28,10 @@ describe('keyRanges', () => {
     assert.equal(keyRanges([3, 1, 2]), '1–3');
     assert.equal(keyRanges([1, 2, 4, 5, 6]), '1, 2, 4–6');
     assert.equal(keyRanges([]), '');
+    // the scene models' five, and with a location one beside them (no key 6: no scaled cosine)
+    const scores = (...s) => s.map((score) => ({ score }));
+    assert.equal(modelKeys(scores('dot', 'scaled_dot', 'general', 'additive', 'cosine')), '1–5');
+    assert.equal(modelKeys(scores('additive', 'location', 'dot')), '1, 4, 7');
   });
 });
 

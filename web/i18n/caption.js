@@ -34,7 +34,8 @@ export default {
     word: 'word',
     wordOf: '/ {n}',
     keysHint:
-      '←/→ step, Home/End, space plays; 1–{n} pick the score function. Step {step}: the decoder fed “{prev}” attends over the {cells} cells and writes',
+      'Keys: ←/→ step, Home/End, space plays; {keys} pick the score function, the same keys as in Decode.',
+    stepHint: 'Step {step}: the decoder fed “{prev}” attends over the {cells} cells and writes',
     scores: 'Scores',
     scoreE: 'score e',
     scoresHintA: 'One score per cell: how well each annotation vector h',
@@ -143,8 +144,8 @@ export default {
     endWord: '末尾 »',
     word: '第',
     wordOf: '/ {n} 个词',
-    keysHint:
-      '←/→ 逐步，Home/End，空格播放；1–{n} 选择打分函数。第 {step} 步：解码器输入“{prev}”，对 {cells} 个格子计算注意力，写出',
+    keysHint: '按键：←/→ 逐步，Home/End，空格播放；{keys} 选择打分函数，与“逐步解码”中的按键相同。',
+    stepHint: '第 {step} 步：解码器输入“{prev}”，对 {cells} 个格子计算注意力，写出',
     scores: '得分',
     scoreE: '得分 e',
     scoresHintA: '每个格子一个得分：每个标注向量 h',

@@ -37,3 +37,25 @@ export function scoreOfKey(key) {
 
 /** The digit key that picks a score function ('' for one without a key). */
 export const keyOfScore = (score) => (SCORES.includes(score) ? String(SCORES.indexOf(score) + 1) : '');
+
+/**
+ * The keys that pick one of `models`' score functions, written short ("1–5").
+ * @param {{ score: string }[]} models
+ */
+export const modelKeys = (models) => keyRanges(models.map((m) => Number(keyOfScore(m.score))));
+
+/**
+ * Key numbers written short (a hint's list of the keys that work): [1, 2, 3, 4, 6, 7] → "1–4, 6, 7".
+ * @param {number[]} numbers
+ */
+export function keyRanges(numbers) {
+  const sorted = [...new Set(numbers)].filter((k) => k > 0).sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j - i >= 2 ? `${sorted[i]}–${sorted[j]}` : sorted.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
