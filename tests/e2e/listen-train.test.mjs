@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadAudio } from '../js/load-audio.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 import { openTrain, trainUntilDone } from './train-page.mjs';
 
@@ -27,8 +27,7 @@ describe('speech in the Train view', { skip: built ? false : 'build/wasm/trainer
   before(async () => {
     [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
     page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    watchConsole(page, consoleErrors);
   });
   after(async () => {
     await browser?.close();

@@ -17,7 +17,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadAudio } from '../js/load-audio.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot, waitForStep } from './browser.mjs';
+import { launchBrowser, pageScreenshot, waitForStep, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 import { openTrain, trainInPage, trainUntilDone } from './train-page.mjs';
 
@@ -51,8 +51,7 @@ describe(
     before(async () => {
       [server, browser, T] = await Promise.all([serveBuild(), launchBrowser(), loadTrainer()]);
       page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-      page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-      page.on('pageerror', (e) => consoleErrors.push(String(e)));
+      watchConsole(page, consoleErrors);
     });
     after(async () => {
       await browser?.close();

@@ -1,5 +1,6 @@
 // The browser tests' way into a run trained in the page: the Train view opened from a link with
 // these fields, and Start pressed once the view can train what the link asks for.
+import { openFresh } from './browser.mjs';
 
 /**
  * Opens the Train view with the link fields `fields` (tr-task, tr-scores, …) and waits until Start
@@ -8,9 +9,7 @@
  * location, so a location run must wait for the engine's list.
  */
 export async function openTrain(page, serverUrl, fields = {}) {
-  // a page already on the view would only change its hash, and keep its state
-  await page.goto('about:blank');
-  await page.goto(`${serverUrl}#${new URLSearchParams({ view: 'train', ...fields })}`);
+  await openFresh(page, `${serverUrl}#${new URLSearchParams({ view: 'train', ...fields })}`);
   await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
   for (const score of fields['tr-scores']?.split(',') ?? [])
     await page.waitForSelector(`[data-testid=train-score-${score}]:checked:not([disabled])`, {

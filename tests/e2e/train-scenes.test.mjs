@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadImaging } from '../js/load-imaging.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 import { openTrain, trainUntilDone } from './train-page.mjs';
 
@@ -25,8 +25,7 @@ describe('scenes in the Train view', { skip: built ? false : 'build/wasm/trainer
   before(async () => {
     [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
     page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    watchConsole(page, consoleErrors);
   });
   after(async () => {
     await browser?.close();
