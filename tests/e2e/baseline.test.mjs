@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
-import { launchBrowser, waitForStep } from './browser.mjs';
+import { launchBrowser, waitForStep, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const modelFile = (name) =>
@@ -31,8 +31,7 @@ describe('the fixed-vector baseline in Decode', () => {
   before(async () => {
     [server, browser, ap] = await Promise.all([serveBuild(), launchBrowser(), loadEngine()]);
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    watchConsole(page, consoleErrors);
   });
   after(async () => {
     await browser?.close();

@@ -36,6 +36,18 @@ export function launchBrowser() {
   });
 }
 
+/** Collects the page's console errors and uncaught exceptions into `errors`, which a test asserts empty. */
+export function watchConsole(page, errors) {
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+}
+
+/** Opens `url` afresh: on the page already, going there would only change the hash and keep the state. */
+export async function openFresh(page, url) {
+  await page.goto('about:blank');
+  await page.goto(url);
+}
+
 /**
  * Waits until the page has written its state into the URL: it does so URL_DELAY (250) ms after the
  * last change (web/state/url.js); a later timer of the page fires after that one.

@@ -11,8 +11,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadImaging } from '../js/load-imaging.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
+import { trainInPage } from './train-page.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -44,8 +45,7 @@ describe(
     before(async () => {
       [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
       page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-      page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-      page.on('pageerror', (e) => consoleErrors.push(String(e)));
+      watchConsole(page, consoleErrors);
     });
     after(async () => {
       await browser?.close();
@@ -53,21 +53,12 @@ describe(
     });
 
     test(`${STEPS} steps of scenes location open in Caption with the previous weights and location features of its records`, async () => {
-      const hash = new URLSearchParams({
-        view: 'train',
+      await trainInPage(page, server.url, {
         'tr-task': 'scenes',
         'tr-scores': 'location',
         'tr-steps': String(STEPS),
         'tr-eval': String(STEPS),
       });
-      await page.goto(`${server.url}#${hash}`);
-      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
-      await page.click('[data-testid=train-start]');
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-location]')?.getAttribute('data-status') === 'done',
-        null,
-        { timeout: 240_000 },
-      );
 
       await page.click('[data-testid=run-location-final-caption]');
       await page.waitForFunction(

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
+import { launchBrowser, openFresh, urlSettled, waitForStep, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 import { contrastOf, lowContrast } from './contrast.mjs';
 
@@ -16,18 +16,14 @@ let server, browser, page;
 const consoleErrors = [];
 
 const hash = (fields) => `#${new URLSearchParams({ view: 'decode', ...fields })}`;
-async function open(p, hashPart) {
-  await p.goto('about:blank');
-  await p.goto(server.url + hashPart);
-}
+const open = (p, hashPart) => openFresh(p, server.url + hashPart);
 const stepShown = (p) => p.locator('[data-testid=decode]').getAttribute('data-step');
 
 describe('the page as a learner meets it', () => {
   before(async () => {
     [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    watchConsole(page, consoleErrors);
   });
   after(async () => {
     await browser?.close();

@@ -10,8 +10,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadAudio } from '../js/load-audio.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
+import { openTrain, trainUntilDone } from './train-page.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -26,8 +27,7 @@ describe('speech in the Train view', { skip: built ? false : 'build/wasm/trainer
   before(async () => {
     [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
     page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    watchConsole(page, consoleErrors);
   });
   after(async () => {
     await browser?.close();
@@ -35,28 +35,20 @@ describe('speech in the Train view', { skip: built ? false : 'build/wasm/trainer
   });
 
   test(`${STEPS} steps of speech train, and Listen transcribes with the trained model`, async () => {
-    const hash = new URLSearchParams({
-      view: 'train',
+    await openTrain(page, server.url, {
       'tr-task': 'speech',
       'tr-scores': 'additive',
       'tr-steps': String(STEPS),
       'tr-eval': '10',
       'tr-examples': String(EXAMPLES),
     });
-    await page.goto(`${server.url}#${hash}`);
-    await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
     assert.equal(await page.locator('[data-testid=train-task-speech]').count(), 1);
     // the recipe fixes the encoder and its sizes: the form offers neither
     assert.equal(await page.locator('[data-testid=train-speech-encoder]').count(), 1);
     assert.equal(await page.locator('[data-testid=train-encoder-transformer]').count(), 0);
     assert.equal(await page.locator('[data-testid=train-embed]').count(), 0);
     assert.equal(await page.locator('[data-testid=train-hidden]').count(), 0);
-    await page.click('[data-testid=train-start]');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=run-additive]')?.getAttribute('data-status') === 'done',
-      null,
-      { timeout: 240_000 },
-    );
+    await trainUntilDone(page, ['additive']);
     // a speech model opens in the Listen view only, and is not kept among the text models
     assert.equal(await page.locator('[data-testid=run-additive-final-decode]').count(), 0);
     assert.equal(await page.locator('[data-testid=run-additive-keep]').count(), 0);

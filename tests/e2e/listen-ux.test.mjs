@@ -8,13 +8,13 @@
 // subscripts; a tap reads a bar on a touch screen; the speaking rate, the noise and the model's
 // figures say what they are. Screenshots go to test-output/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { loadAudio, readModel } from '../js/load-audio.mjs';
 import { SCORES } from '../../web/lib/tasks.js';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, openFresh, pageScreenshot, watchConsole } from './browser.mjs';
+import { listenHash, shippedSpeech } from './listen-page.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
@@ -22,20 +22,8 @@ mkdirSync(shots, { recursive: true });
 
 const SAY = { phrase: 'how much wood would a woodchuck chuck', seed: 2, rate: 1, noise: 0.1 };
 const KEY = JSON.stringify([SAY.phrase, SAY.seed, SAY.rate, SAY.noise]);
-const hashOf = (extra = {}) =>
-  `#${new URLSearchParams({
-    view: 'listen',
-    say: SAY.phrase,
-    lseed: String(SAY.seed),
-    lrate: String(SAY.rate),
-    lnoise: String(SAY.noise),
-    ...extra,
-  })}`;
-const shipped = (score) =>
-  existsSync(
-    fileURLToPath(new URL(`../../web/models/speech-${score}-bahdanau.safetensors`, import.meta.url)),
-  );
-const SHIPPED = SCORES.filter(shipped);
+const hashOf = (extra = {}) => listenHash(SAY, extra);
+const SHIPPED = SCORES.filter(shippedSpeech);
 
 let au, server, browser, page;
 const consoleErrors = [];
@@ -43,8 +31,7 @@ const consoleErrors = [];
 before(async () => {
   [au, server, browser] = await Promise.all([loadAudio(), serveBuild(), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  watchConsole(page, consoleErrors);
 });
 
 after(async () => {
@@ -52,10 +39,7 @@ after(async () => {
   await server?.close();
 });
 
-async function open(extra = {}) {
-  await page.goto('about:blank');
-  await page.goto(`${server.url}${hashOf(extra)}`);
-}
+const open = (extra = {}) => openFresh(page, `${server.url}${hashOf(extra)}`);
 
 /** Waits until the view shows SAY through `model` at letter `step` (any when null). */
 function shown(model, step = null) {
@@ -328,7 +312,7 @@ describe('the Listen view for a learner', () => {
 
   test(
     "location-aware: the features' columns sit under the bars; the notes write subscripts, not TeX",
-    { skip: !shipped('location') },
+    { skip: !shippedSpeech('location') },
     async () => {
       await open({ lsc: 'location', lcmp: '0', lstep: '4' });
       await shown(name('location'), 4);

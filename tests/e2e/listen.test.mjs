@@ -6,47 +6,27 @@
 // first page load does not fetch the audio module; 375 px wide works; the console stays free of
 // errors. Screenshots go to test-output/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { loadAudio, readModel } from '../js/load-audio.mjs';
-import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
+import { launchBrowser, openFresh, pageScreenshot, urlSettled, watchConsole } from './browser.mjs';
+import { listenHash, shippedSpeech } from './listen-page.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
 
 const SAY = { phrase: 'how much wood would a woodchuck chuck', seed: 3, rate: 1, noise: 0.1 };
-const hashOf = (say, extra = {}) =>
-  `#${new URLSearchParams({
-    view: 'listen',
-    say: say.phrase,
-    lseed: String(say.seed),
-    lrate: String(say.rate),
-    lnoise: String(say.noise),
-    ...extra,
-  })}`;
-const shipped = (score) =>
-  existsSync(
-    fileURLToPath(new URL(`../../web/models/speech-${score}-bahdanau.safetensors`, import.meta.url)),
-  );
 const MODEL = 'speech-additive-bahdanau';
 
 let au, server, browser, page;
 const consoleErrors = [];
 
-function watchConsole(p) {
-  p.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  p.on('pageerror', (error) => consoleErrors.push(String(error)));
-}
-
 before(async () => {
   [au, server, browser] = await Promise.all([loadAudio(), serveBuild(), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  watchConsole(page);
+  watchConsole(page, consoleErrors);
 });
 
 after(async () => {
@@ -54,10 +34,7 @@ after(async () => {
   await server?.close();
 });
 
-async function open(p, hash) {
-  await p.goto('about:blank');
-  await p.goto(`${server.url}${hash}`);
-}
+const open = (p, hash) => openFresh(p, `${server.url}${hash}`);
 
 /** Waits until the view shows the utterance asked for (and, with a model, letter `step` of it). */
 async function waitForUtterance(p, say, step = null, model = null) {
@@ -107,7 +84,7 @@ const numbers = (text) => (text ?? '').split(',').filter(Boolean).map(Number);
 describe('listen view', () => {
   test('the first page load does not fetch the audio module; opening the view does', async () => {
     const p = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    watchConsole(p);
+    watchConsole(p, consoleErrors);
     const urls = [];
     p.on('request', (r) => urls.push(r.url()));
     await p.goto(`${server.url}#view=decode`);
@@ -131,7 +108,7 @@ describe('listen view', () => {
   test("the utterance is the engine's, and Play plays its PCM as one AudioBuffer with a moving playhead", async () => {
     const u = au.synthesize(SAY);
     const limits = au.limits();
-    await open(page, hashOf(SAY));
+    await open(page, listenHash(SAY));
     await waitForUtterance(page, SAY);
     const spectrogram = page.locator('[data-testid=listen-spectrogram]');
     assert.equal(Number(await spectrogram.getAttribute('data-frames')), u.frames.rows);
@@ -182,7 +159,7 @@ describe('listen view', () => {
   });
 
   test('a word outside the lexicon gets the engine message naming it; fixing it hears again', async () => {
-    await open(page, hashOf(SAY));
+    await open(page, listenHash(SAY));
     await waitForUtterance(page, SAY);
     const box = page.locator('[data-testid=listen-phrase]');
     await box.fill('how much wud would a woodchuck chuck');
@@ -207,7 +184,7 @@ describe('listen view', () => {
 
   test(
     "the spectrogram's weights, the stages and the alignment are the engine's trace",
-    { skip: !shipped('additive') },
+    { skip: !shippedSpeech('additive') },
     async () => {
       const model = au.AudioModel.load(readModel(`${MODEL}.safetensors`));
       const u = au.synthesize(SAY);
@@ -216,7 +193,7 @@ describe('listen view', () => {
       const reduction = s.reduction();
       s.delete();
       model.delete();
-      await open(page, hashOf(SAY, { lsc: 'additive', lcmp: '0' }));
+      await open(page, listenHash(SAY, { lsc: 'additive', lcmp: '0' }));
       await waitForUtterance(page, SAY, 0, MODEL);
       for (let i = 0; i < steps.length; i++) {
         if (i > 0) await page.locator('body').press('ArrowRight');
@@ -258,10 +235,12 @@ describe('listen view', () => {
     },
   );
 
-  const others = ['location', 'general', 'dot', 'scaled_dot', 'cosine', 'scaled_cosine'].filter(shipped);
+  const others = ['location', 'general', 'dot', 'scaled_dot', 'cosine', 'scaled_cosine'].filter(
+    shippedSpeech,
+  );
   test(
     "models side by side: each one's transcript, figures and alignment are its own engine trace",
-    { skip: !shipped('additive') || !others.length },
+    { skip: !shippedSpeech('additive') || !others.length },
     async () => {
       const u = au.synthesize(SAY);
       const traces = {};
@@ -272,7 +251,7 @@ describe('listen view', () => {
         s.delete();
         model.delete();
       }
-      await open(page, hashOf(SAY, { lsc: 'additive', lcmp: '1' }));
+      await open(page, listenHash(SAY, { lsc: 'additive', lcmp: '1' }));
       await waitForUtterance(page, SAY, 0, MODEL);
       await page.locator('[data-testid=listen-compare-panel]').scrollIntoViewIfNeeded();
       for (const [score, trace] of Object.entries(traces)) {
@@ -298,8 +277,8 @@ describe('listen view', () => {
 
   test('375 px wide: nothing wider than the screen; screenshots at 1440 and 375', async () => {
     const p = await browser.newPage({ viewport: { width: 375, height: 800 } });
-    watchConsole(p);
-    await open(p, hashOf(SAY));
+    watchConsole(p, consoleErrors);
+    await open(p, listenHash(SAY));
     await waitForUtterance(p, SAY);
     const width = await p.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `the page is ${width} px wide`);
@@ -307,14 +286,14 @@ describe('listen view', () => {
     assert.ok(box && box.width > 250 && box.x + box.width <= 375, JSON.stringify(box));
     await pageScreenshot(p, `${shots}listen-375.png`);
     await p.close();
-    await open(page, hashOf(SAY));
+    await open(page, listenHash(SAY));
     await waitForUtterance(page, SAY);
     await pageScreenshot(page, `${shots}listen-1440.png`);
   });
 
   test('the link holds what was said and the step; a reload hears the same utterance', async () => {
     const other = { phrase: 'a woodchuck could chuck wood', seed: 9, rate: 1.5, noise: 0.3 };
-    await open(page, hashOf(SAY));
+    await open(page, listenHash(SAY));
     await waitForUtterance(page, SAY);
     await page.locator('[data-testid=listen-phrase]').fill(other.phrase);
     await page.locator('[data-testid=listen-seed]').fill('9');
@@ -343,7 +322,7 @@ describe('listen view', () => {
     // its console is expected to report the 404 and the failed load
     await context.route('**/audio-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
     const p = await context.newPage();
-    await p.goto(`${server.url}${hashOf(SAY)}`);
+    await p.goto(`${server.url}${listenHash(SAY)}`);
     await p.waitForSelector('[data-testid=listen-engine-error]', { timeout: 20_000 });
     assert.match(await p.textContent('[data-testid=listen-engine-error]'), /The audio engine did not load/);
     await context.close();

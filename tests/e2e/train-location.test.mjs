@@ -17,8 +17,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadAudio } from '../js/load-audio.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot, waitForStep } from './browser.mjs';
+import { launchBrowser, pageScreenshot, waitForStep, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
+import { openTrain, trainInPage, trainUntilDone } from './train-page.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -50,8 +51,7 @@ describe(
     before(async () => {
       [server, browser, T] = await Promise.all([serveBuild(), launchBrowser(), loadTrainer()]);
       page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-      page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-      page.on('pageerror', (e) => consoleErrors.push(String(e)));
+      watchConsole(page, consoleErrors);
     });
     after(async () => {
       await browser?.close();
@@ -59,8 +59,7 @@ describe(
     });
 
     test("each task offers the score functions of the engine's task info, location among them", async () => {
-      await page.goto(`${server.url}#view=train`);
-      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
+      await openTrain(page, server.url);
       // the default race: the six content-based score functions, location offered beside them
       assert.equal(await page.isChecked('[data-testid=train-score-location]'), false);
       assert.equal(await page.locator('[data-testid^=train-score-]:checked').count(), 6);
@@ -83,36 +82,22 @@ describe(
         }
       }
       // a link may ask for location; the default race stays the six content-based ones
-      await page.goto('about:blank');
-      await page.goto(`${server.url}#view=train&tr-task=dates&tr-scores=location,additive`);
-      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
+      await openTrain(page, server.url, { 'tr-task': 'dates', 'tr-scores': 'location,additive' });
       assert.equal(await page.isChecked('[data-testid=train-score-location]'), true);
       assert.equal(await page.isChecked('[data-testid=train-score-dot]'), false);
       assert.equal(await page.locator('[data-testid=train-location-hint]').count(), 1);
     });
 
     test(`${STEPS} steps of location-aware speech race additive as in node, open in Listen, and export its numbers`, async () => {
-      const hash = new URLSearchParams({
-        view: 'train',
+      await openTrain(page, server.url, {
         'tr-task': 'speech',
         'tr-scores': 'additive,location',
         'tr-steps': String(STEPS),
         'tr-eval': '5',
         'tr-examples': String(EXAMPLES),
       });
-      await page.goto('about:blank');
-      await page.goto(`${server.url}#${hash}`);
-      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
       assert.equal(await page.isChecked('[data-testid=train-score-location]'), true);
-      await page.click('[data-testid=train-start]');
-      await page.waitForFunction(
-        () =>
-          ['additive', 'location'].every(
-            (s) => document.querySelector(`[data-testid=run-${s}]`)?.getAttribute('data-status') === 'done',
-          ),
-        null,
-        { timeout: 240_000 },
-      );
+      await trainUntilDone(page, ['additive', 'location']);
       assert.equal(
         await page.locator('[data-testid^=run-]:is(article)').count(),
         2,
@@ -255,22 +240,17 @@ describe(
       assert.deepEqual(consoleErrors, []);
     });
     test('a location run of dates opens in Decode with the previous weights and location features of its records', async () => {
-      const hash = new URLSearchParams({
-        view: 'train',
-        'tr-task': 'dates',
-        'tr-scores': 'location',
-        'tr-steps': '20',
-        'tr-eval': '10',
-        'tr-examples': '20',
-      });
-      await page.goto('about:blank');
-      await page.goto(`${server.url}#${hash}`);
-      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
-      await page.click('[data-testid=train-start]');
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-location]')?.getAttribute('data-status') === 'done',
-        null,
-        { timeout: 120_000 },
+      await trainInPage(
+        page,
+        server.url,
+        {
+          'tr-task': 'dates',
+          'tr-scores': 'location',
+          'tr-steps': '20',
+          'tr-eval': '10',
+          'tr-examples': '20',
+        },
+        120_000,
       );
       const run = new T.TrainRun({
         task: 'dates',

@@ -9,8 +9,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadImaging } from '../js/load-imaging.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
+import { openTrain, trainUntilDone } from './train-page.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -24,8 +25,7 @@ describe('scenes in the Train view', { skip: built ? false : 'build/wasm/trainer
   before(async () => {
     [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
     page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    watchConsole(page, consoleErrors);
   });
   after(async () => {
     await browser?.close();
@@ -33,27 +33,19 @@ describe('scenes in the Train view', { skip: built ? false : 'build/wasm/trainer
   });
 
   test('30 steps of scenes train, the heatmap is words × 64 cells, and Caption shows the trained model', async () => {
-    const hash = new URLSearchParams({
-      view: 'train',
+    await openTrain(page, server.url, {
       'tr-task': 'scenes',
       'tr-scores': 'additive',
       'tr-steps': String(STEPS),
       'tr-eval': '10',
     });
-    await page.goto(`${server.url}#${hash}`);
-    await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
     assert.equal(await page.locator('[data-testid=train-task-scenes]').count(), 1);
     // the recipe fixes the encoder and its sizes: the form offers neither
     assert.equal(await page.locator('[data-testid=train-scenes-encoder]').count(), 1);
     assert.equal(await page.locator('[data-testid=train-encoder-transformer]').count(), 0);
     assert.equal(await page.locator('[data-testid=train-embed]').count(), 0);
     assert.equal(await page.locator('[data-testid=train-hidden]').count(), 0);
-    await page.click('[data-testid=train-start]');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=run-additive]')?.getAttribute('data-status') === 'done',
-      null,
-      { timeout: 240_000 },
-    );
+    await trainUntilDone(page, ['additive']);
     const evaluation = await page.evaluate(() => {
       const d = [...globalThis.trainRunData.values()][0];
       const e = d.evaluations[d.evaluations.length - 1];

@@ -12,8 +12,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { launchBrowser, pageScreenshot } from './browser.mjs';
+import { launchBrowser, pageScreenshot, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
+import { trainInPage } from './train-page.mjs';
 
 const shots = new URL('../../test-output/', import.meta.url).pathname;
 mkdirSync(shots, { recursive: true });
@@ -47,8 +48,7 @@ describe(
     before(async () => {
       [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
       page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-      page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-      page.on('pageerror', (e) => consoleErrors.push(String(e)));
+      watchConsole(page, consoleErrors);
     });
     after(async () => {
       await browser?.close();
@@ -56,21 +56,17 @@ describe(
     });
 
     test(`${STEPS} steps of dates location, kept, show the engine's numbers in Compare and Beam`, async () => {
-      const hash = new URLSearchParams({
-        view: 'train',
-        'tr-task': 'dates',
-        'tr-scores': 'location',
-        'tr-steps': String(STEPS),
-        'tr-eval': '10',
-        'tr-examples': '20',
-      });
-      await page.goto(`${server.url}#${hash}`);
-      await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
-      await page.click('[data-testid=train-start]');
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid=run-location]')?.getAttribute('data-status') === 'done',
-        null,
-        { timeout: 120_000 },
+      await trainInPage(
+        page,
+        server.url,
+        {
+          'tr-task': 'dates',
+          'tr-scores': 'location',
+          'tr-steps': String(STEPS),
+          'tr-eval': '10',
+          'tr-examples': '20',
+        },
+        120_000,
       );
       // a finished run is kept in this browser by itself
       await page.waitForSelector('[data-testid=run-location-kept]');

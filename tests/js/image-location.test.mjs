@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
 import { loadImaging } from './load-imaging.mjs';
+import { assertClose as close, convolve, tensor } from './location-reference.mjs';
 import { useTrainer } from './trainer-fixture.mjs';
 
 let T;
@@ -16,40 +17,6 @@ let im;
 before(async () => {
   im = await loadImaging();
 });
-
-/** The float32 tensor `name` of a .safetensors file, read straight from its bytes. */
-function tensor(bytes, name) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLength = Number(view.getBigUint64(0, true));
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
-  const [begin, end] = header[name].data_offsets;
-  const data = bytes.slice(8 + headerLength + begin, 8 + headerLength + end);
-  return { shape: header[name].shape, data: new Float32Array(data.buffer) };
-}
-
-/** f[j][c] = Σ_t F[c][t] α[j + t − (r − 1)/2], α zero outside the cells (the cells in reading order). */
-function convolve(filters, alpha) {
-  const [kf, r] = filters.shape;
-  const half = (r - 1) / 2;
-  const n = alpha.length;
-  const out = [];
-  for (let j = 0; j < n; ++j)
-    for (let c = 0; c < kf; ++c) {
-      let sum = 0;
-      for (let t = 0; t < r; ++t) {
-        const m = j + t - half;
-        if (m >= 0 && m < n) sum += filters.data[c * r + t] * alpha[m];
-      }
-      out.push(sum);
-    }
-  return out;
-}
-
-const close = (actual, expected, what) => {
-  assert.equal(actual.length, expected.length, what);
-  for (let i = 0; i < expected.length; ++i)
-    assert.ok(Math.abs(actual[i] - expected[i]) <= 1e-5 * (1 + Math.abs(expected[i])), `${what}[${i}]`);
-};
 
 function trained(score, steps) {
   const run = keep(

@@ -8,51 +8,18 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { useEngine } from './engine-fixture.mjs';
+import { assertClose as close, convolve, tensor } from './location-reference.mjs';
 
 const modelsDir = new URL('../../web/models/', import.meta.url);
 const NAME = 'dates-location-bahdanau';
 const bytes = new Uint8Array(readFileSync(new URL(`${NAME}.safetensors`, modelsDir)));
-
-/** The float32 tensor `name` of a .safetensors file, read straight from its bytes. */
-function tensor(name) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLength = Number(view.getBigUint64(0, true));
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
-  const [begin, end] = header[name].data_offsets;
-  const data = bytes.slice(8 + headerLength + begin, 8 + headerLength + end);
-  return { shape: header[name].shape, data: new Float32Array(data.buffer) };
-}
-
-/** f[j][c] = Σ_t F[c][t] α[j + t − (r − 1)/2], α zero outside the source. */
-function convolve(filters, alpha) {
-  const [kf, r] = filters.shape;
-  const half = (r - 1) / 2;
-  const n = alpha.length;
-  const out = [];
-  for (let j = 0; j < n; ++j)
-    for (let c = 0; c < kf; ++c) {
-      let sum = 0;
-      for (let t = 0; t < r; ++t) {
-        const m = j + t - half;
-        if (m >= 0 && m < n) sum += filters.data[c * r + t] * alpha[m];
-      }
-      out.push(sum);
-    }
-  return out;
-}
-
-const close = (actual, expected, what) => {
-  assert.equal(actual.length, expected.length, what);
-  for (let i = 0; i < expected.length; ++i)
-    assert.ok(Math.abs(actual[i] - expected[i]) <= 1e-5 * (1 + Math.abs(expected[i])), `${what}[${i}]`);
-};
 
 let ap;
 const { keep } = useEngine((loaded) => (ap = loaded));
 
 describe('shipped location-attention model', () => {
   test('decodes a date; every step reads the last one’s weights through the checkpoint’s filters', () => {
-    const filters = tensor('decoder.attn.filters');
+    const filters = tensor(bytes, 'decoder.attn.filters');
     const model = keep(ap.Model.load(bytes));
     const info = model.info();
     assert.equal(info.score, 'location');
@@ -81,7 +48,7 @@ describe('shipped location-attention model', () => {
   });
 
   test('a pinned step’s weights are what the next step’s location features read', () => {
-    const filters = tensor('decoder.attn.filters');
+    const filters = tensor(bytes, 'decoder.attn.filters');
     const model = keep(ap.Model.load(bytes));
     const free = keep(model.decode('29 november 2026'));
     const pinned = keep(model.decode('29 november 2026'));

@@ -1,0 +1,44 @@
+// What the Listen view's canvases share: a backing store at the screen's pixel density, and the
+// pointer handlers that read the number under the pointer. Drawing only, no model math.
+
+/**
+ * Sizes `canvas`'s backing store to `width` × `height` CSS pixels at the device's pixel ratio
+ * (resizing only when that changed, which also clears it), clears it and scales its context so
+ * that drawing is in CSS pixels. Null when the canvas has no 2D context.
+ * @param {HTMLCanvasElement} canvas
+ * @param {number} width
+ * @param {number} height
+ */
+export function hiDpiContext(canvas, width, height) {
+  const ratio = window.devicePixelRatio || 1;
+  const w = Math.round(width * ratio);
+  const h = Math.round(height * ratio);
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return ctx;
+}
+
+/**
+ * The handlers of a canvas read by pointing: `pick` on a move or a press (a touch has no hover,
+ * so a tap reads too), `clear` when the pointer leaves — except a touch's, whose pointerleave
+ * follows the tap at once and would take the reading away before it is seen.
+ * @param {(event: PointerEvent) => void} pick
+ * @param {() => void} clear
+ */
+export function pointerReading(pick, clear) {
+  return {
+    onpointermove: pick,
+    onpointerdown: pick,
+    /** @param {PointerEvent} event */
+    onpointerleave: (event) => {
+      if (event.pointerType !== 'touch') clear();
+    },
+  };
+}
