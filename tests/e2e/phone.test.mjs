@@ -372,6 +372,217 @@ describe('the page on a phone and a small laptop', () => {
     }
   });
 
+  test('Self-attention’s query table on a phone: two lines a key, every number and vector in sight', async () => {
+    const table = async (hash, options) => {
+      const page = await open(hash, options);
+      await page.waitForSelector('[data-testid=sa-detail] [data-testid=sa-raw-0]', { timeout: 30_000 });
+      const found = await page.$eval('[data-testid=sa-detail]', (detail) => {
+        const wrap = /** @type {HTMLElement} */ (detail.querySelector('.table-wrap'));
+        const edge = wrap.getBoundingClientRect().right;
+        const rows = [...detail.querySelectorAll('tbody tr')].map((tr, j) => {
+          const box = (id) => {
+            const b = /** @type {Element} */ (
+              tr.querySelector(`[data-testid=${id}-${j}]`)
+            ).getBoundingClientRect();
+            return { width: b.width, right: b.right, centre: (b.top + b.bottom) / 2 };
+          };
+          return ['sa-key', 'sa-raw', 'sa-scaled', 'sa-weight', 'sa-value'].map(box);
+        });
+        const output = /** @type {Element} */ (
+          detail.querySelector('[data-testid=sa-output]')
+        ).getBoundingClientRect();
+        return {
+          scrolls: wrap.scrollWidth - wrap.clientWidth,
+          edge,
+          rows,
+          output: { width: output.width, right: output.right },
+        };
+      });
+      await page.context().close();
+      return found;
+    };
+    for (const hash of [
+      { view: 'self', task: 'zh', lang: 'en' },
+      { view: 'self', task: 'dates', input: '29 november 2026', lang: 'zh' },
+    ]) {
+      // the six columns were 550 px wide in a box that scrolled: the values' vectors out of sight
+      const phone = await table(hash, PHONE);
+      const where = `${hash.task}: ${JSON.stringify(phone).slice(0, 400)}`;
+      assert.ok(phone.scrolls <= 0 && phone.edge <= 375, where);
+      assert.ok(phone.rows.length >= 3, where);
+      for (const cells of phone.rows) {
+        for (const cell of cells) assert.ok(cell.width > 20 && cell.right <= phone.edge + 0.5, where);
+        // the numbers on one line, the key's and the value's vectors on the next
+        assert.equal(lineCount(cells.map((c) => c.centre)), 2, where);
+      }
+      assert.ok(phone.output.width > 100 && phone.output.right <= phone.edge + 0.5, where);
+    }
+    // a laptop keeps one line a key
+    const laptop = await table({ view: 'self', task: 'zh', lang: 'en' }, LAPTOP);
+    for (const cells of laptop.rows) assert.equal(lineCount(cells.map((c) => c.centre)), 1);
+    assert.ok(laptop.scrolls <= 0);
+  });
+
+  test('Why attention’s table on a phone: a model’s name above its figures, nothing scrolled away', async () => {
+    for (const lang of ['en', 'zh']) {
+      const page = await open({ view: 'length', task: 'zh', lang }, PHONE);
+      await page.locator('[data-testid=length-summary]').waitFor({ timeout: 90_000 });
+      const found = await page.$eval('[data-testid=length-table]', (table) => {
+        const wrap = /** @type {HTMLElement} */ (table.parentElement);
+        return {
+          scrolls: wrap.scrollWidth - wrap.clientWidth,
+          cells: [...table.querySelectorAll('td')].map((td) => {
+            const b = td.getBoundingClientRect();
+            return { right: Math.round(b.right), width: b.width, cut: td.scrollWidth > td.clientWidth };
+          }),
+          caption: Math.round(
+            /** @type {Element} */ (table.querySelector('caption')).getBoundingClientRect().right,
+          ),
+        };
+      });
+      const where = `${lang}: ${JSON.stringify(found).slice(0, 400)}`;
+      // seven models × five columns; "no attention (one fixed vector)" wrapped onto four lines
+      assert.ok(found.cells.length >= 30, where);
+      assert.ok(found.scrolls <= 0 && found.caption <= 375, where);
+      for (const cell of found.cells) assert.ok(cell.width > 0 && cell.right <= 375 && !cell.cut, where);
+      assert.deepEqual(await pastTheEdge(page), { scrollWidth: 375, width: 375, found: [] });
+      await page.context().close();
+    }
+  });
+
+  test('Self-attention’s two heatmaps: each its own caption under it, side by side or stacked', async () => {
+    for (const lang of ['en', 'zh'])
+      for (const [options, stacked] of [
+        [PHONE, true],
+        [{ viewport: { width: 1024, height: 768 } }, true],
+        [LAPTOP, false],
+      ]) {
+        const page = await open({ view: 'self', task: 'zh', lang }, options);
+        await page.waitForSelector('[data-testid=sa-cross-heatmap] svg', { timeout: 30_000 });
+        const found = await page.evaluate(() =>
+          ['sa-self', 'sa-cross'].map((id) => {
+            const map = /** @type {Element} */ (document.querySelector(`[data-testid=${id}-heatmap]`));
+            const caption = document.querySelector(`[data-testid=${id}-caption]`);
+            const [m, c] = [map.getBoundingClientRect(), caption?.getBoundingClientRect()];
+            return {
+              text: caption?.textContent ?? '',
+              below: c ? c.top - m.bottom : -1,
+              overlaps: c ? c.left < m.right && c.right > m.left : false,
+              top: m.top,
+              left: m.left,
+            };
+          }),
+        );
+        const where = `${lang} ${options.viewport.width}: ${JSON.stringify(found)}`;
+        // "Left, …; right, …" under two heatmaps one above the other
+        for (const caption of found) {
+          assert.doesNotMatch(caption.text, /\b(left|right|above|below)\b|左|右/i, where);
+          assert.ok(caption.below >= 0 && caption.below < 40 && caption.overlaps, where);
+        }
+        assert.match(found[0].text, lang === 'en' ? /encoder's tokens/ : /编码器的词元/, where);
+        assert.match(found[1].text, lang === 'en' ? /output step of the decoder/ : /解码器每个输出步/, where);
+        assert.equal(found[1].top > found[0].top + 40, stacked, where);
+        await page.context().close();
+      }
+  });
+
+  test('Beam search’s outputs on a phone: a token never split across lines', async () => {
+    for (const lang of ['en', 'zh']) {
+      const page = await open({ view: 'beam', task: 'zh', input: 'tom chase jerry', lang }, PHONE);
+      await page.waitForSelector('[data-testid=beam-2] .text .token', { timeout: 30_000 });
+      const lines = await linesOf(page, '[data-testid=beams] .text .token');
+      const tokens = await page.$$eval('[data-testid=beams] .text .token', (els) =>
+        els.map((e) => e.textContent),
+      );
+      // "汤姆 追逐 杰瑞" broke inside 杰瑞
+      assert.ok(tokens.includes('杰瑞'), tokens.join());
+      assert.deepEqual(
+        lines,
+        tokens.map(() => 1),
+        tokens.join(),
+      );
+      // the whole of "#1 汤姆 追逐 杰瑞" fits its line
+      assert.deepEqual(await linesOf(page, '[data-testid=beam-0] .text'), [1]);
+      assert.equal(await page.locator('[data-testid=beam-0] .text').textContent(), '汤姆 追逐 杰瑞');
+      await page.context().close();
+    }
+  });
+
+  test('Caption’s scores and weights on a small laptop: the 8 columns whole, side by side where they fit', async () => {
+    for (const width of [1024, 1280, 1440]) {
+      const page = await open({ view: 'caption', lang: 'en' }, { viewport: { width, height: 800 } });
+      await page.waitForSelector('[data-testid=caption-weight-63]', { timeout: 60_000 });
+      const found = await page.evaluate(() =>
+        ['caption-scores-panel', 'caption-weights-panel'].map((id) => {
+          const panel = /** @type {Element} */ (document.querySelector(`[data-testid=${id}]`));
+          const scroll = /** @type {HTMLElement} */ (panel.querySelector('.scroll'));
+          return {
+            cut: scroll.scrollWidth - scroll.clientWidth,
+            top: Math.round(panel.getBoundingClientRect().top),
+          };
+        }),
+      );
+      const where = `${width}: ${JSON.stringify(found)}`;
+      // at 1024 px 385 px of table in a 261 px box
+      for (const panel of found) assert.ok(panel.cut <= 0, where);
+      assert.equal(found[0].top === found[1].top, width >= 1280, where);
+      await page.context().close();
+    }
+  });
+
+  test('Caption’s words × cells heatmap on a phone: its own size in a box that scrolls, labels readable', async () => {
+    const page = await open({ view: 'caption', lang: 'en' }, PHONE);
+    const svg = page.locator('[data-testid=caption-heatmap] svg');
+    await svg.waitFor({ state: 'attached', timeout: 60_000 });
+    await svg.scrollIntoViewIfNeeded();
+    const found = await svg.evaluate((el) => {
+      const box = /** @type {HTMLElement} */ (el.closest('.heatmap-scroll'));
+      return {
+        shown: el.getBoundingClientRect().width,
+        drawn: Number(el.getAttribute('width')),
+        scrolls: box.scrollWidth > box.clientWidth,
+        right: box.getBoundingClientRect().right,
+      };
+    });
+    // squeezed to 328 px: 64 columns of 14 px drawn at a third of their size, 4 px labels
+    assert.ok(found.drawn > 800 && Math.abs(found.shown - found.drawn) < 1, JSON.stringify(found));
+    assert.ok(found.scrolls && found.right <= 375, JSON.stringify(found));
+    assert.deepEqual(await pastTheEdge(page), { scrollWidth: 375, width: 375, found: [] });
+    await page.context().close();
+  });
+
+  test('a finger’s targets on a phone: Caption’s object numbers, the model names in Listen’s and Caption’s side-by-side cards', async () => {
+    const sizes = async (hash, selector) => {
+      const page = await open(hash, PHONE);
+      await page.waitForSelector(selector, { state: 'attached', timeout: 60_000 });
+      const summary = page.locator('[data-testid=settings-summary]');
+      if (await summary.isVisible()) await summary.click();
+      const found = await page.$$eval(selector, (els) =>
+        els.map((el) => {
+          const b = el.getBoundingClientRect();
+          return { text: el.textContent, width: Math.round(b.width), height: Math.round(b.height) };
+        }),
+      );
+      await page.context().close();
+      return found;
+    };
+    const small = (list) => list.filter((b) => b.width < 24 || b.height < 24);
+    // the object's number: 22 px wide
+    const objects = await sizes({ view: 'caption', lang: 'en' }, 'button.pick');
+    assert.ok(objects.length >= 2, JSON.stringify(objects));
+    assert.deepEqual(small(objects), []);
+    // a side-by-side card's model name: 19 px high
+    const listen = await sizes({ view: 'listen', lang: 'en' }, '[data-testid=listen-compare-panel] .link');
+    assert.ok(listen.length >= 2, JSON.stringify(listen));
+    assert.deepEqual(small(listen), []);
+    const caption = await sizes(
+      { view: 'caption', ccmp: '1', lang: 'en' },
+      '[data-testid=caption-compare-panel] .link',
+    );
+    assert.ok(caption.length >= 2, JSON.stringify(caption));
+    assert.deepEqual(small(caption), []);
+  });
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
