@@ -203,6 +203,8 @@ describe('sandbox page', () => {
     );
 
     await page.fill('[data-testid=query]', '1, 0, 1, 0');
+    // The message goes once the engine has answered; clicking while it goes would hit a moving box.
+    await page.waitForSelector('[data-testid=error]', { state: 'detached' });
     for (const j of [0, 1, 2]) await page.uncheck(`[data-testid=attend-${j}]`);
     await page.waitForFunction(() =>
       /every one of the 3 keys is masked/.test(

@@ -448,8 +448,20 @@ export function clearRuns() {
 const runModelId = (run, step) =>
   `trained-${run.task}-${run.score}-${run.style}-s${config.seed}-r${run.id}-step${step}`;
 
-/** Keeps a run's final model (the last good one of a diverged run) in this browser. */
-export async function keepRun(id) {
+/** @type {Map<number, Promise<void>>} the keeps under way, by run id */
+const keeping = new Map();
+
+/**
+ * Keeps a run's final model (the last good one of a diverged run) in this browser. A second call
+ * while the first is writing waits for it rather than keeping the model twice.
+ */
+export function keepRun(id) {
+  const pending = keeping.get(id) ?? keepOnce(id).finally(() => keeping.delete(id));
+  keeping.set(id, pending);
+  return pending;
+}
+
+async function keepOnce(id) {
   const run = runOf(id);
   const data = runData.get(id);
   // the kept models are the text views' (Decode, Compare, Beam); a scenes model reads pictures
@@ -477,7 +489,9 @@ export async function keepRun(id) {
  * @param {'final' | number} which
  * @param {'decode' | 'compare' | 'beam' | 'caption' | 'listen'} view (a scenes model: always the Caption view; speech: Listen)
  */
-export function openRunModel(id, which, view) {
+export async function openRunModel(id, which, view) {
+  // A final model being kept opens under its kept name, so the link it writes survives a reload.
+  if (which === 'final') await keeping.get(id);
   const run = runOf(id);
   const data = runData.get(id);
   if (!run || !data) return;
