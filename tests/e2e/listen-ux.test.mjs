@@ -4,7 +4,8 @@
 // hint says both (en and zh); the sound's button and the letters' button have names and icons of
 // their own; the score and weight bars carry a value axis (0, the scale's ends with their sign,
 // the step's largest value) and a time axis, from the engine's numbers, and so does the letters ×
-// time alignment; a location-aware model's features sit under its bars and its notes write
+// time alignment; the spectrogram's frequency axis is the engine's band frequencies and pointing
+// at it reads the engine's frame value there; a location-aware model's features sit under its bars and its notes write
 // subscripts; a tap reads a bar on a touch screen; the speaking rate, the noise and the model's
 // figures say what they are. Screenshots go to test-output/.
 import assert from 'node:assert/strict';
@@ -363,6 +364,51 @@ describe('the Listen view for a learner', () => {
     await phone.waitForTimeout(300);
     assert.equal(await sub.textContent(), String(j), 'the reading stays after the tap');
     await context.close();
+  });
+
+  test("the spectrogram's frequency axis is the engine's bands; pointing at it reads a frame's energy", async () => {
+    const limits = au.limits();
+    const u = au.synthesize(SAY);
+    const score = SHIPPED.includes('additive') ? 'additive' : SHIPPED[0];
+    await open({ lsc: score, lcmp: '0' });
+    await shown(name(score));
+    const ticks = page.locator('[data-testid=listen-spectrogram-hz] .tick');
+    const bands = await ticks.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-band'))));
+    // every sixth band and the top one, each labelled with its oscillator's frequency
+    assert.deepEqual(bands, [0, 6, 12, 18, 23]);
+    assert.deepEqual(
+      (await ticks.allTextContents()).map((x) => x.trim()),
+      bands.map((b) => {
+        const f = limits.bandHz[b];
+        return f >= 1000 ? `${Math.round(f / 10) / 100} kHz` : `${f} Hz`;
+      }),
+    );
+    assert.equal((await ticks.allTextContents())[0].trim(), '200 Hz');
+    // band 0 at the bottom: its label is lower on the page than band 23's
+    const [low, high] = await Promise.all([ticks.first().boundingBox(), ticks.last().boundingBox()]);
+    assert.ok(low && high && low.y > high.y);
+
+    // a cell in the middle of the picture: its frame and band, and the engine's value there
+    const canvas = page.locator('[data-testid=listen-spectrogram]');
+    const box = await canvas.boundingBox();
+    assert.ok(box);
+    const bandsHigh = 132; // the picture's height above the weights' strip
+    const frame = 60;
+    const band = 15;
+    await page.mouse.move(
+      box.x + ((frame + 0.5) / u.frames.rows) * box.width,
+      box.y + ((limits.bands - 1 - band + 0.5) / limits.bands) * bandsHigh,
+    );
+    const read = page.locator('[data-testid=listen-spectrogram-read]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=listen-spectrogram-read] strong'));
+    const text = (await read.textContent()) ?? '';
+    assert.match(text, new RegExp(`frame ${frame} \\(0\\.60 s\\), band ${band} \\(2\\.45 kHz\\)`));
+    assert.equal(
+      (await read.locator('strong').textContent())?.trim(),
+      u.frames.data[frame * u.frames.cols + band].toFixed(3).replace('-', '−'),
+    );
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => !document.querySelector('[data-testid=listen-spectrogram-read] strong'));
   });
 
   test('the console stayed free of errors', () => {

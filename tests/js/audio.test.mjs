@@ -95,6 +95,14 @@ test('renderAudio: samples per frame = sampleRate / 100, in [-1, 1]; one band al
   let crossings = 0;
   for (let i = 1601; i < 1600 + 6400; i++) if (tone[i - 1] < 0 !== tone[i] < 0) crossings++;
   assert.ok(Math.abs(crossings / 2 / 0.4 - 950) <= 5, `${crossings / 2 / 0.4} Hz`);
+  // the limits name every band's frequency (the page's axis labels): the ones the tone is heard at
+  assert.ok(limits.bandHz instanceof Float32Array);
+  assert.equal(limits.bandHz.length, limits.bands);
+  assert.equal(limits.bandHz[5], 950);
+  assert.deepEqual(
+    Array.from(limits.bandHz),
+    Array.from({ length: 24 }, (_, b) => 200 + 150 * b),
+  );
   // amplitude 2 / 16 (the engine's scaling into [-1, 1])
   assert.ok(Math.abs(Math.max(...tone.subarray(1600, 8000)) - 2 / 16) < 1e-3);
 });

@@ -39,6 +39,8 @@ export interface Utterance {
 export interface AudioLimits {
   /** features per frame (the models' input size) */
   bands: number;
+  /** each band's centre frequency (Hz): the oscillator renderAudio plays its energy as */
+  bandHz: Float32Array;
   /** the sound's sample rate renderAudio uses by default (Hz) */
   sampleRate: number;
   /** samples per frame at sampleRate (frames are 10 ms) */

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace apg::wasm::audio {
 namespace {
@@ -70,6 +71,10 @@ val render_audio_js(val frames, val sample_rate) {
 val limits_js() {
     val out = val::object();
     out.set("bands", sp::bands);
+    // the oscillator each band is heard as, so the page can label its frequency axis
+    std::vector<float> hz(sp::bands);
+    for (int b = 0; b < sp::bands; ++b) hz[b] = sp::band_frequency(b);
+    out.set("bandHz", floats_to_js(hz));
     out.set("sampleRate", sp::default_sample_rate);
     out.set("samplesPerFrame", sp::default_sample_rate / 100);
     out.set("maxFrames", limits::max_speech_frames);

@@ -24,7 +24,7 @@ export default {
     spectrogramLabel:
       'Spectrogram: {frames} frames × {bands} bands, with the attention weights of the letter “{letter}”',
     spectrogramHint:
-      'Bands low to high from the bottom, time left to right; the letters under it are where the synthesizer put each one. The white curve and the blue strip are the current letter’s weights over the encoder’s {L} positions (each {r} frames); the green box is the largest.',
+      'Bands low to high from the bottom (the frequency each is played at on the left), time left to right; the letters under it are where the synthesizer put each one. The white curve and the blue strip are the current letter’s weights over the encoder’s {L} positions (each {r} frames); the green box is the largest.',
     lettersTitle: 'Letters written so far',
     moreLetters: '{n} more letters',
     heard: 'The model heard:',
@@ -76,6 +76,10 @@ export default {
       'One row per letter written, one column per encoder position; green outlines: the frames each letter of the phrase was made from.',
     alignmentLabel: '{model}: letters written × encoder positions',
     alignmentHint: 'Point at a cell to read its weight; click a row to go to that letter.',
+    Hz: '{f} Hz',
+    kHz: '{f} kHz',
+    spectrogramPoint: 'Point at the spectrogram to read a frame’s energy in a band.',
+    spectrogramRead: 'frame {frame} ({s} s), band {band} ({hz}): energy',
     alignmentRead: 'letter {i} “{letter}”, position {j} (frames {from}–{to}): α =',
     formulaTitle: 'Letter {i} (“{letter}”) in numbers',
     formulaHint:
@@ -129,7 +133,7 @@ export default {
     soundFacts: '{frames} 帧（每帧 10 毫秒）× {bands} 个频带 · {seconds} 秒，{rate} Hz',
     spectrogramLabel: '声谱图：{frames} 帧 × {bands} 个频带，以及字母“{letter}”的注意力权重',
     spectrogramHint:
-      '频带自下而上由低到高，时间从左到右；下方的字母标出合成器放置每个字母的位置。白色曲线和蓝色条带是当前字母在编码器 {L} 个位置（每个 {r} 帧）上的权重；绿色方框是最大的权重。',
+      '频带自下而上由低到高（左侧是每个频带播放时的频率），时间从左到右；下方的字母标出合成器放置每个字母的位置。白色曲线和蓝色条带是当前字母在编码器 {L} 个位置（每个 {r} 帧）上的权重；绿色方框是最大的权重。',
     lettersTitle: '已写出的字母',
     moreLetters: '还有 {n} 个字母',
     heard: '模型听到的是：',
@@ -180,6 +184,10 @@ export default {
     alignmentNote: '每行是一个写出的字母，每列是编码器的一个位置；绿色框：短语中每个字母实际由哪些帧合成。',
     alignmentLabel: '{model}：写出的字母 × 编码器位置',
     alignmentHint: '指向一个格子可读出权重；点击一行跳到那个字母。',
+    Hz: '{f} Hz',
+    kHz: '{f} kHz',
+    spectrogramPoint: '指向声谱图可读出某一帧在某个频带上的能量。',
+    spectrogramRead: '第 {frame} 帧（{s} 秒），频带 {band}（{hz}）：能量',
     alignmentRead: '第 {i} 个字母“{letter}”，位置 {j}（第 {from}–{to} 帧）：α =',
     formulaTitle: '第 {i} 个字母（“{letter}”）的数值',
     formulaHint: '权重最大的 {top} 个位置逐项写出；其余 {rest} 个求和。每个位置 j 覆盖 {r} 帧。',
