@@ -210,6 +210,62 @@ describe('a first-time learner’s pass', () => {
     await page.close();
   });
 
+  // Caption's row had the words alone, Decode's and Listen's « ◀ ▶ »; they are one step bar now
+  for (const v of [
+    { view: 'decode', prefix: '', play: 'play', names: ['Step 1', 'Back', 'Step', 'Last step'] },
+    {
+      view: 'caption',
+      prefix: 'caption-',
+      play: 'caption-play',
+      names: ['First word', 'Back', 'Step', 'Last word'],
+    },
+    {
+      view: 'listen',
+      prefix: 'listen-',
+      play: 'listen-autoplay',
+      names: ['First letter', 'Back', 'Step', 'Last letter'],
+    },
+  ]) {
+    test(`${v.view}'s step bar: the same marks, names without them, the focus kept at the ends, a phone's marks alone`, async () => {
+      const page = await open({ view: v.view, lang: 'en' });
+      const root = page.locator(`[data-testid=${v.view}][data-step="0"]`);
+      await root.waitFor({ timeout: 90_000 });
+      const ids = ['start', 'back', 'step', 'end'].map((n) => `${v.prefix}${n}`);
+      const texts = () =>
+        Promise.all(ids.map(async (id) => (await page.locator(`[data-testid=${id}]`).innerText()).trim()));
+      assert.deepEqual(await texts(), ['« start', '◀ back', 'step ▶', 'end »']);
+      for (const [i, id] of ids.entries())
+        assert.equal(
+          await page.getByRole('button', { name: v.names[i], exact: true }).getAttribute('data-testid'),
+          id,
+        );
+      assert.equal(
+        await page.locator(`[data-testid=${ids[0]}]`).getAttribute('title'),
+        `${v.names[0]} (Home)`,
+      );
+      const play = page.locator(`[data-testid=${v.play}]`);
+      assert.equal(await play.getAttribute('aria-pressed'), 'false');
+      assert.match(await play.innerText(), /^▶ play/);
+      assert.equal((await page.locator(`[data-testid=${v.prefix}step-number]`).innerText()).trim(), '1');
+
+      // end pressed from the keyboard disables itself: the focus goes to back, and start's to step
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+      await page.focus(`[data-testid=${ids[3]}]`);
+      await page.keyboard.press('Enter');
+      await page.locator(`[data-testid=${ids[3]}]:disabled`).waitFor();
+      assert.equal(await focused(), ids[1]);
+      await page.focus(`[data-testid=${ids[0]}]`);
+      await page.keyboard.press('Enter');
+      await root.waitFor();
+      assert.equal(await focused(), ids[2]);
+
+      await page.setViewportSize({ width: 375, height: 800 });
+      assert.deepEqual(await texts(), ['«', '◀', '▶', '»']);
+      assert.equal(await page.getByRole('button', { name: v.names[3], exact: true }).count(), 1);
+      await page.close();
+    });
+  }
+
   test('no console errors', () => {
     assert.deepEqual(consoleErrors, []);
   });
