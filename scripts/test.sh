@@ -99,8 +99,10 @@ mapfile -t js_tests < <(find tests/js tests/web tests/e2e -name '*.test.mjs' 2>/
 if [ ${#js_tests[@]} -gt 0 ]; then
   # The spec reporter for the reader, JUnit XML for the count. Two files at a time: node's default
   # (one less than the cores) runs them one by one on two cores. Each file has its own server on a
-  # free port, its own browser and profile, and temporary files of its own.
-  node --test --test-concurrency=2 --test-reporter=spec --test-reporter-destination=stdout \
+  # free port, its own browser and profile, and temporary files of its own. A file still running
+  # after 10 minutes (the longest takes under 3 here) is stopped and counts as failed, so a hung
+  # wait shows as that file's failure well inside CI's 30 minutes instead of running into them.
+  node --test --test-concurrency=2 --test-timeout=600000 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=junit --test-reporter-destination="$logs/node.xml" "${js_tests[@]}" 2>&1 |
     tee "$logs/node.log"
   add_junit "${PIPESTATUS[0]}" "$logs/node.xml"

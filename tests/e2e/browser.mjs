@@ -49,12 +49,33 @@ export async function openFresh(page, url) {
 }
 
 /**
+ * Waits in the page for its next animation frame, then `ms` more on the page's own timers (which
+ * fire in order, so a timer the page set before fires first). A frame that does not come within
+ * a second counts as come: on a loaded CI machine Chromium once held a page's frames for minutes
+ * and a wait on the frame alone, which Playwright does not time out, hung the run.
+ * @param {import('playwright-core').Page} page
+ * @param {number} ms
+ */
+export async function afterFrame(page, ms) {
+  await page.evaluate(
+    (ms) =>
+      new Promise((resolve) => {
+        const later = () => setTimeout(resolve, ms);
+        const stalled = setTimeout(later, 1000);
+        requestAnimationFrame(() => {
+          clearTimeout(stalled);
+          later();
+        });
+      }),
+    ms,
+  );
+}
+
+/**
  * Waits until the page has written its state into the URL: it does so URL_DELAY (250) ms after the
  * last change (web/state/url.js); a later timer of the page fires after that one.
  */
-export async function urlSettled(page) {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 400))));
-}
+export const urlSettled = (page) => afterFrame(page, 400);
 
 /**
  * A full-page screenshot of everything a reader scrolling down would see. Cards below the fold
@@ -64,7 +85,12 @@ export async function urlSettled(page) {
  */
 export async function pageScreenshot(page, path) {
   await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // two frames, so the part scrolled to has been drawn (or half a second, if frames stall)
+    const frame = () =>
+      new Promise((resolve) => {
+        const stalled = setTimeout(resolve, 500);
+        requestAnimationFrame(() => requestAnimationFrame(() => (clearTimeout(stalled), resolve(undefined))));
+      });
     const start = scrollY;
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);

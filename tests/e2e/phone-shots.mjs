@@ -22,7 +22,11 @@ mkdirSync(out, { recursive: true });
  */
 async function pieces(page, stem, piece) {
   const total = await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const frame = () =>
+      new Promise((resolve) => {
+        const stalled = setTimeout(resolve, 500);
+        requestAnimationFrame(() => requestAnimationFrame(() => (clearTimeout(stalled), resolve(undefined))));
+      });
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
       await frame();

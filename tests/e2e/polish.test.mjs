@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
+import { afterFrame, launchBrowser, urlSettled, waitForStep } from './browser.mjs';
 import { lowContrast } from './contrast.mjs';
 import { serveBuild } from './static-server.mjs';
 
@@ -174,9 +174,7 @@ describe('a first-time learner’s pass', () => {
     // under the tour's panel
     await page.click('[data-testid=tour-next]');
     await page.locator('[data-testid=length-chart].tour-spot').waitFor({ timeout: 30_000 });
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))),
-    );
+    await afterFrame(page, 200);
     const chart = await page.locator('[data-testid=length-chart]').boundingBox();
     const panel = await page.locator('[data-testid=tour]').boundingBox();
     assert.ok(
