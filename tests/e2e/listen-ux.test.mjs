@@ -402,7 +402,13 @@ describe('the Listen view for a learner', () => {
     const read = page.locator('[data-testid=listen-spectrogram-read]');
     await page.waitForFunction(() => document.querySelector('[data-testid=listen-spectrogram-read] strong'));
     const text = (await read.textContent()) ?? '';
-    assert.match(text, new RegExp(`frame ${frame} \\(0\\.60 s\\), band ${band} \\(2\\.45 kHz\\)`));
+    // …and the letter the synthesizer was saying then, from the engine's spans
+    const said = u.spans.find((s) => s.begin <= frame && frame < s.end);
+    assert.ok(said && said.letter !== ' ', `frame ${frame} is inside a letter`);
+    assert.ok(
+      text.includes(`frame ${frame} (0.60 s, while “${said.letter}” was said), band ${band} (2.45 kHz)`),
+      text,
+    );
     assert.equal(
       (await read.locator('strong').textContent())?.trim(),
       u.frames.data[frame * u.frames.cols + band].toFixed(3).replace('-', '−'),

@@ -1,11 +1,11 @@
 // The Listen view's plain helpers: the score-function keys every view shares and their short
 // listing in the keyboard hints (web/lib/keys.js), the time ticks under the
-// bars (web/listen/axis.js), and the texts' subscripts (web/listen/subscripts.js).
+// bars and the letter said at a frame (web/listen/axis.js), and the texts' subscripts (web/listen/subscripts.js).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { keyOfScore, keyRanges, modelKeys, scoreOfKey } from '../../web/lib/keys.js';
-import { timeTicks } from '../../web/listen/axis.js';
+import { spanAt, timeTicks } from '../../web/listen/axis.js';
 import { subscriptParts } from '../../web/listen/subscripts.js';
 
 describe('score-function keys', () => {
@@ -76,4 +76,19 @@ describe('subscriptParts', () => {
     assert.deepEqual(subscriptParts('snake _case and 3_4'), [{ text: 'snake _case and 3_4', sub: false }]);
     assert.deepEqual(subscriptParts(''), []);
   });
+});
+
+test('spanAt: the letter said at a frame, none between letters or past the end', () => {
+  const spans = [
+    { letter: 'a', begin: 0, end: 4 },
+    { letter: ' ', begin: 4, end: 6 },
+    { letter: 'b', begin: 7, end: 9 },
+  ];
+  assert.equal(spanAt(spans, 0)?.letter, 'a');
+  assert.equal(spanAt(spans, 3)?.letter, 'a');
+  assert.equal(spanAt(spans, 4)?.letter, ' ', 'a span begins at its first frame');
+  assert.equal(spanAt(spans, 6), null, 'a frame between two spans');
+  assert.equal(spanAt(spans, 8)?.letter, 'b');
+  assert.equal(spanAt(spans, 9), null, 'a span ends before its end frame');
+  assert.equal(spanAt([], 0), null);
 });

@@ -84,7 +84,7 @@ export default {
     Hz: '{f} Hz',
     kHz: '{f} kHz',
     spectrogramPoint: 'Point at the spectrogram to read a frame’s energy in a band.',
-    spectrogramRead: 'frame {frame} ({s} s), band {band} ({hz}): energy',
+    spectrogramRead: 'frame {frame} ({s} s{during}), band {band} ({hz}): energy',
     alignmentRead: 'letter {i} “{letter}”, position {j} (frames {from}–{to}): α =',
     formulaTitle: 'Letter {i} (“{letter}”) in numbers',
     formulaHint:
@@ -197,7 +197,7 @@ export default {
     Hz: '{f} Hz',
     kHz: '{f} kHz',
     spectrogramPoint: '指向声谱图可读出某一帧在某个频带上的能量。',
-    spectrogramRead: '第 {frame} 帧（{s} 秒），频带 {band}（{hz}）：能量',
+    spectrogramRead: '第 {frame} 帧（{s} 秒{during}），频带 {band}（{hz}）：能量',
     alignmentRead: '第 {i} 个字母“{letter}”，位置 {j}（第 {from}–{to} 帧）：α =',
     formulaTitle: '第 {i} 个字母（“{letter}”）的数值',
     formulaHint: '权重最大的 {top} 个位置逐项写出；其余 {rest} 个求和。每个位置 j 覆盖 {r} 帧。',

@@ -26,3 +26,11 @@ export function timeTicks(frames, secondsPerFrame, width, minGap = 56) {
   }
   return out;
 }
+
+/**
+ * The letter the synthesizer was saying at `frame` (its span in the engine's utterance), or null
+ * between letters or past the end.
+ * @param {import('../../wasm/audio/audio').LetterSpan[]} spans
+ * @param {number} frame
+ */
+export const spanAt = (spans, frame) => spans.find((s) => s.begin <= frame && frame < s.end) ?? null;
