@@ -78,27 +78,37 @@ export async function afterFrame(page, ms) {
 export const urlSettled = (page) => afterFrame(page, 400);
 
 /**
- * A full-page screenshot of everything a reader scrolling down would see. Cards below the fold
- * skip rendering while off screen (`content-visibility: auto`, class lazy-paint) and the formulas
- * catch up with the step only when they come into view, so the page is scrolled through once
- * (each part shown, as a reader would) and the skipping is switched off for the picture.
+ * Scrolls the page through once, half a screen at a time, each part given two frames to draw (or
+ * half a second, if frames stall), and back to `top` (where it was, when left out). Cards below
+ * the fold skip rendering while off screen (`content-visibility: auto`, class lazy-paint) and the
+ * formulas catch up with the step only when they come into view, as for a reader scrolling down.
+ * @param {import('playwright-core').Page} page
+ * @param {number} [top]
  */
-export async function pageScreenshot(page, path) {
-  await page.evaluate(async () => {
-    // two frames, so the part scrolled to has been drawn (or half a second, if frames stall)
+export function scrollThrough(page, top) {
+  return page.evaluate(async (top) => {
     const frame = () =>
       new Promise((resolve) => {
         const stalled = setTimeout(resolve, 500);
         requestAnimationFrame(() => requestAnimationFrame(() => (clearTimeout(stalled), resolve(undefined))));
       });
-    const start = scrollY;
+    const back = top ?? scrollY;
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
       await frame();
     }
-    scrollTo(0, start);
+    scrollTo(0, back);
     await frame();
-  });
+  }, top);
+}
+
+/**
+ * A full-page screenshot of everything a reader scrolling down would see: the page is scrolled
+ * through once (scrollThrough) and the cards' skipping of off-screen rendering switched off for
+ * the picture.
+ */
+export async function pageScreenshot(page, path) {
+  await scrollThrough(page);
   // Set on each element (not by a <style> tag, which the page's Content-Security-Policy refuses).
   const lazy = (visible) =>
     page.evaluate((visible) => {

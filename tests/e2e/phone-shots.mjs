@@ -3,7 +3,7 @@
 // node tests/e2e/phone-shots.mjs build/phone-shots [view …]
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, urlSettled } from './browser.mjs';
+import { launchBrowser, scrollThrough, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 const out = process.argv[2] ?? 'build/phone-shots';
@@ -17,22 +17,12 @@ mkdirSync(out, { recursive: true });
 
 /**
  * The whole page in screenshots `piece` px high (a full phone page is too tall to look at in one):
- * scrolled through once first, as pageScreenshot of browser.mjs does, and with the cards' skipping
+ * scrolled through once first (scrollThrough of browser.mjs), and with the cards' skipping
  * of off-screen rendering (class lazy-paint) switched off for the pictures.
  */
 async function pieces(page, stem, piece) {
-  const total = await page.evaluate(async () => {
-    const frame = () =>
-      new Promise((resolve) => {
-        const stalled = setTimeout(resolve, 500);
-        requestAnimationFrame(() => requestAnimationFrame(() => (clearTimeout(stalled), resolve(undefined))));
-      });
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo(0, y);
-      await frame();
-    }
-    scrollTo(0, 0);
-    await frame();
+  await scrollThrough(page, 0);
+  const total = await page.evaluate(() => {
     for (const el of document.querySelectorAll('.lazy-paint'))
       /** @type {HTMLElement} */ (el).style.setProperty('content-visibility', 'visible', 'important');
     return document.documentElement.scrollHeight;
