@@ -1,25 +1,21 @@
 // apg — the native command line: train a model, evaluate it, decode with it.
-//   apg train --task dates|zh|reverse --score S --style bahdanau|luong --seed N --out FILE [options]
-//   apg eval FILE [--limit N]
-//   apg decode FILE "text"
-// All file I/O lives here; the library only sees bytes.
+//   apg train --task T --score S --style bahdanau|luong --seed N --out FILE [options]
+//   apg eval FILE [--limit N] [--by-length W]
+//   apg decode FILE INPUT [options]
+// Every task is reached through its descriptor (train/task.hpp): its usage lines, its options,
+// its data and its reports; nothing here knows one task from another. All file I/O lives here;
+// the library only sees bytes.
 #include "cli/output.hpp"
-#include "cli/scenes.hpp"
-#include "cli/speech.hpp"
 #include "decode/length_accuracy.hpp"
 #include "io/model.hpp"
-#include "train/prepare.hpp"
 #include "train/run.hpp"
+#include "train/task.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <map>
-#include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,21 +25,22 @@ using cli::write_file;
 
 namespace {
 
-const char *usage = R"(usage:
-  apg train --task dates|zh|reverse
-            --score dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none (none: no attention)
-            [--location-filters N] [--location-width N (odd)] (location; default 8, 7)
-            --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
-            [--activation relu|gelu (transformer)]
-            [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
-  apg train --task scenes --score S --style bahdanau|luong --seed N --out FILE [--scenes N] [...]
-  apg train --task speech --score S --style bahdanau|luong --seed N --out FILE [--utterances N] [...]
-  apg eval FILE [--limit N] [--by-length W]   held-out exact match of a checkpoint on its task
-                                   (and per bucket of W source lengths)
-  apg decode FILE "text"           output and alignment matrix
-  apg decode SPEECH_FILE --phrase "how much wood" [--seed N] [--rate X] [--noise X]
-  apg decode SCENES_FILE "small red circle at 10,12; large blue square at 24,20" | image.ppm [--ppm OUT]
-)";
+// Each task's lines once (the text tasks share theirs), in the order of all_tasks().
+std::string usage() {
+    std::vector<const train::Task *> all(train::all_tasks().begin(), train::all_tasks().end());
+    all.push_back(&train::pairs_task());
+    std::string train_lines, decode_lines;
+    std::set<std::string> seen;
+    for (const train::Task *task : all) {
+        const train::CommandLine c = task->command_line();
+        if (seen.insert(c.train_usage).second) train_lines += c.train_usage;
+        if (seen.insert(c.decode_usage).second) decode_lines += c.decode_usage;
+    }
+    return "usage:\n" + train_lines +
+           "  apg eval FILE [--limit N] [--by-length W]   held-out exact match of a checkpoint on its task\n"
+           "                                   (and per bucket of W source lengths)\n" +
+           decode_lines;
+}
 
 // --key value pairs and bare flags after the command; positional arguments in order.
 struct Args {
@@ -51,14 +48,11 @@ struct Args {
     std::vector<std::string> positional;
     std::string get(const std::string &key) const {
         auto it = options.find(key);
-        if (it == options.end()) throw std::invalid_argument("missing --" + key + "\n" + usage);
+        if (it == options.end()) throw std::invalid_argument("missing --" + key + "\n" + usage());
         return it->second;
     }
-    std::string get(const std::string &key, const std::string &fallback) const {
-        auto it = options.find(key);
-        return it == options.end() ? fallback : it->second;
-    }
     bool has(const std::string &key) const { return options.count(key) > 0; }
+    long long whole(const std::string &key) const { return train::whole_option(key, get(key)); }
 };
 
 Args parse(int argc, char **argv, int first) {
@@ -78,16 +72,6 @@ Args parse(int argc, char **argv, int first) {
         }
     }
     return a;
-}
-
-long long to_int(const std::string &key, const std::string &value) {
-    try {
-        std::size_t used = 0;
-        const long long v = std::stoll(value, &used);
-        if (used == value.size()) return v;
-    } catch (const std::exception &) {
-    }
-    throw std::invalid_argument("--" + key + " needs an integer, got \"" + value + "\"");
 }
 
 std::string clock_text(double seconds) {
@@ -111,63 +95,32 @@ void draw_progress(const train::Progress &p) {
     std::fflush(stderr);
 }
 
+// One path with the page's trainer module: train::Run builds data, model and trainer.
 int cmd_train(const Args &a, const std::string &command_line) {
-    if (a.get("task") == "scenes") {
-        cli::SceneTraining r;
-        r.score = attention::parse_score_kind(a.get("score"));
-        r.style = models::parse_attention_style(a.get("style"));
-        r.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
-        r.out = a.get("out");
-        r.command_line = command_line;
-        r.steps = a.has("steps") ? static_cast<int>(to_int("steps", a.get("steps"))) : 0;
-        r.batch = a.has("batch") ? static_cast<int>(to_int("batch", a.get("batch"))) : 0;
-        r.eval_every = a.has("eval-every") ? static_cast<int>(to_int("eval-every", a.get("eval-every"))) : 0;
-        r.learning_rate = a.has("lr") ? std::stof(a.get("lr")) : 0.0f;
-        r.train_scenes = a.has("scenes") ? static_cast<std::size_t>(to_int("scenes", a.get("scenes"))) : 0;
-        r.quiet = a.has("quiet");
-        return cli::train_scenes(r);
-    }
-    if (a.get("task") == "speech") {
-        cli::SpeechTraining r;
-        r.score = attention::parse_score_kind(a.get("score"));
-        r.style = models::parse_attention_style(a.get("style"));
-        r.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
-        r.out = a.get("out");
-        r.command_line = command_line;
-        r.steps = a.has("steps") ? static_cast<int>(to_int("steps", a.get("steps"))) : 0;
-        r.batch = a.has("batch") ? static_cast<int>(to_int("batch", a.get("batch"))) : 0;
-        r.eval_every = a.has("eval-every") ? static_cast<int>(to_int("eval-every", a.get("eval-every"))) : 0;
-        r.learning_rate = a.has("lr") ? std::stof(a.get("lr")) : 0.0f;
-        r.utterances = a.has("utterances") ? static_cast<std::size_t>(to_int("utterances", a.get("utterances"))) : 0;
-        r.quiet = a.has("quiet");
-        return cli::train_speech(r);
-    }
-    // One path with the page's trainer module: train::Run builds data, model and trainer.
     train::RunConfig rc;
     rc.task = a.get("task");
     rc.score = attention::parse_score_kind(a.get("score"));
     rc.style = models::parse_attention_style(a.get("style"));
-    rc.encoder = models::parse_encoder_kind(a.get("encoder", "gru"));
-    rc.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
+    if (a.has("encoder")) rc.encoder = models::parse_encoder_kind(a.get("encoder"));
+    rc.seed = static_cast<std::uint64_t>(a.whole("seed"));
     const std::string out = a.get("out");
     if (a.has("activation")) rc.activation = nn::parse_activation(a.get("activation"));
-    if (a.has("steps")) rc.steps = static_cast<int>(to_int("steps", a.get("steps")));
-    if (a.has("batch")) rc.batch = static_cast<int>(to_int("batch", a.get("batch")));
-    if (a.has("lr")) rc.learning_rate = std::stof(a.get("lr"));
-    if (a.has("eval-every")) rc.eval_every = static_cast<int>(to_int("eval-every", a.get("eval-every")));
+    if (a.has("steps")) rc.steps = static_cast<int>(a.whole("steps"));
+    if (a.has("batch")) rc.batch = static_cast<int>(a.whole("batch"));
+    if (a.has("lr")) rc.learning_rate = train::number_option("lr", a.get("lr"));
+    if (a.has("eval-every")) rc.eval_every = static_cast<int>(a.whole("eval-every"));
     // Clamped, not wrapped, into an int: the config's check then names the value as it was too big.
-    auto bounded = [&](const char *key) {
-        return static_cast<int>(std::clamp(to_int(key, a.get(key)), -1LL, 1LL << 30));
-    };
+    auto bounded = [&](const char *key) { return static_cast<int>(std::clamp(a.whole(key), -1LL, 1LL << 30)); };
     if (a.has("location-filters")) rc.location_filters = bounded("location-filters");
     if (a.has("location-width")) rc.location_width = bounded("location-width");
+    if (const train::Task *task = train::find_task(rc.task)) {
+        const std::string count = task->command_line().count_option;
+        if (!count.empty() && a.has(count)) rc.train_count = static_cast<std::size_t>(a.whole(count));
+    }
     rc.command = command_line;
     const bool quiet = a.has("quiet");
     train::Run run(rc);
-    const models::ModelConfig &config = run.model_config();
-    std::fprintf(stderr, "task %s: %zu train / %zu held-out pairs, vocabularies %d / %d, max lengths %d / %d\n",
-                 rc.task.c_str(), run.data().train.size(), run.data().heldout.size(), config.source_vocab,
-                 config.target_vocab, config.max_source_len, config.max_target_len);
+    std::fprintf(stderr, "%s\n", run.task().summary(run.data(), run.model_config()).c_str());
     train::RunProgress last;
     while (!run.done()) {
         last = run.step(10);
@@ -175,12 +128,10 @@ int cmd_train(const Args &a, const std::string &command_line) {
     }
     if (!quiet) std::fprintf(stderr, "\n");
     if (last.diverged) std::fprintf(stderr, "apg: %s\n", last.message.c_str());
-    const io::Model model = run.trained_model();
-    const double accuracy = model.training().value("heldout_exact_match", 0.0);
-    const auto bytes = model.save();
+    const train::HeldoutScore score = run.score();
+    const auto bytes = run.trained_model(score).save();
     write_file(out, bytes);
-    std::printf("%s: held-out exact match %.2f%% (%zu pairs), %.0f seq/s, %s, %zu bytes\n", out.c_str(),
-                100.0 * accuracy, run.data().heldout.size(), last.sequences_per_second,
+    std::printf("%s: %s, %.0f seq/s, %s, %zu bytes\n", out.c_str(), score.text.c_str(), last.sequences_per_second,
                 clock_text(last.elapsed_seconds).c_str(), bytes.size());
     return last.diverged ? 1 : 0;
 }
@@ -188,27 +139,19 @@ int cmd_train(const Args &a, const std::string &command_line) {
 io::Model load(const std::string &path) { return io::Model::load(read_file(path)); }
 
 int cmd_eval(const Args &a) {
-    if (a.positional.size() != 1) throw std::invalid_argument(usage);
+    if (a.positional.size() != 1) throw std::invalid_argument(usage());
     const io::Model model = load(a.positional[0]);
-    const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(to_int("limit", a.get("limit"))) : 0;
-    if (model.config().encoder == models::EncoderKind::conv) return cli::eval_scenes(model, a.positional[0], limit);
-    if (model.config().encoder == models::EncoderKind::audio) return cli::eval_speech(model, a.positional[0], limit);
-    const auto seed = model.training().value("data_seed", std::uint64_t{1});
-    const train::TaskData data = train::make_task(model.config().task, seed);
-    const train::EncodedPairs heldout =
-        train::encode_examples(data.heldout, model.source_vocab(), model.target_vocab());
-    const double accuracy = train::exact_match(model.network(), heldout,
-                                               {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos}, limit);
-    const std::size_t n = limit ? std::min(limit, heldout.size()) : heldout.size();
-    std::printf("%s: task %s, encoder %s, score %s, style %s: held-out exact match %.2f%% (%zu pairs)\n",
-                a.positional[0].c_str(), model.config().task.c_str(),
-                std::string(models::name(model.config().encoder)).c_str(),
-                std::string(attention::name(model.config().score)).c_str(),
-                std::string(models::name(model.config().style)).c_str(), 100.0 * accuracy, n);
-    if (a.has("by-length")) {
+    const std::size_t limit = a.has("limit") ? static_cast<std::size_t>(a.whole("limit")) : 0;
+    const std::unique_ptr<train::Dataset> data = train::task_of(model.config()).heldout(model);
+    const train::HeldoutScore score = data->score(model.network(), limit);
+    const models::ModelConfig &c = model.config();
+    std::printf("%s: task %s, encoder %s, score %s, style %s: %s\n", a.positional[0].c_str(), c.task.c_str(),
+                std::string(models::name(c.encoder)).c_str(), std::string(attention::name(c.score)).c_str(),
+                std::string(models::name(c.style)).c_str(), score.text.c_str());
+    if (a.has("by-length") && !data->heldout.sources.empty()) {
         const decode::LengthAccuracy by = decode::accuracy_by_length(
-            model.network(), heldout.sources, heldout.targets, io::Vocabulary::bos, io::Vocabulary::eos,
-            static_cast<int>(to_int("by-length", a.get("by-length"))), limit);
+            model.network(), data->heldout.sources, data->heldout.targets, io::Vocabulary::bos, io::Vocabulary::eos,
+            static_cast<int>(a.whole("by-length")), limit);
         for (const decode::LengthBucket &b : by.buckets)
             std::printf("  source %3d-%-3d %5d pairs  exact match %6.2f%%\n", b.min_length, b.max_length, b.pairs,
                         100.0 * b.exact_match());
@@ -216,57 +159,30 @@ int cmd_eval(const Args &a) {
     return 0;
 }
 
-// Pads or cuts a cell to a fixed display width (UTF-8 aware: counts code points, CJK as two).
-std::string cell(const std::string &text, int width) {
-    int cols = 0;
-    std::string out;
-    for (std::size_t i = 0; i < text.size();) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        const int w = len >= 3 ? 2 : 1;
-        if (cols + w > width) break;
-        out.append(text, i, len);
-        cols += w;
-        i += len;
-    }
-    return out + std::string(static_cast<std::size_t>(width - cols), ' ');
-}
-
+// apg decode FILE INPUT, or FILE --<input option> INPUT for a task that names its input so; an
+// input with the ending of the files the task reads is read from that file.
 int cmd_decode(const Args &a) {
-    if (a.has("phrase")) {
-        if (a.positional.size() != 1) throw std::invalid_argument(usage);
-        const io::Model model = load(a.positional[0]);
-        return cli::decode_speech(
-            model, a.get("phrase"), a.has("seed") ? static_cast<std::uint64_t>(to_int("seed", a.get("seed"))) : 1,
-            a.has("rate") ? std::stof(a.get("rate")) : 1.0f, a.has("noise") ? std::stof(a.get("noise")) : 0.1f);
-    }
-    if (a.positional.size() != 2) throw std::invalid_argument(usage);
+    if (a.positional.empty()) throw std::invalid_argument(usage());
     const io::Model model = load(a.positional[0]);
-    if (model.config().encoder == models::EncoderKind::conv)
-        return cli::decode_scene(model, a.positional[1], a.get("ppm", ""));
-    const io::Translation t = model.translate(a.positional[1]);
-    std::printf("%s\n", t.output_text.c_str());
-    if (!t.ended) std::printf("(no end token within %d steps)\n", model.config().max_target_len + 1);
-    if (model.config().score == attention::ScoreKind::none) {
-        std::printf("\nno attention: the decoder read one fixed context (the encoder's final states) at every step\n");
-        return 0;
+    const train::Task &task = train::task_of(model.config());
+    const train::CommandLine cl = task.command_line();
+    train::DecodeRequest request;
+    request.options = a.options;
+    if (!cl.input_option.empty() && a.has(cl.input_option) && a.positional.size() == 1) {
+        request.input = a.get(cl.input_option);
+        request.options.erase(cl.input_option);
+    } else if (a.positional.size() == 2) {
+        request.input = a.positional[1];
+    } else {
+        throw std::invalid_argument(usage());
     }
-    // Alignment: one row per output token, one column per source token, weights in percent.
-    const int w = 6; // a column: up to 5 display cells of the token, then a space
-    std::printf("\nattention weights (%%), rows = output, columns = source\n%s", cell("", 8).c_str());
-    for (const auto &s : t.source_tokens) std::printf("%s ", cell(s == " " ? "_" : s, w - 1).c_str());
-    std::printf("\n");
-    for (Eigen::Index i = 0; i < t.weights.rows(); ++i) {
-        const std::string out = i < static_cast<Eigen::Index>(t.output_tokens.size())
-                                    ? t.output_tokens[static_cast<std::size_t>(i)]
-                                    : std::string("</s>");
-        std::printf("%s", cell(out, 8).c_str());
-        for (Eigen::Index j = 0; j < t.weights.cols(); ++j) {
-            const int pct = static_cast<int>(100.0f * t.weights(i, j) + 0.5f);
-            std::printf("%s", cell(pct == 0 ? "." : std::to_string(pct), w).c_str());
-        }
-        std::printf("\n");
-    }
+    const std::string &ending = cl.input_file;
+    if (!ending.empty() && request.input.size() > ending.size() &&
+        request.input.compare(request.input.size() - ending.size(), ending.size(), ending) == 0)
+        request.file = read_file(request.input);
+    const train::DecodeReport report = task.decode(model, request);
+    std::fputs(report.text.c_str(), stdout);
+    for (const auto &[option, bytes] : report.files) write_file(a.get(option), bytes);
     return 0;
 }
 
@@ -274,7 +190,7 @@ int cmd_decode(const Args &a) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        std::fputs(usage, stderr);
+        std::fputs(usage().c_str(), stderr);
         return 2;
     }
     const std::string command = argv[1];
@@ -288,7 +204,7 @@ int main(int argc, char **argv) {
         if (command == "train") return cmd_train(args, command_line);
         if (command == "eval") return cmd_eval(args);
         if (command == "decode") return cmd_decode(args);
-        std::fprintf(stderr, "unknown command \"%s\"\n%s", command.c_str(), usage);
+        std::fprintf(stderr, "unknown command \"%s\"\n%s", command.c_str(), usage().c_str());
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "apg: %s\n", e.what());

@@ -3,7 +3,6 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "decode/session.hpp"
-#include "train/tasks/encode.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,30 +12,20 @@ namespace apg::train {
 
 namespace {
 
-constexpr SpecialTokens kTokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
-
-// The input the page's alignment snapshots decode: one that shows the task's pattern (the
-// reordering of zh's time and place phrases, the anti-diagonal of reverse).
-// scenes: the first held-out scene of seed 1, whose composition no seed trains on (held-out
-// compositions are chosen by their hash), so every run is probed on the same unseen picture.
-std::string task_probe(std::string_view task) {
-    if (task == "scenes") return scenes::describe(scenes::make_scenes(1, 0, 1).heldout.front().scene);
-    if (task == "speech") return "how much wood would a woodchuck chuck";
-    if (task == "dates") return "29 november 2026";
-    if (task == "zh") return "tom chased jerry in the kitchen yesterday";
-    return "abcdefj";
-}
-
 std::string number_text(double d) {
     char text[32];
     std::snprintf(text, sizeof text, "%.10g", d);
     return text;
 }
 
+[[noreturn]] void bad_field(const char *name, const std::string &why, Details details = {}) {
+    details.insert(details.begin(), {"name", std::string(name)});
+    throw InputError(ErrorCode::bad_argument, std::string(name) + ": " + why, std::move(details));
+}
+
 [[noreturn]] void out_of_range(const char *name, const std::string &range, const std::string &got, double lo,
                                double hi) {
-    throw InputError(ErrorCode::bad_argument, std::string(name) + ": expected " + range + ", got " + got,
-                     {{"name", std::string(name)}, {"min", lo}, {"limit", hi}});
+    bad_field(name, "expected " + range + ", got " + got, {{"min", lo}, {"limit", hi}});
 }
 
 int checked_int(const char *name, int value, int lo, int hi) {
@@ -46,31 +35,18 @@ int checked_int(const char *name, int value, int lo, int hi) {
     return value;
 }
 
-// The recipe's model for a task, score and style, checked (ModelConfig::validate throws its coded
-// error); the text tasks' vocabularies and lengths do not change which kinds fit, so none is built.
-void check_recipe(std::string_view task, attention::ScoreKind score, models::AttentionStyle style,
-                  models::EncoderKind encoder) {
-    if (task == "scenes") {
-        scenes_config(score, style);
-    } else if (task == "speech") {
-        speech_config(score, style);
-    } else {
-        PreparedTask stub;
-        stub.data.name = std::string(task);
-        stub.data.max_source_len = stub.data.max_target_len = 1;
-        stub.source_vocab = stub.target_vocab = io::Vocabulary::build({}, io::Tokenizer::characters);
-        recipe_config(stub, score, style, encoder);
-    }
-}
+// A shape for checking a recipe before there are data: whether a score function fits a style
+// and an encoder does not depend on the vocabularies or lengths.
+constexpr DataShape no_data{4, 4, 1, 1};
 
-std::vector<ScoreOption> trainable_scores(std::string_view task, models::EncoderKind encoder) {
+std::vector<ScoreOption> trainable_scores(const Task &task, models::EncoderKind encoder) {
     std::vector<attention::ScoreKind> kinds(attention::all_score_kinds.begin(), attention::all_score_kinds.end());
     kinds.push_back(attention::ScoreKind::location);
     std::vector<ScoreOption> out;
     for (const auto kind : kinds) {
         ScoreOption option{kind, {}};
         for (const auto style : {models::AttentionStyle::bahdanau, models::AttentionStyle::luong}) try {
-                check_recipe(task, kind, style, encoder);
+                task.config(kind, style, encoder, no_data);
                 option.styles.push_back(style);
             } catch (const Error &) {
                 // this style cannot take the kind: not offered with it
@@ -80,53 +56,52 @@ std::vector<ScoreOption> trainable_scores(std::string_view task, models::Encoder
     return out;
 }
 
-// A task whose recipe fixes the model (scenes, speech): its info read off the recipe's options
-// and its additive Bahdanau model, so the page shows what apg train would use.
-TaskInfo recipe_info(std::string name, const TrainOptions &o, const models::ModelConfig &mc,
-                     models::EncoderKind encoder) {
+// What the page's form starts from: the recipe's options and its additive Bahdanau model.
+TaskInfo info_of(const Task &task, models::EncoderKind encoder) {
+    if (task.fixed()) encoder = task.encoders().front();
+    const TrainOptions o = task.options(encoder);
+    const models::ModelConfig mc =
+        task.config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau, encoder, no_data);
     TaskInfo t;
-    t.probe = task_probe(name);
+    t.name = std::string(task.name());
+    t.probe = task.default_probe();
     t.steps = o.steps;
     t.batch = o.batch_size;
     t.learning_rate = o.learning_rate;
     t.embed = mc.embedding;
-    t.hidden = mc.encoder_hidden;
-    t.scores = trainable_scores(name, encoder);
-    t.name = std::move(name);
+    t.hidden = hidden_size(mc);
+    std::tie(t.source_tokenizer, t.target_tokenizer) = task.tokenizers();
+    t.scores = trainable_scores(task, encoder);
     return t;
 }
 
-TaskInfo scenes_info() {
-    return recipe_info("scenes", scenes_options(),
-                       scenes_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau),
-                       models::EncoderKind::conv);
+const Task &task_for(const RunConfig &c) {
+    if (c.pairs) return pairs_task();
+    if (const Task *t = find_task(c.task)) return *t;
+    // "dates, zh, reverse, scenes or speech"
+    std::string names;
+    const auto all = all_tasks();
+    for (std::size_t k = 0; k < all.size(); ++k)
+        names += (k == 0 ? "" : k + 1 == all.size() ? " or " : ", ") + std::string(all[k]->name());
+    throw InputError(ErrorCode::bad_argument,
+                     "task: expected " + names + " (or own pairs), got \"" + c.task.substr(0, 32) + "\"",
+                     {{"name", std::string("task")}});
 }
 
-TaskInfo speech_info() {
-    TaskInfo t = recipe_info("speech", speech_options(),
-                             speech_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau),
-                             models::EncoderKind::audio);
-    t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
-    return t;
-}
-
-TaskInfo info_for(std::string name, models::EncoderKind encoder) {
-    if (name == "scenes") return scenes_info();
-    if (name == "speech") return speech_info();
-    TaskInfo t;
-    const bool pairs = name == "pairs";
-    const TrainOptions o = recipe_options(pairs ? "dates" : name, encoder);
-    t.name = name;
-    t.probe = pairs ? "" : task_probe(name);
-    t.steps = pairs ? (encoder == models::EncoderKind::gru ? 1000 : 3000) : o.steps;
-    t.batch = o.batch_size;
-    t.learning_rate = o.learning_rate;
-    // recipe_config's sizes (prepare.cpp).
-    t.embed = encoder == models::EncoderKind::gru ? 32 : 64;
-    t.hidden = encoder == models::EncoderKind::gru ? 64 : 128;
-    if (name == "dates" || name == "reverse") t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
-    t.scores = trainable_scores(pairs ? "dates" : name, encoder);
-    return t;
+// A task whose recipe fixes the model: a value for what it fixes is a mistake, not a wish to ignore.
+void check_fixed(const Task &task, const RunConfig &c) {
+    const FixedRecipe *fixed = task.fixed();
+    if (!fixed) return;
+    const std::string name(task.name());
+    const models::EncoderKind own = task.encoders().front();
+    // gru is the configuration's default, not a choice.
+    if (c.encoder != own && c.encoder != models::EncoderKind::gru)
+        bad_field("encoder", name + " " + fixed->reads + " with its " + std::string(models::name(own)) +
+                                 " encoder, not a " + std::string(models::name(c.encoder)));
+    const std::string sizes = name + " has the fixed sizes of its recipe " + fixed->sizes;
+    if (c.embed) bad_field("embed", sizes);
+    if (c.hidden) bad_field("hidden", sizes);
+    if (c.activation) bad_field("activation", name + " has no transformer feed-forward");
 }
 
 bool all_finite(const std::vector<core::TensorRef> &refs) {
@@ -156,58 +131,20 @@ void copy_in(const std::vector<float> &flat, const std::vector<core::TensorRef> 
 
 std::vector<TaskInfo> task_infos(models::EncoderKind encoder) {
     std::vector<TaskInfo> out;
-    for (const auto &name : task_names()) out.push_back(info_for(name, encoder));
-    out.push_back(scenes_info());
-    out.push_back(speech_info());
+    for (const Task *task : all_tasks()) out.push_back(info_of(*task, encoder));
     return out;
 }
 
-TaskInfo pairs_info(models::EncoderKind encoder) { return info_for("pairs", encoder); }
+TaskInfo pairs_info(models::EncoderKind encoder) { return info_of(pairs_task(), encoder); }
 
-Run::Run(RunConfig config) : config_(std::move(config)) {
+Run::Run(RunConfig config) : config_(std::move(config)), task_(&task_for(config_)) {
     const RunConfig &c = config_;
-    const bool own = c.pairs.has_value();
-    scenes_ = !own && c.task == "scenes";
-    speech_ = !own && c.task == "speech";
-    if (!own && !scenes_ && !speech_) {
-        const auto names = task_names();
-        if (std::find(names.begin(), names.end(), c.task) == names.end())
-            throw InputError(ErrorCode::bad_argument,
-                             "task: expected dates, zh, reverse, scenes or speech (or own pairs), got \"" +
-                                 c.task.substr(0, 32) + "\"",
-                             {{"name", std::string("task")}});
-    }
-    if (scenes_) {
-        // The scenes recipe fixes the conv encoder and its sizes; a value for them is a mistake, not a wish to ignore.
-        const auto fixed = [](const char *name, const std::string &why) {
-            throw InputError(ErrorCode::bad_argument, std::string(name) + ": " + why, {{"name", std::string(name)}});
-        };
-        if (c.encoder == models::EncoderKind::transformer)
-            fixed("encoder", "scenes reads images with its conv encoder, not a transformer");
-        if (c.embed) fixed("embed", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
-        if (c.hidden) fixed("hidden", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
-        if (c.activation) fixed("activation", "scenes has no transformer feed-forward");
-    }
-    if (speech_) {
-        const auto fixed = [](const char *name, const std::string &why) {
-            throw InputError(ErrorCode::bad_argument, std::string(name) + ": " + why, {{"name", std::string(name)}});
-        };
-        if (c.encoder == models::EncoderKind::transformer)
-            fixed("encoder", "speech hears sound with its audio encoder, not a transformer");
-        if (c.embed) fixed("embed", "speech has the fixed sizes of its recipe (embeddings 16, BiGRU 32)");
-        if (c.hidden) fixed("hidden", "speech has the fixed sizes of its recipe (embeddings 16, BiGRU 32)");
-        if (c.activation) fixed("activation", "speech has no transformer feed-forward");
-    }
-    const TaskInfo recipe = own ? pairs_info(c.encoder) : info_for(c.task, c.encoder);
+    const Task &task = *task_;
+    check_fixed(task, c);
+    const models::EncoderKind encoder = task.fixed() ? task.encoders().front() : c.encoder;
+    const TaskInfo recipe = info_of(task, encoder);
     const int embed = checked_int("embed", c.embed.value_or(recipe.embed), 1, limits::max_train_dim);
     const int hidden = checked_int("hidden", c.hidden.value_or(recipe.hidden), 1, limits::max_train_dim);
-    if (c.encoder == models::EncoderKind::transformer && embed % 4 != 0)
-        throw InputError(ErrorCode::bad_argument,
-                         "embed: the transformer's model size must be a multiple of its 4 heads, got " +
-                             std::to_string(embed),
-                         {{"name", std::string("embed")},
-                          {"min", std::int64_t{4}},
-                          {"limit", static_cast<std::int64_t>(limits::max_train_dim)}});
     const int steps = checked_int("steps", c.steps.value_or(recipe.steps), 1, limits::max_train_steps);
     const int batch = checked_int("batch", c.batch.value_or(recipe.batch), 1, limits::max_train_batch);
     const double lr = c.learning_rate.value_or(recipe.learning_rate);
@@ -225,63 +162,26 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         out_of_range("probe", "a text of at most " + std::to_string(limits::max_input_chars) + " characters",
                      std::to_string(c.probe->size()) + " bytes", 0, limits::max_input_chars);
 
-    // The data, as apg train makes it: the task's examples from the seed.
-    if (own) {
-        pairs_ = std::make_unique<PairsData>(parse_pairs(*c.pairs, c.tokenization, c.seed));
-        task_.data = std::move(pairs_->data);
-        task_.source_vocab = source_vocabulary(task_.data);
-        task_.target_vocab = target_vocabulary(task_.data);
-        task_.train = encode_examples(task_.data.train, task_.source_vocab, task_.target_vocab);
-        task_.heldout = encode_examples(task_.data.heldout, task_.source_vocab, task_.target_vocab);
-    } else if (scenes_) {
-        PreparedScenes p = prepare_scenes(c.seed);
-        task_.data.name = "scenes";
-        task_.data.max_target_len = p.data.max_target_len;
-        task_.source_vocab = std::move(p.source_vocab);
-        task_.target_vocab = std::move(p.target_vocab);
-        task_.train = std::move(p.train);
-        task_.heldout = std::move(p.heldout);
-        scene_heldout_ = std::move(p.data.heldout);
-        for (auto &s : scene_heldout_) s.pixels = {}; // task_.heldout.images holds them
-    } else if (speech_) {
-        PreparedSpeech p = prepare_speech(c.seed);
-        task_.data.name = "speech";
-        task_.data.max_target_len = p.data.max_target_len;
-        task_.source_vocab = std::move(p.source_vocab);
-        task_.target_vocab = std::move(p.target_vocab);
-        task_.train = std::move(p.train);
-        task_.heldout = std::move(p.heldout);
-        speech_heldout_ = std::move(p.data.heldout);
-        for (auto &s : speech_heldout_) s.utterance.features = {}; // task_.heldout.frames holds them
-    } else {
-        task_ = prepare_task(c.task, c.seed);
-    }
+    // The model for data of a shape: the task's recipe with the person's sizes (checked by
+    // ModelConfig::validate, whose coded error names the field), first without data, so a
+    // configuration no data can fix is refused before any are made.
+    const auto model_for = [&](const DataShape &shape) {
+        models::ModelConfig mc = task.config(c.score, c.style, encoder, shape);
+        task.size(mc, embed, hidden);
+        if (c.activation) mc.activation = *c.activation;
+        if (c.location_filters) mc.location_filters = *c.location_filters;
+        if (c.location_width) mc.location_width = *c.location_width;
+        mc.validate();
+        return mc;
+    };
+    model_for(no_data);
 
-    models::ModelConfig mc = scenes_   ? scenes_config(c.score, c.style)
-                             : speech_ ? speech_config(c.score, c.style)
-                                       : recipe_config(task_, c.score, c.style, c.encoder);
-    if (scenes_ || speech_) {
-        // scenes_config and speech_config are the whole recipe.
-    } else if (c.encoder == models::EncoderKind::gru) {
-        mc.embedding = embed;
-        mc.encoder_hidden = hidden;
-        mc.decoder_hidden = 2 * hidden; // = the encoder state, so every score function fits
-        mc.attention_dim = hidden;
-    } else {
-        mc.embedding = embed;
-        mc.ff_hidden = hidden;
-        // recipe_config gives dot, scaled dot and cosine a decoder state of the keys' size.
-        if (mc.decoder_hidden == recipe.embed) mc.decoder_hidden = embed;
-    }
-    if (c.activation) mc.activation = *c.activation;
-    if (c.location_filters) mc.location_filters = *c.location_filters;
-    if (c.location_width) mc.location_width = *c.location_width;
-    mc.validate();
+    // The data, as apg train makes it from the seed (or the pairs given).
+    data_ = task.prepare(
+        {c.seed, c.train_count, 0, c.pairs ? std::string_view(*c.pairs) : std::string_view(), c.tokenization});
+    const models::ModelConfig mc = model_for(data_->shape);
 
-    options_ = own       ? recipe_options("dates", c.encoder)
-               : scenes_ ? scenes_options()
-               : speech_ ? speech_options()
-                         : recipe_options(c.task, c.encoder);
+    options_ = task.options(encoder);
     options_.seed = c.seed;
     options_.steps = steps;
     options_.batch_size = batch;
@@ -289,47 +189,17 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     options_.eval_examples = c.eval_examples;
     options_.eval_every = c.eval_every;
 
-    probe_ = c.probe.value_or(own ? (task_.data.heldout.empty() ? task_.data.train.front().source_text
-                                                                : task_.data.heldout.front().source_text)
-                                  : task_probe(c.task));
-    if (scenes_) {
-        try {
-            probe_image_ = scenes::render(scenes::parse_description(probe_));
-        } catch (const Error &e) {
-            Details details = e.details();
-            details.insert(details.begin(), {"name", std::string("probe")});
-            throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
-        }
-    } else if (speech_) {
-        try {
-            probe_frames_ = speech::synthesize(probe_, 1).features;
-        } catch (const Error &e) {
-            Details details = e.details();
-            details.insert(details.begin(), {"name", std::string("probe")});
-            throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
-        }
-    } else
-        try {
-            const std::vector<int> ids = task_.source_vocab.encode(probe_);
-            if (static_cast<int>(ids.size()) > mc.max_source_len)
-                throw InputError(ErrorCode::too_long,
-                                 "the probe has " + std::to_string(ids.size()) + " tokens, the model takes at most " +
-                                     std::to_string(mc.max_source_len),
-                                 {{"length", static_cast<std::int64_t>(ids.size())},
-                                  {"limit", static_cast<std::int64_t>(mc.max_source_len)}});
-        } catch (const Error &e) {
-            Details details = e.details();
-            details.insert(details.begin(), {"name", std::string("probe")});
-            throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
-        }
-
-    // The examples as text are not needed past this point (a zh run holds ~5 MB of them).
-    task_.data.train = {};
-    task_.data.heldout = {};
+    try {
+        probe_ = task.probe(c.probe.value_or(data_->probe), *data_, mc);
+    } catch (const Error &e) {
+        Details details = e.details();
+        details.insert(details.begin(), {"name", std::string("probe")});
+        throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
+    }
 
     // The model as apg train initialises it: Seq2Seq(config, seed).
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
-    trainer_ = std::make_unique<Trainer>(*network_, task_.train, task_.heldout, kTokens, options_);
+    trainer_ = std::make_unique<Trainer>(*network_, data_->train, data_->heldout, special_tokens, options_);
     std::size_t count = 0;
     for (const auto &r : network_->tensors()) count += r.data.size();
     last_good_.resize(count);
@@ -384,7 +254,7 @@ RunProgress Run::step(int n) {
         const bool evaluated = options_.eval_every > 0 && p.step % options_.eval_every == 0;
         static_cast<Progress &>(progress_) = p;
         if (evaluated)
-            last_examples_ = std::min(task_.heldout.size(), static_cast<std::size_t>(options_.eval_examples));
+            last_examples_ = std::min(data_->heldout.size(), static_cast<std::size_t>(options_.eval_examples));
         else
             progress_.heldout_exact_match = heldout;
     }
@@ -402,38 +272,22 @@ Evaluation Run::evaluate(int limit) {
     const std::size_t wanted = static_cast<std::size_t>(limit == 0 ? config_.eval_examples : limit);
     Evaluation e;
     e.step = progress_.step;
-    e.examples = static_cast<int>(std::min(wanted, task_.heldout.size()));
+    e.examples = static_cast<int>(std::min(wanted, data_->heldout.size()));
     if (e.examples > 0) {
-        e.heldout_exact_match = exact_match(*network_, task_.heldout, kTokens, wanted);
+        e.heldout_exact_match = exact_match(*network_, data_->heldout, special_tokens, wanted);
         progress_.heldout_exact_match = e.heldout_exact_match;
         last_examples_ = static_cast<std::size_t>(e.examples);
     }
     decode::SessionOptions options;
-    options.start_id = io::Vocabulary::bos;
-    options.end_id = io::Vocabulary::eos;
-    decode::DecodeSession session =
-        scenes_   ? decode::DecodeSession(*network_, network_->encode_image(probe_image_), options)
-        : speech_ ? decode::DecodeSession(*network_, network_->encode_audio(probe_frames_), options)
-                  : decode::DecodeSession(*network_, task_.source_vocab.encode(probe_), options);
+    options.start_id = special_tokens.start;
+    options.end_id = special_tokens.end;
+    decode::DecodeSession session(*network_, probe_.encode(*network_), options);
     session.run();
     const auto &steps = session.steps();
-    if (scenes_) {
-        const int grid = network_->config().image_size / 4;
-        for (int cell = 0; cell < grid * grid; ++cell)
-            e.probe.source.push_back(std::string(1, static_cast<char>('a' + cell % grid)) +
-                                     std::to_string(cell / grid + 1));
-    } else if (speech_) {
-        // An encoder state per 2^R frames, named by its first frame.
-        const int states =
-            models::audio_config(network_->config()).states_for(static_cast<int>(probe_frames_.size() / speech::bands));
-        const int per_state = 1 << network_->config().reductions;
-        for (int j = 0; j < states; ++j) e.probe.source.push_back("t" + std::to_string(j * per_state));
-    } else {
-        e.probe.source = task_.source_vocab.tokenize(probe_);
-    }
+    e.probe.source = probe_.source;
     e.probe.weights.resize(static_cast<Eigen::Index>(steps.size()), static_cast<Eigen::Index>(e.probe.source.size()));
     for (std::size_t i = 0; i < steps.size(); ++i) {
-        e.probe.output.push_back(task_.target_vocab.token(steps[i].token));
+        e.probe.output.push_back(data_->target_vocab.token(steps[i].token));
         e.probe.weights.row(static_cast<Eigen::Index>(i)) = steps[i].step.attention.weights.transpose();
     }
     return e;
@@ -441,35 +295,25 @@ Evaluation Run::evaluate(int limit) {
 
 nlohmann::json Run::training_record(double heldout, std::size_t examples) const {
     const RunConfig &c = config_;
-    std::string command = c.command;
+    const models::ModelConfig &mc = network_->config();
+    std::string command = c.command.empty() ? data_->command : c.command;
     if (command.empty()) {
-        if (speech_) {
-            command = "apg train --task speech --score " + std::string(attention::name(c.score)) + " --style " +
-                      std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) +
-                      " --out speech.safetensors --steps " + std::to_string(options_.steps) + " --batch " +
-                      std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
-        } else if (scenes_) {
-            command = "apg train --task scenes --score " + std::string(attention::name(c.score)) + " --style " +
-                      std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) +
-                      " --out scenes.safetensors --steps " + std::to_string(options_.steps) + " --batch " +
-                      std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
-        } else if (c.pairs) {
-            command = "trained on own pairs (" + std::to_string(pairs_->count) + " pairs, " +
-                      io::tokenizer_name(pairs_->tokenizer) + " tokens)";
-        } else {
-            command = "apg train --task " + c.task + " --score " + std::string(attention::name(c.score)) + " --style " +
-                      std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) + " --out " + c.task +
-                      ".safetensors";
-            if (c.encoder != models::EncoderKind::gru) command += " --encoder " + std::string(models::name(c.encoder));
+        // The apg train line that makes this model: the flags of what the recipe leaves free.
+        command = "apg train --task " + c.task + " --score " + std::string(attention::name(c.score)) + " --style " +
+                  std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) + " --out " + c.task +
+                  ".safetensors";
+        if (!task_->fixed()) {
+            if (mc.encoder != task_->encoders().front())
+                command += " --encoder " + std::string(models::name(mc.encoder));
             if (c.score == attention::ScoreKind::location)
-                command += " --location-filters " + std::to_string(network_->config().location_filters) +
-                           " --location-width " + std::to_string(network_->config().location_width);
-            command += " --steps " + std::to_string(options_.steps) + " --batch " +
-                       std::to_string(options_.batch_size) + " --lr " + number_text(options_.learning_rate);
+                command += " --location-filters " + std::to_string(mc.location_filters) + " --location-width " +
+                           std::to_string(mc.location_width);
         }
+        command += " --steps " + std::to_string(options_.steps) + " --batch " + std::to_string(options_.batch_size) +
+                   " --lr " + number_text(options_.learning_rate);
     }
     nlohmann::json record = {{"command", command},
-                             {"encoder", std::string(models::name(c.encoder))},
+                             {"encoder", std::string(models::name(mc.encoder))},
                              {"seed", c.seed},
                              {"data_seed", c.seed},
                              {"steps", options_.steps},
@@ -477,51 +321,28 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                              {"learning_rate", options_.learning_rate},
                              {"final_lr_fraction", options_.final_lr_fraction},
                              {"clip_norm", options_.clip_norm},
-                             {"train_pairs", task_.train.size()},
-                             {"heldout_pairs", task_.heldout.size()},
+                             {"train_pairs", data_->train.size()},
+                             {"heldout_pairs", data_->heldout.size()},
                              {"heldout_exact_match", heldout >= 0 ? nlohmann::json(heldout) : nlohmann::json()}};
-    if (scenes_) record["encoder"] = "conv";
-    if (speech_) record["encoder"] = "audio";
-    if (examples != task_.heldout.size()) record["heldout_examples"] = examples;
+    if (examples != data_->heldout.size()) record["heldout_examples"] = examples;
     if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
     if (diverged_) record["diverged"] = progress_.message;
-    if (c.pairs) record["tokenization"] = io::tokenizer_name(pairs_->tokenizer);
+    record.update(data_->record);
     return record;
 }
 
 io::Model Run::snapshot() const {
-    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
-                     task_.target_vocab, training_record(progress_.heldout_exact_match, last_examples_));
+    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), data_->source_vocab,
+                     data_->target_vocab, training_record(progress_.heldout_exact_match, last_examples_));
 }
 
-io::Model Run::trained_model() const {
-    if (scenes_) {
-        // What apg train --task scenes writes: the record of scenes_record, scored over every held-out scene.
-        std::vector<scenes::Sample> samples = scene_heldout_;
-        for (std::size_t k = 0; k < samples.size(); ++k) samples[k].pixels = task_.heldout.images[k];
-        const ScenesScore score = evaluate_scenes(*network_, samples, task_.target_vocab);
-        nlohmann::json record = scenes_record(training_record(-1, 0)["command"], config_.seed, options_,
-                                              task_.train.size(), task_.heldout.size(), score);
-        if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
-        if (diverged_) record["diverged"] = progress_.message;
-        return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
-                         task_.target_vocab, std::move(record));
-    }
-    if (speech_) {
-        // What apg train --task speech writes: the record of speech_record, scored over every held-out utterance.
-        std::vector<speech::Sample> samples = speech_heldout_;
-        for (std::size_t k = 0; k < samples.size(); ++k) samples[k].utterance.features = task_.heldout.frames[k];
-        const SpeechScore score = evaluate_speech(*network_, samples, task_.target_vocab);
-        nlohmann::json record = speech_record(training_record(-1, 0)["command"], config_.seed, options_,
-                                              task_.train.size(), task_.heldout.size(), score);
-        if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
-        if (diverged_) record["diverged"] = progress_.message;
-        return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
-                         task_.target_vocab, std::move(record));
-    }
-    const double heldout = task_.heldout.size() > 0 ? exact_match(*network_, task_.heldout, kTokens) : -1;
-    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), task_.source_vocab,
-                     task_.target_vocab, training_record(heldout, task_.heldout.size()));
+HeldoutScore Run::score() const { return data_->score(*network_); }
+
+io::Model Run::trained_model(const HeldoutScore &score) const {
+    nlohmann::json record = training_record(score.exact_match, score.examples);
+    record.update(score.figures);
+    return io::Model(models::Seq2Seq(network_->config(), network_->parameters()), data_->source_vocab,
+                     data_->target_vocab, std::move(record));
 }
 
 void Run::cancel() {

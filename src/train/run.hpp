@@ -1,9 +1,10 @@
 // One training run from a configuration a person chose: a task (or their own pairs), a score
 // function, a style, an encoder, sizes and training options. It builds the data, the
-// vocabularies and the model exactly as `apg train` does (the same configuration and seed give
-// the same weights), drives the Trainer a few steps at a time, evaluates held-out exact match with
-// the alignment of a probe input, and hands out the model: as an io::Model, or as the bytes of
-// the CLI's .safetensors file. The trainer module of the page (wasm/trainer/) wraps this class.
+// vocabularies and the model through the task's descriptor (task.hpp) — `apg train` runs this
+// class too, so the same configuration and seed give the same weights — drives the Trainer a few
+// steps at a time, evaluates held-out exact match with the alignment of a probe input, and hands
+// out the model: as an io::Model, or as the bytes of the CLI's .safetensors file. The trainer
+// module of the page (wasm/trainer/) wraps this class; this header is all of train/ it reads.
 //
 // A non-finite loss, gradient norm or parameter stops the run: the parameters of the last
 // finite step come back, step() reports `diverged` with a message once, and every later step()
@@ -11,10 +12,8 @@
 #pragma once
 
 #include "io/model.hpp"
-#include "train/pairs.hpp"
-#include "train/prepare.hpp"
-#include "train/tasks/scenes_prepare.hpp"
-#include "train/tasks/speech_prepare.hpp"
+#include "tasks/pairs.hpp"
+#include "train/task.hpp"
 #include "train/trainer.hpp"
 
 #include <cstdint>
@@ -26,27 +25,26 @@
 namespace apg::train {
 
 struct RunConfig {
-    // A task of task_names() or "scenes" (captions of images: the recipe of `apg train --task
-    // scenes`, a conv encoder; embed, hidden and activation are fixed by it) or "speech" (the
-    // same for `apg train --task speech`, an audio encoder; its probe is a phrase of the
-    // lexicon, spoken with seed 1); ignored when pairs is set.
+    // A task of all_tasks() (a task whose recipe fixes the model refuses embed, hidden, an activation
+    // and another encoder); ignored when pairs is set.
     std::string task = "dates";
-    std::optional<std::string> pairs; // own source<TAB>target text (pairs.hpp)
-    Tokenization tokenization = Tokenization::automatic;
+    std::optional<std::string> pairs;          // own source<TAB>target text (tasks/pairs.hpp)
+    std::optional<io::Tokenizer> tokenization; // own pairs: unset picks one
+    std::size_t train_count = 0;               // training examples of a generated task; 0: its default
     attention::ScoreKind score = attention::ScoreKind::additive;
     models::AttentionStyle style = models::AttentionStyle::bahdanau;
     models::EncoderKind encoder = models::EncoderKind::gru;
-    // Unset: the task's recipe (prepare.hpp). embed is the embedding size (the transformer's
+    // Unset: the task's recipe. embed is the embedding size (the transformer's
     // model size, a multiple of its 4 heads); hidden is the GRU encoder's state per direction
     // (the decoder's state is 2 · hidden and the additive attention hidden) or the transformer's
     // feed-forward size.
     std::optional<int> embed, hidden;
     std::optional<double> learning_rate;
     std::optional<int> batch, steps;
-    std::uint64_t seed = 1;           // data, initialisation and batch order, as `apg train --seed`
-    int eval_examples = 200;          // held-out pairs an evaluate() decodes by default
-    std::optional<std::string> probe; // the alignment's input (scenes: a scene description); unset: the task's probe
-    std::optional<nn::Activation> activation;            // the transformer's feed-forward (recipe: ReLU)
+    std::uint64_t seed = 1;                   // data, initialisation and batch order, as `apg train --seed`
+    int eval_examples = 200;                  // held-out pairs an evaluate() decodes by default
+    std::optional<std::string> probe;         // the alignment's input, as the task reads it; unset: the task's probe
+    std::optional<nn::Activation> activation; // the transformer's feed-forward (recipe: ReLU)
     std::optional<int> location_filters, location_width; // location: kf, r (unset: ModelConfig's 8, 7)
     int eval_every = 0;  // held-out exact match inside step() every this many steps (0: never)
     std::string command; // the training record's "command"; empty: the `apg train` line
@@ -69,8 +67,8 @@ struct TaskInfo {
     // among them: it is the baseline without attention, not a score function to race.
     std::vector<ScoreOption> scores;
 };
+// Those of all_tasks(), and of own pairs (the text recipe's sizes, 1,000 steps).
 std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKind::gru);
-// The defaults for own pairs (the dates recipe's sizes and options, 1,000 steps).
 TaskInfo pairs_info(models::EncoderKind encoder = models::EncoderKind::gru);
 
 struct RunProgress : Progress {
@@ -80,8 +78,7 @@ struct RunProgress : Progress {
 };
 
 struct ProbeAlignment {
-    std::vector<std::string> source; // n source tokens (scenes: the 64 cells row by row, named as the Caption view
-                                     // does: column a–h, row 1–8)
+    std::vector<std::string> source; // a name per source position (tokens, grid cells, frames), Probe::source
     std::vector<std::string> output; // one token per decoding step, the end token included if taken
     Mat weights;                     // steps × n, row i = the attention weights of step i
 };
@@ -113,9 +110,11 @@ class Run {
     Evaluation evaluate(int limit = 0);
     // The model as trained so far, with its vocabularies and training record.
     io::Model snapshot() const;
-    // The model with its record's heldout_exact_match over every held-out pair (what apg train
-    // writes), and its .safetensors bytes.
-    io::Model trained_model() const;
+    // The task's held-out figures over every held-out pair, and the model with them in its record
+    // (what apg train writes), and its .safetensors bytes.
+    HeldoutScore score() const;
+    io::Model trained_model(const HeldoutScore &score) const;
+    io::Model trained_model() const { return trained_model(score()); }
     std::vector<std::uint8_t> save() const { return trained_model().save(); }
     // Stops the run for good and frees the trainer's buffers; the model stays.
     void cancel();
@@ -125,32 +124,23 @@ class Run {
     const RunConfig &config() const { return config_; }
     const models::ModelConfig &model_config() const { return network_->config(); }
     const models::Seq2Seq &network() const { return *network_; }
-    // The vocabularies and the encoded pairs; data().data keeps the task's name, tokenizers and
-    // length limits, its examples (as text) are dropped once encoded.
-    const PreparedTask &data() const { return task_; }
+    const Task &task() const { return *task_; }
+    // The vocabularies and the encoded pairs (the examples as text are dropped once encoded).
+    const Dataset &data() const { return *data_; }
     const TrainOptions &options() const { return options_; }
     const RunProgress &progress() const { return progress_; }
-    // Own pairs only: the count, tokenizer and length histograms parse_pairs read (null for a task;
-    // its data moved into data()).
-    const PairsData *pairs() const { return pairs_.get(); }
 
   private:
     nlohmann::json training_record(double heldout, std::size_t examples) const;
 
     RunConfig config_;
-    std::unique_ptr<PairsData> pairs_;
-    PreparedTask task_;
+    const Task *task_;
+    std::unique_ptr<Dataset> data_;
     TrainOptions options_;
-    std::string probe_;
+    Probe probe_;
     std::unique_ptr<models::Seq2Seq> network_; // fixed address: the trainer and Adam point into it
     std::unique_ptr<Trainer> trainer_;
     std::vector<float> last_good_; // the parameters before the step under way
-    bool scenes_ = false;
-    std::vector<scenes::Sample> scene_heldout_; // scenes: the held-out samples trained_model() scores
-    std::vector<std::uint8_t> probe_image_;     // scenes: the probe scene's pixels
-    bool speech_ = false;
-    std::vector<speech::Sample> speech_heldout_; // speech: the held-out utterances trained_model() scores
-    std::vector<float> probe_frames_;            // speech: the probe phrase spoken (seed 1, rate 1, noise 0.1)
     RunProgress progress_;
     std::size_t last_examples_ = 0; // held-out pairs behind progress_.heldout_exact_match
     bool diverged_ = false, cancelled_ = false;

@@ -12,10 +12,7 @@ double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, Spec
     if (n == 0) return 0;
     std::size_t hits = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const auto encoded = !pairs.frames.empty()  ? model.encode_audio(pairs.frames[k])
-                             : pairs.images.empty() ? model.encode(pairs.sources[k])
-                                                    : model.encode_image(pairs.images[k]);
-        const auto steps = model.greedy(encoded, tokens.start, tokens.end);
+        const auto steps = model.greedy(pairs.encode(model, k), tokens.start, tokens.end);
         std::vector<int> output;
         for (const auto &s : steps) {
             Eigen::Index best;
@@ -57,14 +54,9 @@ void Trainer::plan_epoch() {
     for (std::size_t start = 0; start < order_.size(); start += window) {
         const auto first = order_.begin() + static_cast<std::ptrdiff_t>(start);
         const auto last = order_.begin() + static_cast<std::ptrdiff_t>(std::min(start + window, order_.size()));
-        if (!train_.frames.empty())
-            std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
-                return train_.frames[a].size() < train_.frames[b].size();
-            });
-        else if (train_.images.empty())
-            std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
-                return train_.sources[a].size() < train_.sources[b].size();
-            });
+        std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
+            return train_.source_length(a) < train_.source_length(b);
+        });
         for (auto it = first; it < last; it += static_cast<std::ptrdiff_t>(std::min<std::size_t>(B, last - it)))
             batches_.emplace_back(it, it + static_cast<std::ptrdiff_t>(std::min<std::size_t>(B, last - it)));
     }
@@ -74,27 +66,7 @@ void Trainer::plan_epoch() {
 
 models::Batch Trainer::next_batch() {
     if (cursor_ >= batches_.size()) plan_epoch();
-    const auto &indices = batches_[cursor_++];
-    if (!train_.frames.empty()) {
-        std::vector<std::span<const float>> utterances;
-        std::vector<std::vector<int>> targets;
-        for (std::size_t idx : indices)
-            utterances.emplace_back(train_.frames[idx]), targets.push_back(train_.targets[idx]);
-        return models::make_audio_batch(utterances, model_.config().input_dim, targets, tokens_.pad, tokens_.start,
-                                        tokens_.end);
-    }
-    if (!train_.images.empty()) {
-        std::vector<std::span<const std::uint8_t>> images;
-        std::vector<std::vector<int>> targets;
-        for (std::size_t idx : indices) images.emplace_back(train_.images[idx]), targets.push_back(train_.targets[idx]);
-        return models::make_image_batch(images, targets, tokens_.pad, tokens_.start, tokens_.end);
-    }
-    std::vector<std::vector<int>> sources, targets;
-    for (std::size_t idx : indices) {
-        sources.push_back(train_.sources[idx]);
-        targets.push_back(train_.targets[idx]);
-    }
-    return models::make_batch(sources, targets, tokens_.pad, tokens_.start, tokens_.end);
+    return train_.batch(batches_[cursor_++], model_.config(), tokens_);
 }
 
 Progress Trainer::step() {

@@ -8,13 +8,20 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace apg::train {
 
+// Ids of the special tokens (the vocabulary's pad, start and end).
+struct SpecialTokens {
+    int pad = 0, start = 1, end = 2;
+};
+
 // Token ids without start / end tokens, pair k = (sources[k], targets[k]).
 // An image task has images (S·S·3 RGB bytes each) instead of sources, a speech task frames
-// (n·F values each, frame after frame).
+// (n·F values each, frame after frame). What the trainer asks of a pair's source, whichever it
+// holds, is answered here (encoded_pairs.cpp), so the trainer itself never asks which.
 struct EncodedPairs {
     std::vector<std::vector<int>> sources, targets;
     std::vector<std::vector<std::uint8_t>> images;
@@ -22,11 +29,12 @@ struct EncodedPairs {
     std::size_t size() const {
         return !frames.empty() ? frames.size() : images.empty() ? sources.size() : images.size();
     }
-};
-
-// Ids of the special tokens (the vocabulary's pad, start and end).
-struct SpecialTokens {
-    int pad = 0, start = 1, end = 2;
+    // Source k's length, by which the trainer groups similar ones into a batch (0 for images: all
+    // alike); source k through the model's encoder; the batch of these pairs.
+    std::size_t source_length(std::size_t k) const;
+    models::EncoderOutput encode(const models::Seq2Seq &model, std::size_t k) const;
+    models::Batch batch(std::span<const std::size_t> indices, const models::ModelConfig &config,
+                        SpecialTokens tokens) const;
 };
 
 struct TrainOptions {

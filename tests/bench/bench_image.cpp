@@ -6,7 +6,7 @@
 #include "bench.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
-#include "train/tasks/scenes.hpp"
+#include "tasks/scenes.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     const auto model = apg::io::Model::load(bytes);
     const auto &c = model.config();
-    namespace sc = apg::train::scenes;
+    namespace sc = apg::tasks::scenes;
     const auto pixels = sc::render(sc::parse_description("small red circle at 10,12; large blue square at 24,20"));
     // Multiply-adds of the three 3 x 3 convolutions, two flops each.
     const double S = c.image_size, C = c.conv_channels, F = c.encoder_hidden;

@@ -6,7 +6,7 @@
 #include "bench.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
-#include "train/tasks/speech.hpp"
+#include "tasks/speech.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
     }
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     const auto model = apg::io::Model::load(bytes);
-    namespace sp = apg::train::speech;
+    namespace sp = apg::tasks::speech;
     // The whole woodchuck sentence at the rate that makes it closest to 300 frames.
     float rate = 1.0f;
     for (int milli = 700; milli <= 1000; milli += 5) {

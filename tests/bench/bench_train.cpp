@@ -6,7 +6,7 @@
 // and, for native and wasm, how many sequences and seconds training needs to pass 99% held-out
 // exact match (checked every 25 steps on 500 held-out pairs; evaluation time not counted).
 #include "io/vocab.hpp"
-#include "train/prepare.hpp"
+#include "train/text_task.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -19,7 +19,7 @@
 #include "decode/session.hpp"
 #include "io/vocab.hpp"
 #include "models/seq2seq.hpp"
-#include "train/tasks/speech.hpp"
+#include "tasks/speech.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -35,7 +35,7 @@
 
 namespace {
 
-namespace sp = apg::train::speech;
+namespace sp = apg::tasks::speech;
 using apg::ErrorCode;
 
 std::vector<std::unique_ptr<apg::models::Seq2Seq>> models;

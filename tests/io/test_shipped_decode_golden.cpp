@@ -15,8 +15,8 @@
 #include "decode/session.hpp"
 #include "io/model.hpp"
 #include "support/sanitized.hpp"
-#include "train/tasks/scenes.hpp"
-#include "train/tasks/speech.hpp"
+#include "tasks/scenes.hpp"
+#include "tasks/speech.hpp"
 
 #include <doctest/doctest.h>
 
@@ -78,9 +78,9 @@ Decoded decode_fixed(const io::Model &model, const std::string &input) {
         switch (model.config().encoder) {
         case models::EncoderKind::conv:
             return decode::DecodeSession(
-                net, net.encode_image(train::scenes::render(train::scenes::parse_description(input))), options);
+                net, net.encode_image(tasks::scenes::render(tasks::scenes::parse_description(input))), options);
         case models::EncoderKind::audio:
-            return decode::DecodeSession(net, net.encode_audio(train::speech::synthesize(input, speech_seed).features),
+            return decode::DecodeSession(net, net.encode_audio(tasks::speech::synthesize(input, speech_seed).features),
                                          options);
         default:
             return decode::DecodeSession(net, model.encode_source(input), options);

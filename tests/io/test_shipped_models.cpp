@@ -2,7 +2,7 @@
 // decodes a fixed held-out sample about as well as the README says.
 #include "io/model.hpp"
 #include "support/sanitized.hpp"
-#include "train/prepare.hpp"
+#include "train/text_task.hpp"
 
 #include <doctest/doctest.h>
 
@@ -64,7 +64,7 @@ TEST_CASE("every shipped checkpoint decodes a fixed held-out sample about as wel
     // from flaking while still catching a broken model (which falls to ~0%). Under the
     // sanitizers the first 30 (tests/support/sanitized.hpp).
     const std::size_t sample = test::sanitized ? 30 : 100;
-    std::map<std::string, train::TaskData> tasks;
+    std::map<std::string, tasks::TaskData> tasks;
     for (const auto &entry : readme_accuracies()) {
         // (named copies: clang 14 cannot capture structured bindings in doctest's INFO lambdas)
         const std::string file = entry.first;
@@ -78,9 +78,9 @@ TEST_CASE("every shipped checkpoint decodes a fixed held-out sample about as wel
         const io::Model model = io::Model::load(read_bytes(path));
         const auto seed = model.training().value("data_seed", std::uint64_t{1});
         const std::string key = model.config().task + "/" + std::to_string(seed);
-        if (!tasks.count(key)) tasks.emplace(key, train::make_task(model.config().task, seed));
+        if (!tasks.count(key)) tasks.emplace(key, tasks::make_task(model.config().task, seed));
         const auto &data = tasks.at(key);
-        std::vector<train::Example> first(data.heldout.begin(),
+        std::vector<tasks::Example> first(data.heldout.begin(),
                                           data.heldout.begin() + static_cast<std::ptrdiff_t>(sample));
         const auto pairs = train::encode_examples(first, model.source_vocab(), model.target_vocab());
         const double measured =
@@ -107,7 +107,7 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
         REQUIRE_MESSAGE(in, "tests/io/shipped_golden.json is missing");
         golden = nlohmann::json::parse(in);
     }
-    std::map<std::string, train::TaskData> tasks;
+    std::map<std::string, tasks::TaskData> tasks;
     for (const auto &entry : readme_accuracies()) {
         // (named copies: clang 14 cannot capture structured bindings in doctest's INFO lambdas)
         const std::string file = entry.first;
@@ -117,7 +117,7 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
         const io::Model model = io::Model::load(read_bytes(models_dir / file));
         const std::string &task = model.config().task;
         if (write && !tasks.count(task))
-            tasks.emplace(task, train::make_task(task, model.training().value("data_seed", std::uint64_t{1})));
+            tasks.emplace(task, tasks::make_task(task, model.training().value("data_seed", std::uint64_t{1})));
         if (!write) REQUIRE(golden.contains(file));
         for (int k = 0; k < 2; ++k) {
             // The inputs come from the golden file, so this compares the models alone, not the

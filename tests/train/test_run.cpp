@@ -2,6 +2,7 @@
 #include "core/limits.hpp"
 #include "decode/session.hpp"
 #include "train/run.hpp"
+#include "train/text_task.hpp"
 
 #include <doctest/doctest.h>
 

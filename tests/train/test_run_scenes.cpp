@@ -1,6 +1,7 @@
 #include "core/error.hpp"
 #include "decode/session.hpp"
 #include "train/run.hpp"
+#include "train/scenes_task.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,6 +10,7 @@
 
 using namespace apg;
 using namespace apg::train;
+namespace scenes = apg::tasks::scenes;
 
 namespace {
 
@@ -53,19 +55,19 @@ std::string caption_of(const models::Seq2Seq &net, const io::Vocabulary &target,
 } // namespace
 
 TEST_CASE("Run trains scenes with the recipe of apg train --task scenes, step for step like the Trainer") {
-    const PreparedScenes task = prepare_scenes(3);
+    const std::unique_ptr<Dataset> task = scenes_task().prepare({3});
     models::Seq2Seq reference(scenes_config(attention::ScoreKind::general, models::AttentionStyle::luong), 3);
     TrainOptions options = scenes_options();
     options.seed = 3;
     options.steps = 4;
     options.batch_size = 8;
-    Trainer trainer(reference, task.train, task.heldout, kTokens, options);
+    Trainer trainer(reference, task->train, task->heldout, kTokens, options);
 
     Run run(small_scenes());
     CHECK(run.model_config().encoder == models::EncoderKind::conv);
     CHECK(run.model_config().max_source_len == 64);
-    CHECK(run.data().train.images == task.train.images);
-    CHECK(run.data().heldout.targets == task.heldout.targets);
+    CHECK(run.data().train.images == task->train.images);
+    CHECK(run.data().heldout.targets == task->heldout.targets);
     CHECK(flat(run.network()) == flat(reference));
     for (int k = 0; k < 2; ++k) {
         const Progress want = trainer.step();
@@ -136,7 +138,8 @@ TEST_CASE("A trained scenes Run saves what the io layer loads as the same captio
     CHECK(record["encoder"] == "conv");
     CHECK(record["train_pairs"] == scenes::default_train_scenes);
     CHECK(record["heldout_pairs"] == scenes::default_heldout_scenes);
-    const ScenesScore score = evaluate_scenes(run.network(), prepare_scenes(3).data.heldout, run.data().target_vocab);
+    const ScenesScore score = evaluate_scenes(
+        run.network(), scenes::make_scenes(3, 0, scenes::default_heldout_scenes).heldout, run.data().target_vocab);
     CHECK(record["heldout_exact_match"].get<double>() == score.exact_match);
     CHECK(record["attention_hits"].get<double>() == score.attention_hits);
     CHECK(!record.contains("steps_done"));

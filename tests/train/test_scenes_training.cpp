@@ -1,10 +1,11 @@
 // The scenes task through the trainer: image batches, evaluation and the attention figure.
-#include "train/tasks/scenes_prepare.hpp"
+#include "train/scenes_task.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace apg;
 using namespace apg::train;
+namespace scenes = apg::tasks::scenes;
 
 TEST_CASE("a cell is in a box when its centre pixel is") {
     const scenes::Box box{8, 4, 14, 10};       // 8 × 8 grid of 4-pixel cells: cell (r, c) centre (4c + 1.5, 4r + 1.5)
@@ -20,10 +21,11 @@ TEST_CASE("a cell is in a box when its centre pixel is") {
 }
 
 TEST_CASE("the trainer learns from image batches: the loss falls and evaluation runs on held-out scenes") {
-    PreparedScenes task = prepare_scenes(2, 256, 16);
-    CHECK(task.train.images.size() == 256);
-    CHECK(task.train.sources.empty());
-    CHECK(task.train.size() == 256);
+    const std::unique_ptr<Dataset> task = scenes_task().prepare({2, 256, 16});
+    CHECK(task->train.images.size() == 256);
+    CHECK(task->train.sources.empty());
+    CHECK(task->train.size() == 256);
+    CHECK(task->heldout.size() == 16);
     models::ModelConfig config = scenes_config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau);
     config.conv_channels = 4;
     config.encoder_hidden = 6;
@@ -33,17 +35,18 @@ TEST_CASE("the trainer learns from image batches: the loss falls and evaluation 
     TrainOptions options = scenes_options();
     options.steps = 150;
     options.batch_size = 16;
-    Trainer trainer(model, task.train, task.heldout, {io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos},
-                    options);
+    Trainer trainer(model, task->train, task->heldout, special_tokens, options);
     const double first = trainer.step().loss;
     double last = first;
     while (!trainer.done()) last = trainer.step().loss;
     INFO("loss " << first << " -> " << last);
     CHECK(last < 0.6 * first);
-    const ScenesScore score = evaluate_scenes(model, task.data.heldout, task.target_vocab);
+    // The held-out scenes as samples: the stream without training scenes gives the same ones.
+    const std::vector<scenes::Sample> heldout = scenes::make_scenes(2, 0, 16).heldout;
+    const ScenesScore score = evaluate_scenes(model, heldout, task->target_vocab);
     CHECK(score.scenes == 16);
     int words = 0;
-    for (const auto &s : task.data.heldout)
+    for (const auto &s : heldout)
         for (const auto &t : s.caption.tokens)
             words += t != "a" && t != "small" && t != "large" && t != "above" && t != "to" && t != "the" &&
                      t != "left" && t != "of";

@@ -4,7 +4,7 @@
 // under the sanitizers the first 100 scenes score about as well, tests/support/sanitized.hpp).
 #include "io/model.hpp"
 #include "support/sanitized.hpp"
-#include "train/tasks/scenes_prepare.hpp"
+#include "train/scenes_task.hpp"
 
 #include <doctest/doctest.h>
 
@@ -50,7 +50,7 @@ TEST_CASE("the shipped scenes models are listed in the README, at most 1 MB, and
         if (name.rfind("scenes-", 0) == 0 && entry.path().extension() == ".safetensors")
             CHECK_MESSAGE(listed.count(name), name << " is not in web/models/README.md");
     }
-    std::map<std::uint64_t, train::scenes::ScenesData> data;
+    std::map<std::uint64_t, tasks::scenes::ScenesData> data;
     for (const auto &entry : listed) {
         const std::string file = entry.first;
         const Listed want = entry.second;
@@ -66,7 +66,7 @@ TEST_CASE("the shipped scenes models are listed in the README, at most 1 MB, and
         const std::size_t scenes = test::sanitized ? 100 : 1000;
         // Only the held-out side is needed: a stream with no training scenes skips the others
         // unrendered and yields the same held-out ones, of which the first `scenes`.
-        if (!data.count(seed)) data.emplace(seed, train::scenes::make_scenes(seed, 0, scenes));
+        if (!data.count(seed)) data.emplace(seed, tasks::scenes::make_scenes(seed, 0, scenes));
         CHECK(model.training().value("heldout_pairs", std::size_t{0}) == 1000);
         const train::ScenesScore score =
             train::evaluate_scenes(model.network(), data.at(seed).heldout, model.target_vocab(), scenes);

@@ -5,7 +5,7 @@
 // tests/support/sanitized.hpp).
 #include "io/model.hpp"
 #include "support/sanitized.hpp"
-#include "train/tasks/speech_prepare.hpp"
+#include "train/speech_task.hpp"
 
 #include <doctest/doctest.h>
 
@@ -51,7 +51,7 @@ TEST_CASE("the shipped speech models are listed in the README, at most 1 MB, and
         if (name.rfind("speech-", 0) == 0 && entry.path().extension() == ".safetensors")
             CHECK_MESSAGE(listed.count(name), name << " is not in web/models/README.md");
     }
-    std::map<std::uint64_t, train::speech::SpeechData> data;
+    std::map<std::uint64_t, tasks::speech::SpeechData> data;
     for (const auto &entry : listed) {
         const std::string file = entry.first;
         const Listed want = entry.second;
@@ -67,7 +67,7 @@ TEST_CASE("the shipped speech models are listed in the README, at most 1 MB, and
         // Only the held-out side is needed: a stream with no training utterances yields the same ones.
         if (!data.count(seed))
             data.emplace(seed,
-                         train::speech::make_speech(seed, 0, model.training().value("heldout_pairs", std::size_t{0})));
+                         tasks::speech::make_speech(seed, 0, model.training().value("heldout_pairs", std::size_t{0})));
         const std::size_t utterances = test::sanitized ? 40 : 400;
         const train::SpeechScore score =
             train::evaluate_speech(model.network(), data.at(seed).heldout, model.target_vocab(), utterances);
@@ -104,7 +104,7 @@ TEST_CASE("the shipped location model hears the whole woodchuck sentence, longer
     std::ifstream in(path, std::ios::binary);
     const io::Model model = io::Model::load(
         std::vector<std::uint8_t>{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
-    const train::speech::Utterance u = train::speech::synthesize(train::speech::woodchuck_sentence, 1);
+    const tasks::speech::Utterance u = tasks::speech::synthesize(tasks::speech::woodchuck_sentence, 1);
     const models::EncoderOutput encoded = model.network().encode_audio(u.features);
     std::vector<int> ids;
     std::vector<Vec> weights;
@@ -115,6 +115,6 @@ TEST_CASE("the shipped location model hears the whole woodchuck sentence, longer
         if (best == io::Vocabulary::eos) break;
         ids.push_back(static_cast<int>(best));
     }
-    CHECK(model.target_vocab().join(ids) == std::string(train::speech::woodchuck_sentence));
+    CHECK(model.target_vocab().join(ids) == std::string(tasks::speech::woodchuck_sentence));
     CHECK(train::monotonic_share(weights) == 1.0);
 }

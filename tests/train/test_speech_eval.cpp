@@ -1,7 +1,7 @@
 #include "core/error.hpp"
 #include "io/model.hpp"
 #include "train/run.hpp"
-#include "train/tasks/speech_prepare.hpp"
+#include "train/speech_task.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,6 +9,7 @@
 
 using namespace apg;
 using namespace apg::train;
+namespace speech = apg::tasks::speech;
 
 namespace {
 

@@ -16,9 +16,9 @@ scenes=$(sed -n '/^## Scene models/,$p' web/models/README.md 2>/dev/null || true
 # Shipped models
 
 Every checkpoint here was made by the project's own trainer (`src/train`) from data the project
-generates itself (`src/train/tasks`, `make_task(task, seed)`), with the native CLI. All share one
+generates itself (`src/tasks`, `make_task(task, seed)`), with the native CLI. All share one
 seed (1: model initialisation, batch order and the generated data) and, per task, one recipe
-(`src/train/prepare.cpp`), so comparing score functions and styles is fair:
+(`src/train/text_task.cpp`), so comparing score functions and styles is fair:
 
 - model: embeddings 32, BiGRU encoder 2 × 64, decoder GRU 128, additive attention dimension 64
   (the other score functions have no extra size but scaled cosine's one learned scale g; dot,

@@ -13,9 +13,9 @@ speech=$(sed -n '/^## Speech models/,$p' "$readme")
   cat <<'TEXT'
 ## Scene models
 
-Image captioning (`--task scenes`, `src/train/tasks/scenes.hpp`): 32 × 32 RGB scenes of 1–3 objects,
+Image captioning (`--task scenes`, `src/tasks/scenes.hpp`): 32 × 32 RGB scenes of 1–3 objects,
 captions such as "a small red circle above a large blue square". One recipe for all
-(`src/train/tasks/scenes_prepare.cpp`), seed 1 for the initialisation, the batch order and the data:
+(`src/train/scenes_task.cpp`), seed 1 for the initialisation, the batch order and the data:
 
 - model: conv encoder 3 → 16 → 16 → 62 channels (3 × 3, padding 1, ReLU and 2 × 2 max-pooling after
   the first two) to an 8 × 8 grid of 64 cells, each 62 features and its position (row, column) in

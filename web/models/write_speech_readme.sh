@@ -12,11 +12,11 @@ head=$(sed '/^## Speech models/,$d' "$readme")
   cat <<'TEXT'
 ## Speech models
 
-Speech recognition of synthetic utterances (`--task speech`, `src/train/tasks/speech.hpp`): phrases
+Speech recognition of synthetic utterances (`--task speech`, `src/tasks/speech.hpp`): phrases
 of 1–6 words from a 46-word lexicon around "how much wood would a woodchuck chuck", spoken as frames
 of 24 band energies (10 ms each; every letter a fixed pattern of formant-like bumps, with random
 durations, speaking rate, pitch shift, blur, noise and pauses), transcribed to characters. One recipe
-for all (`src/train/tasks/speech_prepare.cpp`), seed 1 for the initialisation, the batch order and
+for all (`src/train/speech_task.cpp`), seed 1 for the initialisation, the batch order and
 the data:
 
 - model: audio encoder (a BiGRU 32 per direction over the frames, a ×2 time reduction, a second
