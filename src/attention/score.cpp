@@ -1,7 +1,8 @@
 // Stage 1 of attention: the seven score functions, forward and backward (shapes in score.hpp).
 #include "attention/score.hpp"
 
-#include "attention/small.hpp"
+#include "core/shape_text.hpp"
+#include "core/small.hpp"
 
 #include "core/kernels.hpp"
 
@@ -14,22 +15,18 @@ namespace apg::attention {
 
 namespace {
 
-APG_SMALL std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-APG_SMALL std::string shape(const Vec &v) { return std::to_string(v.size()); }
-
 [[noreturn]] APG_SMALL void fail(ScoreKind kind, const std::string &what) {
     throw std::invalid_argument(std::string(name(kind)) + " score: " + what);
 }
 
 APG_SMALL void require_matrix(ScoreKind kind, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
-        fail(kind,
-             std::string(what) + " is " + shape(m) + ", expected " + std::to_string(rows) + "×" + std::to_string(cols));
+        fail(kind, std::string(what) + " is " + core::shape_text(m) + ", expected " + core::shape_text(rows, cols));
 }
 
 APG_SMALL void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
     if (v.size() != size)
-        fail(kind, std::string(what) + " has " + shape(v) + " elements, expected " + std::to_string(size));
+        fail(kind, std::string(what) + " has " + core::shape_text(v) + " elements, expected " + std::to_string(size));
 }
 
 Mat uniform_matrix(Eigen::Index rows, Eigen::Index cols, core::Rng &rng) {
@@ -60,6 +57,17 @@ APG_SMALL void check_cache(const ScoreParams &params, const Mat &keys, Eigen::In
     default:
         break;
     }
+}
+
+// The gradients a backward pass accumulates into: dL/dK (n × dk), dL/d cache of the cache's
+// shapes, and parameter gradients of the same score function.
+APG_SMALL void check_key_gradients(const ScoreParams &params, const KeyCache &cache, const KeyCache &d_cache,
+                                   const Mat &d_keys, const ScoreParams &d_params, Eigen::Index n, Eigen::Index dk) {
+    require_matrix(params.kind, "d_keys", d_keys, n, dk);
+    require_matrix(params.kind, "d_cache.projected", d_cache.projected, cache.projected.rows(), cache.projected.cols());
+    require_vector(params.kind, "d_cache.norms", d_cache.norms, cache.norms.size());
+    if (d_params.kind != params.kind)
+        fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
 }
 
 // The cosines c_j = qᵀk_j / (‖q‖_ε ν_j) of every key into out (n) and ‖q‖ into query_norm.
@@ -165,25 +173,11 @@ APG_SMALL void location_features_backward(const Mat &filters, const Vec &previou
 float initial_cosine_scale(Eigen::Index dk) { return std::sqrt(static_cast<float>(dk)); }
 
 APG_SMALL std::string_view name(ScoreKind kind) {
-    switch (kind) {
-    case ScoreKind::dot:
-        return "dot";
-    case ScoreKind::scaled_dot:
-        return "scaled_dot";
-    case ScoreKind::general:
-        return "general";
-    case ScoreKind::additive:
-        return "additive";
-    case ScoreKind::cosine:
-        return "cosine";
-    case ScoreKind::scaled_cosine:
-        return "scaled_cosine";
-    case ScoreKind::location:
-        return "location";
-    case ScoreKind::none:
-        return "none";
-    }
-    return "unknown";
+    // In the order of ScoreKind.
+    constexpr std::string_view names[] = {"dot",    "scaled_dot",    "general",  "additive",
+                                          "cosine", "scaled_cosine", "location", "none"};
+    const auto k = static_cast<std::size_t>(kind);
+    return k < std::size(names) ? names[k] : "unknown";
 }
 
 APG_SMALL ScoreKind parse_score_kind(std::string_view text) {
@@ -268,13 +262,13 @@ APG_SMALL void ScoreParams::check(Eigen::Index dq, Eigen::Index dk) const {
         break;
     case ScoreKind::additive:
     case ScoreKind::location:
-        if (w_q.rows() == 0) fail(kind, "W_q is " + shape(w_q) + ", the hidden size da must be positive");
+        if (w_q.rows() == 0) fail(kind, "W_q is " + core::shape_text(w_q) + ", the hidden size da must be positive");
         require_matrix(kind, "W_q", w_q, w_q.rows(), dq);
         require_matrix(kind, "W_k", w_k, w_q.rows(), dk);
         require_vector(kind, "v", v, w_q.rows());
         if (kind == ScoreKind::location) {
             if (filters.rows() == 0 || filters.cols() % 2 == 0)
-                fail(kind, "F is " + shape(filters) + ", expected kf ≥ 1 filters of an odd width");
+                fail(kind, "F is " + core::shape_text(filters) + ", expected kf ≥ 1 filters of an odd width");
             require_matrix(kind, "W_f", w_f, w_q.rows(), filters.rows());
             require_vector(kind, "b", b, w_q.rows());
         }
@@ -290,20 +284,19 @@ APG_SMALL KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
     const auto dk = static_cast<std::size_t>(keys.cols());
     KeyCache cache;
     switch (params.kind) {
-    case ScoreKind::general: // row j = W k_j:  n × dq
-        if (params.w.cols() != keys.cols())
-            fail(params.kind, "W is " + shape(params.w) + " but keys are " + shape(keys) + " (W needs dk columns)");
-        cache.projected.resize(keys.rows(), params.w.rows());
-        core::gemm_nt(view(keys), view(params.w), view(cache.projected), n, params.w.rows(), dk);
-        break;
+    case ScoreKind::general:  // row j = W k_j:  n × dq
     case ScoreKind::additive: // row j = W_k k_j:  n × da
-    case ScoreKind::location:
-        if (params.w_k.cols() != keys.cols())
-            fail(params.kind,
-                 "W_k is " + shape(params.w_k) + " but keys are " + shape(keys) + " (W_k needs dk columns)");
-        cache.projected.resize(keys.rows(), params.w_k.rows());
-        core::gemm_nt(view(keys), view(params.w_k), view(cache.projected), n, params.w_k.rows(), dk);
+    case ScoreKind::location: {
+        const bool general = params.kind == ScoreKind::general;
+        const Mat &w = general ? params.w : params.w_k;
+        const std::string name = general ? "W" : "W_k";
+        if (w.cols() != keys.cols())
+            fail(params.kind, name + " is " + core::shape_text(w) + " but keys are " + core::shape_text(keys) + " (" +
+                                  name + " needs dk columns)");
+        cache.projected.resize(keys.rows(), w.rows());
+        core::gemm_nt(view(keys), view(w), view(cache.projected), n, w.rows(), dk);
         break;
+    }
     case ScoreKind::cosine:
     case ScoreKind::scaled_cosine:
         cache.norms.resize(keys.rows());
@@ -319,7 +312,7 @@ APG_SMALL KeyCache prepare_keys(const ScoreParams &params, const Mat &keys) {
 void score_forward(const ScoreParams &params, const Vec &query, const Mat &keys, const KeyCache &cache,
                    ScoreResult &out, std::span<const float> previous) {
     const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
-    if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
+    if (n == 0) fail(params.kind, "no keys (keys are " + core::shape_text(keys) + ")");
     params.check(dq, dk);
     check_cache(params, keys, dq, cache);
     const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
@@ -381,17 +374,13 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
                     const ScoreResult &fwd, const Vec &d_scores, Vec &d_query, Mat &d_keys, KeyCache &d_cache,
                     ScoreParams &d_params, Vec *d_previous) {
     const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
-    if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
+    if (n == 0) fail(params.kind, "no keys (keys are " + core::shape_text(keys) + ")");
     params.check(dq, dk);
     check_cache(params, keys, dq, cache);
     require_vector(params.kind, "forward scores", fwd.scores, n);
     require_vector(params.kind, "d_scores", d_scores, n);
     require_vector(params.kind, "d_query", d_query, dq);
-    require_matrix(params.kind, "d_keys", d_keys, n, dk);
-    require_matrix(params.kind, "d_cache.projected", d_cache.projected, cache.projected.rows(), cache.projected.cols());
-    require_vector(params.kind, "d_cache.norms", d_cache.norms, cache.norms.size());
-    if (d_params.kind != params.kind)
-        fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
+    check_key_gradients(params, cache, d_cache, d_keys, d_params, n, dk);
     const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
 
     switch (params.kind) {
@@ -458,11 +447,7 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
 void prepare_keys_backward(const ScoreParams &params, const Mat &keys, const KeyCache &cache, const KeyCache &d_cache,
                            Mat &d_keys, ScoreParams &d_params) {
     const Eigen::Index n = keys.rows(), dk = keys.cols();
-    require_matrix(params.kind, "d_keys", d_keys, n, dk);
-    require_matrix(params.kind, "d_cache.projected", d_cache.projected, cache.projected.rows(), cache.projected.cols());
-    require_vector(params.kind, "d_cache.norms", d_cache.norms, cache.norms.size());
-    if (d_params.kind != params.kind)
-        fail(params.kind, "d_params are for the " + std::string(name(d_params.kind)) + " score");
+    check_key_gradients(params, cache, d_cache, d_keys, d_params, n, dk);
     const auto un = static_cast<std::size_t>(n), udk = static_cast<std::size_t>(dk);
 
     // projected = K Mᵀ (M = W or W_k, rows × dk):  dK += dP M,  dM += dPᵀ K
@@ -507,7 +492,7 @@ void score_backward(const ScoreParams &params, const Vec &query, const Mat &keys
     // general for a single query: going round the cache would cost n·dq·dk; directly it is
     // dk_j += d_scores_j Wᵀq and dW += q (Kᵀ d_scores)ᵀ, O((n + dq)·dk).
     const Eigen::Index n = keys.rows(), dq = query.size(), dk = keys.cols();
-    if (n == 0) fail(params.kind, "no keys (keys are " + shape(keys) + ")");
+    if (n == 0) fail(params.kind, "no keys (keys are " + core::shape_text(keys) + ")");
     params.check(dq, dk);
     check_cache(params, keys, dq, cache);
     require_vector(params.kind, "d_scores", d_scores, n);

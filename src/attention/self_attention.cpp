@@ -2,6 +2,7 @@
 #include "attention/self_attention.hpp"
 
 #include "core/kernels.hpp"
+#include "core/shape_text.hpp"
 
 #include <cmath>
 #include <limits>
@@ -14,16 +15,13 @@ namespace {
 
 using Index = Eigen::Index;
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-
 [[noreturn]] void fail(const char *op, const std::string &what) {
     throw std::invalid_argument(std::string(op) + ": " + what);
 }
 
 void require_matrix(const char *op, const char *what, const Mat &m, Index rows, Index cols) {
     if (m.rows() != rows || m.cols() != cols)
-        fail(op,
-             std::string(what) + " is " + shape(m) + ", expected " + std::to_string(rows) + "×" + std::to_string(cols));
+        fail(op, std::string(what) + " is " + core::shape_text(m) + ", expected " + core::shape_text(rows, cols));
 }
 
 void require_vector(const char *op, const char *what, const Vec &v, Index size) {
@@ -48,14 +46,14 @@ Index check_inputs(const char *op, const SelfAttentionParams &params, const Mat 
                    const SelfAttentionOptions &options) {
     params.check();
     const Index d = params.dim(), n = x.rows();
-    if (x.cols() != d) fail(op, "x is " + shape(x) + " but the parameters are for d = " + std::to_string(d));
-    if (n == 0) fail(op, "x is " + shape(x) + ", an empty sequence");
+    if (x.cols() != d) fail(op, "x is " + core::shape_text(x) + " but the parameters are for d = " + std::to_string(d));
+    if (n == 0) fail(op, "x is " + core::shape_text(x) + ", an empty sequence");
     if (options.heads <= 0 || d % options.heads != 0)
         fail(op, "d = " + std::to_string(d) + " does not split into heads = " + std::to_string(options.heads) +
                      " (d must be a positive multiple of the number of heads)");
     if (!options.padding_mask.empty() && options.padding_mask.size() != static_cast<std::size_t>(n))
-        fail(op, "padding mask has " + std::to_string(options.padding_mask.size()) + " bytes but x is " + shape(x) +
-                     " (one byte per position)");
+        fail(op, "padding mask has " + std::to_string(options.padding_mask.size()) + " bytes but x is " +
+                     core::shape_text(x) + " (one byte per position)");
     return d / options.heads;
 }
 
@@ -109,7 +107,8 @@ void SelfAttentionParams::list(core::ParamList out, Eigen::Index d) {
 }
 
 void SelfAttentionParams::check() const {
-    if (w_q.rows() == 0) fail("self_attention", "W_q is " + shape(w_q) + ", the model size d must be positive");
+    if (w_q.rows() == 0)
+        fail("self_attention", "W_q is " + core::shape_text(w_q) + ", the model size d must be positive");
     require_params("self_attention", *this, w_q.rows());
 }
 

@@ -1,7 +1,8 @@
 // The three stages of one attention step (scores → weights → context), forward and backward.
 #include "attention/step.hpp"
 
-#include "attention/small.hpp"
+#include "core/shape_text.hpp"
+#include "core/small.hpp"
 
 #include "core/error.hpp"
 #include "core/kernels.hpp"
@@ -26,21 +27,19 @@ APG_SMALL void check_temperature(const char *op, float t) {
 
 namespace {
 
-APG_SMALL std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-
 // Shapes shared by the forward and backward pass; `op` names the caller in the message.
 APG_SMALL void check_step(const char *op, const Vec &query, const Mat &keys, const Mat &values,
                           const StepOptions &options) {
     const std::string where = std::string(op) + ": ";
     if (keys.rows() == 0)
-        throw std::invalid_argument(where + "no keys to attend to (keys are " + shape(keys) + ", query has " +
-                                    std::to_string(query.size()) + " elements)");
+        throw std::invalid_argument(where + "no keys to attend to (keys are " + core::shape_text(keys) +
+                                    ", query has " + std::to_string(query.size()) + " elements)");
     if (values.rows() != keys.rows())
-        throw std::invalid_argument(where + "values are " + shape(values) + " but keys are " + shape(keys) +
-                                    " (one value row per key)");
+        throw std::invalid_argument(where + "values are " + core::shape_text(values) + " but keys are " +
+                                    core::shape_text(keys) + " (one value row per key)");
     if (!options.mask.empty() && options.mask.size() != static_cast<std::size_t>(keys.rows()))
         throw std::invalid_argument(where + "mask has " + std::to_string(options.mask.size()) + " bytes but keys are " +
-                                    shape(keys) + " (one byte per key)");
+                                    core::shape_text(keys) + " (one byte per key)");
     if (!options.weights.empty() && options.weights.size() != static_cast<std::size_t>(keys.rows()))
         throw std::invalid_argument(where + "given weights do not match the keys (one weight per key)");
     if (!options.previous.empty() && options.previous.size() != static_cast<std::size_t>(keys.rows()))
@@ -96,12 +95,13 @@ Vec context_softmax_backward(const Vec &query, const Mat &keys, const Mat &value
                                     " elements, expected one per key (" + std::to_string(n) + ")");
     if (d_context.size() != values.cols())
         throw std::invalid_argument(std::string(op) + ": d_context has " + std::to_string(d_context.size()) +
-                                    " elements but values are " + shape(values));
+                                    " elements but values are " + core::shape_text(values));
     if (d_values.rows() != values.rows() || d_values.cols() != values.cols())
-        throw std::invalid_argument(std::string(op) + ": d_values is " + shape(d_values) + " but values are " +
-                                    shape(values));
+        throw std::invalid_argument(std::string(op) + ": d_values is " + core::shape_text(d_values) +
+                                    " but values are " + core::shape_text(values));
     if (d_keys.rows() != keys.rows() || d_keys.cols() != keys.cols())
-        throw std::invalid_argument(std::string(op) + ": d_keys is " + shape(d_keys) + " but keys are " + shape(keys));
+        throw std::invalid_argument(std::string(op) + ": d_keys is " + core::shape_text(d_keys) + " but keys are " +
+                                    core::shape_text(keys));
     if (d_query.size() != query.size())
         throw std::invalid_argument(std::string(op) + ": d_query has " + std::to_string(d_query.size()) +
                                     " elements but the query has " + std::to_string(query.size()));

@@ -61,7 +61,7 @@ struct Field {
 
 inline constexpr std::string_view kind_labels[] = {"decoder"};
 // In the order of decode::Choice.
-inline constexpr std::string_view choice_labels[] = {"greedy", "forced", "beam"};
+inline constexpr std::string_view choice_labels[] = {"greedy", "forced"};
 // How the step's context was made: from its weights, or (a model without attention) the fixed vector.
 inline constexpr std::string_view context_labels[] = {"weights", "fixed_vector"};
 // In the order of decode::Pin.

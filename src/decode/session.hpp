@@ -15,8 +15,9 @@
 
 namespace apg::decode {
 
-enum class Choice { greedy, forced, beam };
-std::string_view name(Choice choice); // "greedy", "forced", "beam"
+// How a step's token was taken: the model's most probable, or forced by the person (a beam
+// search keeps its own tree, BeamNode, not session steps).
+enum class Choice { greedy, forced };
 
 // How a step's attention weights were set against the model's own: none, one-hot on a source
 // token, or weights given by the person (renormalised).

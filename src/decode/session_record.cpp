@@ -7,8 +7,6 @@
 
 namespace apg::decode {
 
-std::string_view name(Choice choice) { return record::choice_labels[static_cast<int>(choice)]; }
-
 namespace record {
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/quote.hpp"
+#include "core/shape_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -45,12 +46,6 @@ void append_u32_le(std::vector<std::uint8_t> &out, std::uint32_t value) {
 std::uint32_t read_u32_le(const std::uint8_t *bytes) {
     return static_cast<std::uint32_t>(bytes[0]) | static_cast<std::uint32_t>(bytes[1]) << 8 |
            static_cast<std::uint32_t>(bytes[2]) << 16 | static_cast<std::uint32_t>(bytes[3]) << 24;
-}
-
-std::string shape_text(const std::vector<std::int64_t> &shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
-    return text + "]";
 }
 
 std::uint64_t read_nonnegative(const json &value, const std::string &what, const std::string &field) {
@@ -118,13 +113,13 @@ std::vector<std::uint8_t> save_safetensors(const Checkpoint &checkpoint) {
         for (auto dim : tensor.shape) {
             if (dim < 0)
                 throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" shape " +
-                                            shape_text(tensor.shape) + " has a negative dim");
+                                            core::shape_text(tensor.shape) + " has a negative dim");
             elements *= static_cast<std::uint64_t>(dim);
         }
         if (elements != tensor.data.size())
-            throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" shape " + shape_text(tensor.shape) +
-                                        " needs " + std::to_string(elements) + " values, has " +
-                                        std::to_string(tensor.data.size()));
+            throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" shape " +
+                                        core::shape_text(tensor.shape) + " needs " + std::to_string(elements) +
+                                        " values, has " + std::to_string(tensor.data.size()));
         for (std::size_t i = 0; i < tensor.data.size(); ++i)
             if (!std::isfinite(tensor.data[i]))
                 throw std::invalid_argument("save_safetensors: tensor \"" + name + "\" value " + std::to_string(i) +

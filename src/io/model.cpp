@@ -1,5 +1,6 @@
 #include "io/model.hpp"
 
+#include "core/shape_text.hpp"
 #include "io/checkpoint.hpp"
 
 #include "core/error.hpp"
@@ -15,12 +16,6 @@ namespace apg::io {
 namespace {
 
 constexpr const char *format_name = "apg-seq2seq-1";
-
-std::string shape_text(const std::vector<std::int64_t> &shape) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
 
 // The throws are out of line with plain arguments, so each call site stays small (the wasm build
 // has a size budget).
@@ -55,10 +50,11 @@ Model::Model(models::Seq2Seq network, Vocabulary source, Vocabulary target, nloh
     : network_(std::move(network)), source_(std::move(source)), target_(std::move(target)),
       training_(std::move(training)) {
     if (source_.size() != config().source_vocab || target_.size() != config().target_vocab)
-        throw std::invalid_argument("model: vocabularies of " + std::to_string(source_.size()) + " and " +
-                                    std::to_string(target_.size()) + " tokens do not fit a config with " +
-                                    std::to_string(config().source_vocab) + " and " +
-                                    std::to_string(config().target_vocab));
+        throw InputError(ErrorCode::bad_argument,
+                         "the vocabularies have " + std::to_string(source_.size()) + " and " +
+                             std::to_string(target_.size()) + " tokens, the config says " +
+                             std::to_string(config().source_vocab) + " and " + std::to_string(config().target_vocab),
+                         {{"field", std::string("config")}});
 }
 
 std::vector<int> Model::encode_source(std::string_view text) const {
@@ -143,11 +139,6 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
         }
     }
     Vocabulary &source = vocabularies[0], &target = vocabularies[1];
-    if (source.size() != config.source_vocab || target.size() != config.target_vocab)
-        reject("the vocabularies have " + std::to_string(source.size()) + " and " + std::to_string(target.size()) +
-                   " tokens, the config says " + std::to_string(config.source_vocab) + " and " +
-                   std::to_string(config.target_vocab),
-               "config");
     nlohmann::json training =
         c.metadata.count("training") ? parse_json(metadata(c, "training"), "training") : nlohmann::json::object();
     if (!training.is_object()) reject("metadata field \"training\" must be a JSON object", "training");
@@ -157,10 +148,10 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
     const std::vector<models::TensorShape> shapes = models::tensor_shapes(config);
     for (const models::TensorShape &t : shapes) {
         auto it = c.tensors.find(t.name);
-        if (it == c.tensors.end()) reject("missing tensor " + quote(t.name) + " " + shape_text(t.shape), t.name);
+        if (it == c.tensors.end()) reject("missing tensor " + quote(t.name) + " " + core::shape_text(t.shape), t.name);
         if (it->second.shape != t.shape)
-            reject("tensor " + quote(t.name) + " has shape " + shape_text(it->second.shape) + ", the config needs " +
-                       shape_text(t.shape),
+            reject("tensor " + quote(t.name) + " has shape " + core::shape_text(it->second.shape) +
+                       ", the config needs " + core::shape_text(t.shape),
                    t.name);
     }
     // Every expected name was found and names are distinct on both sides, so more tensors in the
@@ -181,7 +172,13 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
         if (file.data.size() != t.data.size()) throw std::logic_error("model: tensor_shapes differs from tensors()");
         std::memcpy(t.data.data(), file.data.data(), t.data.size() * sizeof(float));
     }
-    return Model(models::Seq2Seq(config, std::move(params)), std::move(source), std::move(target), std::move(training));
+    // The vocabularies against the config: the Model's own check, as the file's error.
+    try {
+        return Model(models::Seq2Seq(config, std::move(params)), std::move(source), std::move(target),
+                     std::move(training));
+    } catch (const InputError &e) {
+        reject(e, "", "config");
+    }
 }
 
 } // namespace apg::io

@@ -28,6 +28,8 @@ struct Translation {
 
 class Model {
   public:
+    // Throws InputError(bad_argument, details "field" = "config") when the vocabularies' sizes are
+    // not the config's: the one check of that, which load() reports as the file's error.
     Model(models::Seq2Seq network, Vocabulary source, Vocabulary target,
           nlohmann::json training = nlohmann::json::object());
 

@@ -5,7 +5,9 @@
 #include "core/quote.hpp"
 
 #include <limits>
+#include <span>
 #include <stdexcept>
+#include <utility>
 
 namespace apg::models {
 
@@ -48,6 +50,28 @@ void require_range(const char *field, std::int64_t value, std::int64_t lo, std::
                       (value < lo && lo == 1 ? "positive" : "from " + std::to_string(lo)) +
                       (value < lo && lo == 1 ? "" : " to " + std::to_string(hi)) + ", got " + std::to_string(value),
                   hi);
+}
+
+// The sizes only one encoder has, written and read only for it, in the order they are read.
+using IntField = std::pair<const char *, int ModelConfig::*>;
+constexpr IntField transformer_fields[] = {
+    {"heads", &ModelConfig::heads}, {"layers", &ModelConfig::layers}, {"ff_hidden", &ModelConfig::ff_hidden}};
+constexpr IntField conv_fields[] = {{"image_size", &ModelConfig::image_size},
+                                    {"conv_channels", &ModelConfig::conv_channels}};
+constexpr IntField audio_fields[] = {{"input_dim", &ModelConfig::input_dim}, {"reductions", &ModelConfig::reductions}};
+
+std::span<const IntField> encoder_fields(EncoderKind encoder) {
+    switch (encoder) {
+    case EncoderKind::transformer:
+        return transformer_fields;
+    case EncoderKind::conv:
+        return conv_fields;
+    case EncoderKind::audio:
+        return audio_fields;
+    case EncoderKind::gru:
+        break;
+    }
+    return {};
 }
 
 } // namespace
@@ -136,24 +160,12 @@ nlohmann::json ModelConfig::to_json() const {
         j["location_filters"] = location_filters;
         j["location_width"] = location_width;
     }
-    // Written only for the transformer, so GRU checkpoints keep the metadata they always had.
-    if (encoder == EncoderKind::transformer) {
-        j["encoder"] = std::string(name(encoder));
-        j["heads"] = heads;
-        j["layers"] = layers;
-        j["ff_hidden"] = ff_hidden;
-        if (activation != nn::Activation::relu) j["activation"] = std::string(nn::name(activation));
-    }
-    if (encoder == EncoderKind::conv) {
-        j["encoder"] = std::string(name(encoder));
-        j["image_size"] = image_size;
-        j["conv_channels"] = conv_channels;
-    }
-    if (encoder == EncoderKind::audio) {
-        j["encoder"] = std::string(name(encoder));
-        j["input_dim"] = input_dim;
-        j["reductions"] = reductions;
-    }
+    // Written only for the encoders that came after the GRU, so GRU checkpoints keep the metadata
+    // they always had.
+    if (encoder != EncoderKind::gru) j["encoder"] = std::string(name(encoder));
+    for (const auto &[key, member] : encoder_fields(encoder)) j[key] = this->*member;
+    if (encoder == EncoderKind::transformer && activation != nn::Activation::relu)
+        j["activation"] = std::string(nn::name(activation));
     return j;
 }
 
@@ -178,6 +190,17 @@ bool bool_field(const nlohmann::json &j, const char *key) {
     return value.get<bool>();
 }
 
+// A name one of the parsers reads (score, style, encoder, activation): their error, which quotes
+// the name as it is, as this field's, quoting it escaped (a NUL in a name would cut a message short).
+template <class Parse>
+auto named_field(const char *field, const std::string &text, Parse parse, const char *what, const std::string &valid) {
+    try {
+        return parse(text);
+    } catch (const std::invalid_argument &) {
+        bad_field(field, std::string("unknown ") + what + " " + quote(text) + " (valid: " + valid + ")");
+    }
+}
+
 // A JSON integer that fits an int; validate() then holds it to its field's bounds. A float (even
 // 32.0) is refused: the writer only ever writes integers, so anything else was not made by it.
 int int_field(const nlohmann::json &j, const char *key) {
@@ -197,56 +220,23 @@ int int_field(const nlohmann::json &j, const char *key) {
 ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     ModelConfig c;
     c.task = string_field(j, "task");
-    // The parsers' own messages quote the name as it is; these quote it escaped (a NUL in a name
-    // would cut a message short).
     const std::string score = string_field(j, "score"), style = string_field(j, "style");
-    try {
-        c.score = attention::parse_score_kind(score);
-    } catch (const std::invalid_argument &) {
-        std::string valid;
-        for (attention::ScoreKind kind : attention::all_score_kinds)
-            valid += (valid.empty() ? "" : ", ") + std::string(attention::name(kind));
-        valid += ", location, none";
-        bad_field("score", "unknown score function " + quote(score) + " (valid: " + valid + ")");
-    }
-    try {
-        c.style = parse_attention_style(style);
-    } catch (const std::invalid_argument &) {
-        bad_field("style", "unknown attention style " + quote(style) + " (valid: bahdanau, luong)");
-    }
-    if (j.contains("encoder")) {
-        const std::string encoder = string_field(j, "encoder");
-        try {
-            c.encoder = parse_encoder_kind(encoder);
-        } catch (const std::invalid_argument &) {
-            bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer, conv, audio)");
-        }
-    }
+    std::string scores;
+    for (attention::ScoreKind kind : attention::all_score_kinds)
+        scores += (scores.empty() ? "" : ", ") + std::string(attention::name(kind));
+    c.score = named_field("score", score, attention::parse_score_kind, "score function", scores + ", location, none");
+    c.style = named_field("style", style, parse_attention_style, "attention style", "bahdanau, luong");
+    if (j.contains("encoder"))
+        c.encoder = named_field("encoder", string_field(j, "encoder"), parse_encoder_kind, "encoder",
+                                "gru, transformer, conv, audio");
     c.source_vocab = int_field(j, "source_vocab");
     c.target_vocab = int_field(j, "target_vocab");
     c.embedding = int_field(j, "embedding");
-    if (c.encoder == EncoderKind::transformer) {
-        c.heads = int_field(j, "heads");
-        c.layers = int_field(j, "layers");
-        c.ff_hidden = int_field(j, "ff_hidden");
-        // Absent in checkpoints written before the activation was a choice: they are ReLU.
-        if (j.contains("activation")) {
-            const std::string activation = string_field(j, "activation");
-            try {
-                c.activation = nn::parse_activation(activation);
-            } catch (const std::invalid_argument &) {
-                bad_field("activation", "unknown activation " + quote(activation) + " (valid: relu, gelu)");
-            }
-        }
-    }
-    if (c.encoder == EncoderKind::conv) {
-        c.image_size = int_field(j, "image_size");
-        c.conv_channels = int_field(j, "conv_channels");
-    }
-    if (c.encoder == EncoderKind::audio) {
-        c.input_dim = int_field(j, "input_dim");
-        c.reductions = int_field(j, "reductions");
-    }
+    for (const auto &[key, member] : encoder_fields(c.encoder)) c.*member = int_field(j, key);
+    // Absent in checkpoints written before the activation was a choice: they are ReLU.
+    if (c.encoder == EncoderKind::transformer && j.contains("activation"))
+        c.activation =
+            named_field("activation", string_field(j, "activation"), nn::parse_activation, "activation", "relu, gelu");
     c.encoder_hidden = int_field(j, "encoder_hidden");
     c.bidirectional = bool_field(j, "bidirectional");
     c.decoder_hidden = int_field(j, "decoder_hidden");

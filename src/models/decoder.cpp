@@ -1,6 +1,6 @@
 #include "models/decoder.hpp"
 
-#include "attention/small.hpp"
+#include "core/small.hpp"
 #include "nn/cross_entropy.hpp"
 
 #include <cmath>

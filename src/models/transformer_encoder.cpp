@@ -1,5 +1,7 @@
 #include "models/transformer_encoder.hpp"
 
+#include "core/shape_text.hpp"
+
 #include "nn/positional_encoding.hpp"
 
 #include <stdexcept>
@@ -9,12 +11,10 @@ namespace apg::models {
 
 namespace {
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-
 void check_mat(const char *op, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
-        throw std::invalid_argument(std::string(op) + ": " + what + " is " + shape(m) + ", expected " +
-                                    std::to_string(rows) + "×" + std::to_string(cols));
+        throw std::invalid_argument(std::string(op) + ": " + what + " is " + core::shape_text(m) + ", expected " +
+                                    core::shape_text(rows, cols));
 }
 
 attention::SelfAttentionOptions attention_options(const TransformerLayerParams &params,
@@ -83,7 +83,7 @@ void transformer_encoder_forward(const TransformerEncoderParams &params, std::sp
     const Eigen::Index n = static_cast<Eigen::Index>(ids.size()), V = params.embedding.rows(), d = params.dim();
     if (n == 0) throw std::invalid_argument(std::string(op) + ": empty sequence");
     if (V == 0 || d == 0)
-        throw std::invalid_argument(std::string(op) + ": embedding is " + shape(params.embedding) +
+        throw std::invalid_argument(std::string(op) + ": embedding is " + core::shape_text(params.embedding) +
                                     ", expected V×d with V, d > 0");
     if (!padding_mask.empty() && padding_mask.size() != ids.size())
         throw std::invalid_argument(std::string(op) + ": padding mask has " + std::to_string(padding_mask.size()) +

@@ -122,58 +122,65 @@ void relu_backward(const Mat &y, const Mat &dy, Mat &dx) {
     dx = (y.array() > 0.0f).select(dy, 0.0f);
 }
 
-void pool_forward(const PoolShape &s, const Mat &x, int batch, Mat &y, PoolCache &cache) {
-    s.validate();
-    const int H = s.height, W = s.width, C = s.channels, q = s.size, Ho = s.out_height(), Wo = s.out_width();
-    require_rows("pool", x, static_cast<Eigen::Index>(batch) * H * W, C);
-    cache.batch = batch;
-    y.resize(static_cast<Eigen::Index>(batch) * Ho * Wo, C);
-    if (s.kind == PoolKind::max) cache.argmax.assign(static_cast<std::size_t>(y.size()), 0);
-    const float inv = 1.0f / static_cast<float>(q * q);
+namespace {
+
+// Calls f(out, first) for every window of a pooling: `out` its row in the output, `first` the
+// input row of its top-left pixel (its pixel (dy, dx) is row first + dy · width + dx).
+template <class F> void for_each_window(const PoolShape &s, int batch, F &&f) {
+    const int H = s.height, W = s.width, q = s.size, Ho = s.out_height(), Wo = s.out_width();
     for (int b = 0; b < batch; ++b)
         for (int oy = 0; oy < Ho; ++oy)
-            for (int ox = 0; ox < Wo; ++ox) {
-                const Eigen::Index out = (static_cast<Eigen::Index>(b) * Ho + oy) * Wo + ox;
-                for (int c = 0; c < C; ++c) {
-                    float best = 0.0f, sum = 0.0f;
-                    int at = -1;
-                    for (int dy = 0; dy < q; ++dy)
-                        for (int dx = 0; dx < q; ++dx) {
-                            const int in = (b * H + oy * q + dy) * W + ox * q + dx;
-                            const float v = x(in, c);
-                            sum += v;
-                            if (at < 0 || v > best) best = v, at = in;
-                        }
-                    if (s.kind == PoolKind::max) {
-                        y(out, c) = best;
-                        cache.argmax[static_cast<std::size_t>(out * C + c)] = at;
-                    } else {
-                        y(out, c) = sum * inv;
-                    }
+            for (int ox = 0; ox < Wo; ++ox)
+                f((static_cast<Eigen::Index>(b) * Ho + oy) * Wo + ox, (b * H + oy * q) * W + ox * q);
+}
+
+} // namespace
+
+void pool_forward(const PoolShape &s, const Mat &x, int batch, Mat &y, PoolCache &cache) {
+    s.validate();
+    const int H = s.height, W = s.width, C = s.channels, q = s.size;
+    require_rows("pool", x, static_cast<Eigen::Index>(batch) * H * W, C);
+    cache.batch = batch;
+    y.resize(static_cast<Eigen::Index>(batch) * s.out_height() * s.out_width(), C);
+    if (s.kind == PoolKind::max) cache.argmax.assign(static_cast<std::size_t>(y.size()), 0);
+    const float inv = 1.0f / static_cast<float>(q * q);
+    for_each_window(s, batch, [&](Eigen::Index out, int first) {
+        for (int c = 0; c < C; ++c) {
+            float best = 0.0f, sum = 0.0f;
+            int at = -1;
+            for (int dy = 0; dy < q; ++dy)
+                for (int dx = 0; dx < q; ++dx) {
+                    const int in = first + dy * W + dx;
+                    const float v = x(in, c);
+                    sum += v;
+                    if (at < 0 || v > best) best = v, at = in;
                 }
+            if (s.kind == PoolKind::max) {
+                y(out, c) = best;
+                cache.argmax[static_cast<std::size_t>(out * C + c)] = at;
+            } else {
+                y(out, c) = sum * inv;
             }
+        }
+    });
 }
 
 void pool_backward(const PoolShape &s, const PoolCache &cache, const Mat &dy, Mat &dx) {
-    const int H = s.height, W = s.width, C = s.channels, q = s.size, Ho = s.out_height(), Wo = s.out_width();
+    const int H = s.height, W = s.width, C = s.channels, q = s.size;
     const int batch = cache.batch;
-    require_rows("pool backward", dy, static_cast<Eigen::Index>(batch) * Ho * Wo, C);
+    require_rows("pool backward", dy, static_cast<Eigen::Index>(batch) * s.out_height() * s.out_width(), C);
     dx.setZero(static_cast<Eigen::Index>(batch) * H * W, C);
     const float inv = 1.0f / static_cast<float>(q * q);
-    for (int b = 0; b < batch; ++b)
-        for (int oy = 0; oy < Ho; ++oy)
-            for (int ox = 0; ox < Wo; ++ox) {
-                const Eigen::Index out = (static_cast<Eigen::Index>(b) * Ho + oy) * Wo + ox;
-                for (int c = 0; c < C; ++c) {
-                    if (s.kind == PoolKind::max) {
-                        dx(cache.argmax[static_cast<std::size_t>(out * C + c)], c) += dy(out, c);
-                        continue;
-                    }
-                    for (int ddy = 0; ddy < q; ++ddy)
-                        for (int ddx = 0; ddx < q; ++ddx)
-                            dx((b * H + oy * q + ddy) * W + ox * q + ddx, c) += dy(out, c) * inv;
-                }
+    for_each_window(s, batch, [&](Eigen::Index out, int first) {
+        for (int c = 0; c < C; ++c) {
+            if (s.kind == PoolKind::max) {
+                dx(cache.argmax[static_cast<std::size_t>(out * C + c)], c) += dy(out, c);
+                continue;
             }
+            for (int ddy = 0; ddy < q; ++ddy)
+                for (int ddx = 0; ddx < q; ++ddx) dx(first + ddy * W + ddx, c) += dy(out, c) * inv;
+        }
+    });
 }
 
 } // namespace apg::nn

@@ -1,5 +1,7 @@
 #include "nn/feed_forward.hpp"
 
+#include "core/shape_text.hpp"
+
 #include "nn/matmul.hpp"
 
 #include <cmath>
@@ -10,21 +12,18 @@ namespace apg::nn {
 
 namespace {
 
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
-std::string shape(const Vec &v) { return std::to_string(v.size()); }
-
 void check_params(const char *op, const FeedForwardParams &p) {
     const Eigen::Index d = p.w1.cols(), f = p.w1.rows();
     if (d == 0 || f == 0 || p.b1.size() != f || p.w2.rows() != d || p.w2.cols() != f || p.b2.size() != d)
-        throw std::invalid_argument(std::string(op) + ": parameters do not fit: w1 " + shape(p.w1) + ", b1 " +
-                                    shape(p.b1) + ", w2 " + shape(p.w2) + ", b2 " + shape(p.b2) +
-                                    " (expected w1 f×d, b1 f, w2 d×f, b2 d with d, f > 0)");
+        throw std::invalid_argument(std::string(op) + ": parameters do not fit: w1 " + core::shape_text(p.w1) +
+                                    ", b1 " + core::shape_text(p.b1) + ", w2 " + core::shape_text(p.w2) + ", b2 " +
+                                    core::shape_text(p.b2) + " (expected w1 f×d, b1 f, w2 d×f, b2 d with d, f > 0)");
 }
 
 void check_mat(const char *op, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
-        throw std::invalid_argument(std::string(op) + ": " + what + " is " + shape(m) + ", expected " +
-                                    std::to_string(rows) + "×" + std::to_string(cols));
+        throw std::invalid_argument(std::string(op) + ": " + what + " is " + core::shape_text(m) + ", expected " +
+                                    core::shape_text(rows, cols));
 }
 
 // y[n×m] = x[n×k] wᵀ + b, with w: m × k.
@@ -108,8 +107,8 @@ void feed_forward_backward(const FeedForwardParams &params, const Mat &x, const 
     check_mat("feed_forward_backward", "dy", dy, n, d);
     check_mat("feed_forward_backward", "dx", dx, n, d);
     if (grads.w1.rows() != f || grads.w1.cols() != d)
-        throw std::invalid_argument("feed_forward_backward: grads.w1 is " + shape(grads.w1) + ", expected " +
-                                    shape(params.w1));
+        throw std::invalid_argument("feed_forward_backward: grads.w1 is " + core::shape_text(grads.w1) + ", expected " +
+                                    core::shape_text(params.w1));
 
     Mat d_hidden = Mat::Zero(n, f);
     linear_backward(cache.hidden, params.w2, dy, d_hidden, grads.w2, grads.b2);

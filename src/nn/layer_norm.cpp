@@ -1,5 +1,7 @@
 #include "nn/layer_norm.hpp"
 
+#include "core/shape_text.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -7,8 +9,6 @@
 namespace apg::nn {
 
 namespace {
-
-std::string shape(const Mat &m) { return std::to_string(m.rows()) + "×" + std::to_string(m.cols()); }
 
 void check_params(const char *op, const LayerNormParams &params) {
     if (params.gain.size() == 0 || params.gain.size() != params.bias.size())
@@ -21,8 +21,8 @@ void check_params(const char *op, const LayerNormParams &params) {
 
 void check_rows(const char *op, const char *what, const Mat &m, Eigen::Index rows, Eigen::Index cols) {
     if (m.rows() != rows || m.cols() != cols)
-        throw std::invalid_argument(std::string(op) + ": " + what + " is " + shape(m) + ", expected " +
-                                    std::to_string(rows) + "×" + std::to_string(cols));
+        throw std::invalid_argument(std::string(op) + ": " + what + " is " + core::shape_text(m) + ", expected " +
+                                    core::shape_text(rows, cols));
 }
 
 } // namespace

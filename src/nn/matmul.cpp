@@ -1,5 +1,7 @@
 #include "nn/matmul.hpp"
 
+#include "core/shape_text.hpp"
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,13 +16,10 @@ namespace apg::nn {
 
 namespace {
 
-std::string shape(const char *name, Eigen::Index r, Eigen::Index c) {
-    return std::string(name) + " " + std::to_string(r) + "x" + std::to_string(c);
-}
-
 void fail(const char *op, const CMatMap &a, const CMatMap &b, const MatMap &c) {
-    throw std::invalid_argument(std::string(op) + ": shapes do not fit: " + shape("A", a.rows(), a.cols()) + ", " +
-                                shape("B", b.rows(), b.cols()) + ", " + shape("C", c.rows(), c.cols()));
+    throw std::invalid_argument(std::string(op) + ": shapes do not fit: A " + core::shape_text(a.rows(), a.cols()) +
+                                ", B " + core::shape_text(b.rows(), b.cols()) + ", C " +
+                                core::shape_text(c.rows(), c.cols()));
 }
 
 #if APG_MATMUL_CORE

@@ -1,5 +1,7 @@
 #include "nn/positional_encoding.hpp"
 
+#include "core/shape_text.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -8,7 +10,7 @@ namespace apg::nn {
 
 Mat positional_encoding(Eigen::Index n, Eigen::Index d) {
     if (n < 0 || d <= 0)
-        throw std::invalid_argument("positional_encoding: asked for " + std::to_string(n) + "×" + std::to_string(d) +
+        throw std::invalid_argument("positional_encoding: asked for " + core::shape_text(n, d) +
                                     ", expected n ≥ 0 positions and d > 0 columns");
     Mat pe(n, d);
     for (Eigen::Index i = 0; 2 * i < d; ++i) {
