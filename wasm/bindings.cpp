@@ -9,7 +9,9 @@
 #include "convert.hpp"
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
+#include "handle.hpp"
 #include "js_error.hpp"
+#include "model_convert.hpp"
 #include "trace/compare.hpp"
 
 #include <emscripten/bind.h>
@@ -160,31 +162,24 @@ val score_kinds_js() {
 // decodes of one input) differ most; see trace::largest_weight_difference.
 val weight_difference_js(val a_js, val b_js) {
     const trace::WeightDifference d = trace::largest_weight_difference(to_mat(a_js, "a"), to_mat(b_js, "b"));
-    val out = val::object();
-    out.set("value", d.value);
-    out.set("row", d.row);
-    out.set("col", d.col);
-    out.set("a", d.a);
-    out.set("b", d.b);
-    return out;
+    return object_of(
+        {{"value", val(d.value)}, {"row", val(d.row)}, {"col", val(d.col)}, {"a", val(d.a)}, {"b", val(d.b)}});
 }
 
 // What the engine accepts (core/limits.hpp); a model's own limits are in its info().limits.
 val limits_js() {
-    val out = val::object();
-    out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
-    out.set("maxInputChars", limits::max_input_chars);
-    out.set("maxInputTokens", limits::max_input_tokens);
-    out.set("maxVectorLength", static_cast<double>(limits::max_vector_length));
-    out.set("maxParamsSize", static_cast<double>(kMaxParamsSize));
-    out.set("maxCosineScale", kMaxCosineScale);
-    out.set("maxSteps", limits::max_decode_steps);
-    out.set("maxBeamWidth", limits::max_beam_width);
-    out.set("maxArgumentElements", static_cast<double>(limits::max_argument_elements));
-    out.set("maxArgumentDepth", static_cast<double>(limits::max_argument_depth));
-    out.set("minTemperature", limits::min_temperature);
-    out.set("maxTemperature", limits::max_temperature);
-    return out;
+    return object_of({{"maxFileBytes", val(static_cast<double>(limits::max_file_bytes))},
+                      {"maxInputChars", val(limits::max_input_chars)},
+                      {"maxInputTokens", val(limits::max_input_tokens)},
+                      {"maxVectorLength", val(static_cast<double>(limits::max_vector_length))},
+                      {"maxParamsSize", val(static_cast<double>(kMaxParamsSize))},
+                      {"maxCosineScale", val(kMaxCosineScale)},
+                      {"maxSteps", val(limits::max_decode_steps)},
+                      {"maxBeamWidth", val(limits::max_beam_width)},
+                      {"maxArgumentElements", val(static_cast<double>(limits::max_argument_elements))},
+                      {"maxArgumentDepth", val(static_cast<double>(limits::max_argument_depth))},
+                      {"minTemperature", val(limits::min_temperature)},
+                      {"maxTemperature", val(limits::max_temperature)}});
 }
 
 // The largest weight cosine attention can give over n keys with scale g (attention/cosine_bound.hpp).
@@ -198,29 +193,18 @@ val cosine_weight_bound_js(val n, val scale) {
     return val(attention::cosine_weight_bound(keys, g));
 }
 
-val attend(val kind, val query, val keys, val values, val options) {
-    return guarded(attend_js, kind, query, keys, values, options);
-}
-val defaultParams(val kind, val dq, val dk, val da) { return guarded(default_params_js, kind, dq, dk, da); }
-val cosineWeightBound(val n, val scale) { return guarded(cosine_weight_bound_js, n, scale); }
-val scoreKinds() { return guarded(score_kinds_js); }
-val engineLimits() { return guarded(limits_js); }
-val weightDifference(val a, val b) { return guarded(weight_difference_js, a, b); }
 std::string simdIsa() { return core::simd_isa(); }
 
 } // namespace
 } // namespace apg::wasm
 
 EMSCRIPTEN_BINDINGS(apg) {
-    emscripten::function("attend", &apg::wasm::attend);
-    emscripten::function("cosineWeightBound", &apg::wasm::cosineWeightBound);
-    emscripten::function("defaultParams", &apg::wasm::defaultParams);
-    emscripten::function("limits", &apg::wasm::engineLimits);
-    emscripten::function("scoreKinds", &apg::wasm::scoreKinds);
-    emscripten::function("simdIsa", &apg::wasm::simdIsa);
-    emscripten::function("weightDifference", &apg::wasm::weightDifference);
-    apg::wasm::guard_entry("attend", 1);            // options may be left out
-    apg::wasm::guard_entry("cosineWeightBound", 1); // scale may be left out
-    for (const char *name : {"defaultParams", "limits", "scoreKinds", "simdIsa", "weightDifference"})
-        apg::wasm::guard_entry(name);
+    using namespace apg::wasm;
+    exported("attend", entry<attend_js>, 1);                         // options may be left out
+    exported("cosineWeightBound", entry<cosine_weight_bound_js>, 1); // scale may be left out
+    exported("defaultParams", entry<default_params_js>);
+    exported("limits", entry<limits_js>);
+    exported("scoreKinds", entry<score_kinds_js>);
+    exported("simdIsa", &simdIsa);
+    exported("weightDifference", entry<weight_difference_js>);
 }

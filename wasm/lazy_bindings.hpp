@@ -1,14 +1,15 @@
 // What the bindings of the modules the page loads lazily (the image module's and the audio
 // module's; wasm/image/, wasm/audio/) share, so they read their inputs and describe their models
 // the same way: option objects, checkpoint bytes, a model of the module's encoder, the decoding
-// options of a session (topK, maxSteps, temperature), the model's description, and the session
-// handles with their guarded calls. Conversion only.
+// options of a session (topK, maxSteps, temperature), the model's description, and a session's
+// start (its methods are session_methods.hpp's). Conversion only.
 #pragma once
 
 #include "convert.hpp"
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "decode/session.hpp"
+#include "handle.hpp"
 #include "io/model.hpp"
 #include "js_error.hpp"
 #include "model_convert.hpp"
@@ -28,14 +29,9 @@
 
 namespace apg::wasm {
 
-inline val strings_to_js(const std::vector<std::string> &items) {
-    val out = val::array();
-    for (const auto &s : items) out.call<void>("push", s);
-    return out;
-}
-
-// An object that is not an array, a typed array or null: what an options argument must be.
-inline bool plain_object(const val &v) {
+inline // An object that is not an array, a typed array or null: what an options argument must be.
+    inline bool
+    plain_object(const val &v) {
     return v.typeOf().as<std::string>() == "object" && !v.isNull() && !v.isArray() && !is_array_like(v);
 }
 
@@ -130,18 +126,6 @@ inline void set_training(val &out, const io::Model &m,
     out.set("training", json_to_js(training));
 }
 
-// A decoding session of a loaded model, what the session methods of session_methods.hpp work on;
-// a module's state may add what its session was made of.
-struct ModuleSession {
-    std::shared_ptr<const io::Model> model;
-    std::unique_ptr<decode::DecodeSession> session;
-    val target_tokens = val::undefined(); // the target vocabulary as a JS array, for step records
-};
-
-// What JS holds. Each call takes its own reference to the state before anything else, so even a
-// delete() of this handle from page code during the call cannot free what the call is using.
-template <class State> struct SessionHandle { std::shared_ptr<State> state; };
-
 // A new session of `model` over its encoder's output.
 template <class State>
 std::shared_ptr<State> start_session(const std::shared_ptr<const io::Model> &model, models::EncoderOutput encoded,
@@ -151,54 +135,6 @@ std::shared_ptr<State> start_session(const std::shared_ptr<const io::Model> &mod
     s->target_tokens = vocab_to_js(model->target_vocab());
     s->session = std::make_unique<decode::DecodeSession>(model->network(), std::move(encoded), options);
     return s;
-}
-
-template <class F> struct session_state_of;
-template <class S> struct session_state_of<val (*)(S &)> { using type = S; };
-template <class S> struct session_state_of<val (*)(S &, val)> { using type = S; };
-
-// A session method F(state) or F(state, arg) as an embind method of the session's handle, guarded.
-template <auto F> val session_call(SessionHandle<typename session_state_of<decltype(F)>::type> &h) {
-    return guarded([&h] {
-        const auto state = h.state;
-        return F(*state);
-    });
-}
-template <auto F> val session_call_arg(SessionHandle<typename session_state_of<decltype(F)>::type> &h, val arg) {
-    return guarded(
-        [&h](val a) {
-            const auto state = h.state;
-            return F(*state, a);
-        },
-        arg);
-}
-
-// The session methods every decoding session has (session_methods.hpp), registered on the
-// module's session class; the module adds its own after them.
-template <class State>
-const emscripten::class_<SessionHandle<State>> &
-with_session_methods(const emscripten::class_<SessionHandle<State>> &cls) {
-    namespace sm = session_methods;
-    return cls.function("step", &session_call<sm::step_js<State>>)
-        .function("force", &session_call_arg<sm::force_js<State>>)
-        .function("back", &session_call<sm::back_js<State>>)
-        .function("reset", &session_call<sm::reset_js<State>>)
-        .function("run", &session_call<sm::run_js<State>>)
-        .function("done", &session_call<sm::done_js<State>>)
-        .function("length", &session_call<sm::length_js<State>>)
-        .function("record", &session_call_arg<sm::record_js<State>>)
-        .function("trace", &session_call<sm::trace_js<State>>)
-        .function("outputTokens", &session_call<sm::output_tokens_js<State>>)
-        .function("outputText", &session_call<sm::output_text_js<State>>)
-        .function("encoderStates", &session_call<sm::encoder_states_js<State>>);
-}
-
-// Guards (guard_method) those methods of the session class `name` and the module's `own` ones.
-inline void guard_session_methods(const char *name, std::initializer_list<const char *> own) {
-    for (const char *m : {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "outputTokens",
-                          "outputText", "encoderStates"})
-        guard_method(name, m);
-    for (const char *m : own) guard_method(name, m);
 }
 
 } // namespace apg::wasm

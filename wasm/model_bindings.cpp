@@ -7,10 +7,10 @@
 #include "decode/record_schema.hpp"
 #include "decode/session.hpp"
 #include "decode/transformer_trace.hpp"
+#include "handle.hpp"
 #include "io/model.hpp"
 #include "js_error.hpp"
 #include "model_convert.hpp"
-#include "model_handle.hpp"
 #include "session_methods.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
@@ -95,26 +95,10 @@ val record_schema(const std::string &kind) {
 
 using io::Model;
 
-// A session keeps its model alive: JS may delete the model first, and the network stays until the
-// session is deleted too.
-struct SessionState {
-    std::shared_ptr<const Model> model;
-    std::unique_ptr<decode::DecodeSession> session;
+// A text session also keeps its source's tokens, to name them.
+struct SessionState : ModuleSession {
     std::vector<std::string> source_tokens;
-    val target_tokens = val::undefined(); // the target vocabulary as a JS array, for step records
 };
-
-// What JS holds. Each call takes its own reference to the state before anything else, so even a
-// delete() of this handle from page code during the call cannot free what the call is using.
-struct SessionHandle {
-    std::shared_ptr<SessionState> state;
-};
-
-val strings_to_js(const std::vector<std::string> &items) {
-    val out = val::array();
-    for (const auto &s : items) out.call<void>("push", s);
-    return out;
-}
 
 // {data: Float32Array (row-major copy), shape: number[]}
 val tensor_to_js(const trace::Tensor &t) {
@@ -157,7 +141,7 @@ val load_js(val bytes) {
     std::vector<std::uint8_t> data(static_cast<std::size_t>(length));
     // One bulk copy into the wasm memory (the view is taken after the allocation).
     val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
-    return val(ModelHandle{std::make_shared<const Model>(Model::load(data))});
+    return val(Handle<const Model>{std::make_shared<const Model>(Model::load(data))});
 }
 
 val info_js(const std::shared_ptr<const Model> &model) {
@@ -254,7 +238,7 @@ val decode_js(const std::shared_ptr<const Model> &model, const DecodeRequest &r)
     s->source_tokens = m.source_vocab().tokenize(r.text);
     s->target_tokens = vocab_to_js(m.target_vocab());
     s->session = std::make_unique<decode::DecodeSession>(m.network(), std::move(ids), session_options);
-    return val(SessionHandle{std::move(s)});
+    return val(Handle<SessionState>{std::move(s)});
 }
 
 #ifdef APG_LENGTH_ACCURACY
@@ -268,7 +252,7 @@ constexpr std::int64_t kMaxPairs = 10'000;
 // (1 where pair k matched), sourceLengths: Int32Array (pair k's source tokens)}. No progress callback:
 // the entry guard hands the engine functions as empty ones, so a Worker that shows progress calls
 // this on slices of its pairs.
-val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &pairs_js, const val &options_js) {
+val accuracy_by_length_js(const std::shared_ptr<const Model> &model, val pairs_js, val options_js) {
     const Model &m = *model;
     if (!pairs_js.isArray())
         bad_argument("accuracyByLength",
@@ -358,7 +342,6 @@ val what_if_js(SessionState &s, val what) {
 }
 
 val source_tokens_js(SessionState &s) { return strings_to_js(s.source_tokens); }
-val encoder_states_js(SessionState &s) { return to_js(s.session->encoded().states); }
 
 // The transformer encoder's layers (kind "self_attention"); none for a GRU encoder.
 std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
@@ -378,20 +361,16 @@ std::vector<std::string> output_tokens(const SessionState &s) {
     for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
     return out;
 }
-val output_tokens_js(SessionState &s) { return strings_to_js(output_tokens(s)); }
-val output_text_js(SessionState &s) { return val(s.model->target_vocab().join(s.session->output_ids())); }
 
 val confidence_js(SessionState &s) {
     const decode::Confidence c = s.session->confidence();
-    val out = val::object();
-    out.set("steps", c.steps);
-    out.set("meanProb", c.mean_prob);
-    out.set("minProb", c.min_prob);
-    out.set("minStep", c.min_step);
-    out.set("sequenceProb", c.sequence_prob);
-    out.set("low", c.low);
-    out.set("lowBelow", decode::low_confidence);
-    return out;
+    return object_of({{"steps", val(c.steps)},
+                      {"meanProb", val(c.mean_prob)},
+                      {"minProb", val(c.min_prob)},
+                      {"minStep", val(c.min_step)},
+                      {"sequenceProb", val(c.sequence_prob)},
+                      {"low", val(c.low)},
+                      {"lowBelow", val(decode::low_confidence)}});
 }
 
 trace::Trace session_trace(const SessionState &s) {
@@ -529,64 +508,13 @@ val beam_js(SessionState &s, val width, val what_ifs) {
     return out;
 }
 
-// Every entry point runs its body inside guarded(): exceptions become JS Errors.
-// Each copies the model's reference out of its handle first, then reads the JS values.
-val Model_load(val bytes) { return guarded(load_js, bytes); }
-val Model_info(ModelHandle &h) {
-    return guarded([&h] {
-        const std::shared_ptr<const Model> model = h.model;
-        return info_js(model);
-    });
-}
-val Model_decode(ModelHandle &h, val text, val options) {
-    return guarded(
-        [&h](val t, val o) {
-            const std::shared_ptr<const Model> model = h.model;
-            return decode_js(model, decode_request(t, o));
-        },
-        text, options);
-}
-#ifdef APG_LENGTH_ACCURACY
-val Model_accuracyByLength(ModelHandle &h, val pairs, val options) {
-    return guarded(
-        [&h](val p, val o) {
-            const std::shared_ptr<const Model> model = h.model;
-            return accuracy_by_length_js(model, p, o);
-        },
-        pairs, options);
-}
-#endif
-val recordSchema(val kind) {
-    return guarded(
-        [](val k) {
-            if (!k.isString()) bad_argument("recordSchema", ": expected a record kind, got " + describe(k));
-            return record_schema(k.as<std::string>());
-        },
-        kind);
+val decode_text_js(const std::shared_ptr<const Model> &model, val text, val options) {
+    return decode_js(model, decode_request(text, options));
 }
 
-template <val (*F)(SessionState &)> val session_call(SessionHandle &h) {
-    return guarded([&h] {
-        const std::shared_ptr<SessionState> state = h.state;
-        return F(*state);
-    });
-}
-template <val (*F)(SessionState &, val)> val session_call_arg(SessionHandle &h, val arg) {
-    return guarded(
-        [&h](val a) {
-            const std::shared_ptr<SessionState> state = h.state;
-            return F(*state, a);
-        },
-        arg);
-}
-
-template <val (*F)(SessionState &, val, val)> val session_call_args(SessionHandle &h, val a, val b) {
-    return guarded(
-        [&h](val x, val y) {
-            const std::shared_ptr<SessionState> state = h.state;
-            return F(*state, x, y);
-        },
-        a, b);
+val record_schema_js(val kind) {
+    if (!kind.isString()) bad_argument("recordSchema", ": expected a record kind, got " + describe(kind));
+    return record_schema(kind.as<std::string>());
 }
 
 } // namespace
@@ -594,44 +522,20 @@ template <val (*F)(SessionState &, val, val)> val session_call_args(SessionHandl
 
 EMSCRIPTEN_BINDINGS(apg_models) {
     using namespace apg::wasm;
-    emscripten::class_<ModelHandle>("Model")
-        .class_function("load", &Model_load)
-        .function("info", &Model_info)
+    ExportedClass<const Model>("Model")
+        .class_function("load", entry<load_js>)
+        .method("info", method<info_js>)
 #ifdef APG_LENGTH_ACCURACY
-        .function("accuracyByLength", &Model_accuracyByLength)
+        .method("accuracyByLength", method<accuracy_by_length_js>, 1)
 #endif
-        .function("decode", &Model_decode);
-    emscripten::class_<SessionHandle>("Session")
-        .function("step", &session_call<session_methods::step_js<SessionState>>)
-        .function("force", &session_call_arg<session_methods::force_js<SessionState>>)
-        .function("whatIf", &session_call_arg<what_if_js>)
-        .function("back", &session_call<session_methods::back_js<SessionState>>)
-        .function("reset", &session_call<session_methods::reset_js<SessionState>>)
-        .function("run", &session_call<session_methods::run_js<SessionState>>)
-        .function("done", &session_call<session_methods::done_js<SessionState>>)
-        .function("length", &session_call<session_methods::length_js<SessionState>>)
-        .function("record", &session_call_arg<session_methods::record_js<SessionState>>)
-        .function("trace", &session_call<session_methods::trace_js<SessionState>>)
-        .function("sourceTokens", &session_call<source_tokens_js>)
-        .function("encoderStates", &session_call<encoder_states_js>)
-        .function("selfAttention", &session_call<self_attention_js>)
-        .function("outputTokens", &session_call<output_tokens_js>)
-        .function("outputText", &session_call<output_text_js>)
-        .function("confidence", &session_call<confidence_js>)
-        .function("beam", &session_call_args<beam_js>)
-        .function("exportJson", &session_call<export_json_js>)
-        .function("exportNpy", &session_call<export_npy_js>);
-    emscripten::function("recordSchema", &recordSchema);
-    guard_static("Model", "load");
-    guard_entry("recordSchema");
-    guard_method("Model", "info");
-    guard_method("Model", "decode", 1); // options may be left out
-    guard_method("Session", "beam", 1); // so may the what-ifs
-#ifdef APG_LENGTH_ACCURACY
-    guard_method("Model", "accuracyByLength", 1);
-#endif
-    for (const char *m :
-         {"step", "force", "back", "reset", "run", "done", "length", "record", "trace", "sourceTokens", "encoderStates",
-          "selfAttention", "outputTokens", "outputText", "confidence", "exportJson", "exportNpy", "whatIf"})
-        guard_method("Session", m);
+        .method("decode", method<decode_text_js>, 1); // options may be left out
+    with_session_methods(ExportedClass<SessionState>("Session"))
+        .method("whatIf", method<what_if_js>)
+        .method("sourceTokens", method<source_tokens_js>)
+        .method("selfAttention", method<self_attention_js>)
+        .method("confidence", method<confidence_js>)
+        .method("beam", method<beam_js>, 1) // so may the what-ifs
+        .method("exportJson", method<export_json_js>)
+        .method("exportNpy", method<export_npy_js>);
+    exported("recordSchema", entry<record_schema_js>);
 }

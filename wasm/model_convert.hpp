@@ -1,5 +1,6 @@
-// A loaded model's vocabularies and training record as JS values: the page's module, the image
-// module and the audio module all describe their models with these (Model.info and its kin).
+// Values every module hands to JS: a loaded model's vocabularies and training record (Model.info
+// and its kin in the page's, the image and the audio module), lists of strings, and objects of
+// named fields (dimensions, limits).
 #pragma once
 
 #include "io/vocab.hpp"
@@ -7,9 +8,27 @@
 #include <emscripten/val.h>
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace apg::wasm {
 
 using emscripten::val;
+
+// A JS object of these (name, value) fields, in order: a model's dimensions, a module's limits.
+inline val object_of(std::initializer_list<std::pair<const char *, val>> fields) {
+    val out = val::object();
+    for (const auto &[name, value] : fields) out.set(name, value);
+    return out;
+}
+
+inline val strings_to_js(const std::vector<std::string> &items) {
+    val out = val::array();
+    for (const auto &s : items) out.call<void>("push", s);
+    return out;
+}
 
 // The tokens in id order.
 inline val vocab_to_js(const io::Vocabulary &vocab) {

@@ -157,7 +157,7 @@ export interface StepRecord {
   /** the token taken, as text */
   token: string;
   /** how the token was chosen */
-  choice: 'greedy' | 'forced' | 'beam';
+  choice: 'greedy' | 'forced';
   /** log p(token) */
   logProb: number;
   /** y_{i-1}: the token fed in ('<s>' at the first step) */
@@ -430,20 +430,38 @@ export interface DecodeOptions {
 }
 
 /**
- * An embind object: call delete() when done. A session keeps its model's network alive: deleting
- * the Model first is allowed and the session keeps working until it is deleted itself. Any call
- * after delete() throws bad_state.
+ * What a decoding session of every module does (this one's Session, the image module's
+ * ImageSession, the audio module's AudioSession). An embind object: call delete() when done. A
+ * session keeps its model's network alive: deleting the Model first is allowed and the session
+ * keeps working until it is deleted itself. Any call after delete() throws bad_state.
  */
-export interface Session {
-  sourceTokens(): string[];
-  /** H: n × dh, the encoder states the decoder attends over */
-  encoderStates(): Matrix;
-  /** the transformer encoder's layers, every stage of every head; [] for a GRU encoder */
-  selfAttention(): SelfAttentionRecord[];
-  /** the most probable token; Error once done */
+export interface DecodingSession {
+  /** the most probable token; EngineError bad_state once done */
   step(): StepRecord;
   /** take this token instead (what-if); later steps follow from it. Error for an id out of range */
   force(tokenId: number): StepRecord;
+  /** undo the last step; false when there was none */
+  back(): boolean;
+  reset(): void;
+  /** greedy steps until the end; returns the new steps */
+  run(): StepRecord[];
+  done(): boolean;
+  length(): number;
+  record(index: number): StepRecord;
+  trace(): StepRecord[];
+  outputTokens(): string[];
+  outputText(): string;
+  /** H: n × dh, the encoder states the decoder attends over */
+  encoderStates(): Matrix;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+/** A text model's session: the source's tokens, what-ifs, beam search, exports. */
+export interface Session extends DecodingSession {
+  sourceTokens(): string[];
+  /** the transformer encoder's layers, every stage of every head; [] for a GRU encoder */
+  selfAttention(): SelfAttentionRecord[];
   /** a what-if, one per call: {mask: i} gives source token i weight 0 at every later step (the
    *  softmax over the rest), {unmask: i} takes that back; {pin: i | weights | null}: the next step's
    *  weights one-hot on token i, or the n weights given (finite, ≥ 0, not all 0) over their sum,
@@ -456,19 +474,8 @@ export interface Session {
       | { pin: number | ArrayLike<number> | null }
       | { temperature: number },
   ): void;
-  /** undo the last step; false when there was none */
-  back(): boolean;
-  reset(): void;
-  /** greedy steps until the end; returns the new steps */
-  run(): StepRecord[];
-  done(): boolean;
-  length(): number;
-  outputTokens(): string[];
-  outputText(): string;
   /** over the steps taken so far */
   confidence(): Confidence;
-  record(index: number): StepRecord;
-  trace(): StepRecord[];
   /** with what-ifs, every hypothesis at output step i gets step i's, as a session given them before step i */
   beam(width: number, whatIfs?: BeamWhatIfs): BeamResult;
   /** the C++ Trace as JSON: {meta, steps: [{kind, index, fields, tensors: {name: {shape, data}}}]},
@@ -477,8 +484,6 @@ export interface Session {
   /** file name → .npy bytes; buffers of equal shape are stacked over steps ("weights.npy": steps × n);
    *  a transformer encoder's as "encoder.weights.npy" (layers × heads × n × n) */
   exportNpy(): Record<string, Uint8Array>;
-  delete(): void;
-  isDeleted(): boolean;
 }
 
 /** An embind object: call delete() when done (sessions keep their model alive). */

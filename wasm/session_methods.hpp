@@ -1,17 +1,32 @@
-// The decoding-session methods that the page module's Session and the image module's ImageSession
-// share, for any state holding a decode::DecodeSession `session` and the target vocabulary as a JS
-// array `target_tokens`. Each module registers them for its own state type (and wraps them in its
-// own guard), so the two cannot drift apart.
+// The decoding session every module hands out (the page module's Session, the image module's
+// ImageSession, the audio module's AudioSession) and the methods they share, registered once by
+// with_session_methods for each module's state type; a module adds its own after them.
 #pragma once
 
 #include "convert.hpp"
+#include "decode/session.hpp"
+#include "handle.hpp"
+#include "io/model.hpp"
+#include "model_convert.hpp"
 #include "step_record.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 
-namespace apg::wasm::session_methods {
+namespace apg::wasm {
+
+// A decoding session of a loaded model; a module's state may add what its session was made of.
+// It keeps its model alive: JS may delete the model first, and the network stays until the
+// session is deleted too.
+struct ModuleSession {
+    std::shared_ptr<const io::Model> model;
+    std::unique_ptr<decode::DecodeSession> session;
+    val target_tokens = val::undefined(); // the target vocabulary as a JS array, for step records
+};
+
+namespace session_methods {
 
 template <class State> val step_js(State &s) {
     const auto &step = s.session->step();
@@ -58,7 +73,6 @@ template <class State> val record_js(State &s, val index) {
     return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
 }
 
-// These three also read the state's `model` (the image and audio modules' sessions).
 template <class State> val output_tokens_js(State &s) {
     val out = val::array();
     for (int id : s.session->output_ids()) out.call<void>("push", s.model->target_vocab().token(id));
@@ -77,4 +91,23 @@ template <class State> val trace_js(State &s) {
     return out;
 }
 
-} // namespace apg::wasm::session_methods
+} // namespace session_methods
+
+// The methods every session has, registered (and guarded) on the module's session class.
+template <class State> ExportedClass<State> &with_session_methods(ExportedClass<State> &&cls) {
+    namespace sm = session_methods;
+    return cls.method("step", method<sm::step_js<State>>)
+        .method("force", method<sm::force_js<State>>)
+        .method("back", method<sm::back_js<State>>)
+        .method("reset", method<sm::reset_js<State>>)
+        .method("run", method<sm::run_js<State>>)
+        .method("done", method<sm::done_js<State>>)
+        .method("length", method<sm::length_js<State>>)
+        .method("record", method<sm::record_js<State>>)
+        .method("trace", method<sm::trace_js<State>>)
+        .method("outputTokens", method<sm::output_tokens_js<State>>)
+        .method("outputText", method<sm::output_text_js<State>>)
+        .method("encoderStates", method<sm::encoder_states_js<State>>);
+}
+
+} // namespace apg::wasm

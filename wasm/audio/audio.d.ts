@@ -3,6 +3,7 @@
 // apart from the page's first module (playground.js). Its errors and step records are the page
 // module's: EngineError and StepRecord of playground.d.ts.
 import type { EngineError, Matrix, StepRecord } from '../playground';
+import type { ModuleModelInfo, ModuleOptions, ModuleSession, SessionOptions } from '../lazy_module';
 
 export type { EngineError, StepRecord };
 
@@ -60,50 +61,23 @@ export interface AudioLimits {
   woodchuck: string;
 }
 
-export interface AudioModelInfo {
+export interface AudioModelInfo extends ModuleModelInfo {
   task: 'speech';
-  score: string;
-  style: 'bahdanau' | 'luong';
   encoder: string;
   /** frames per encoder position: the encoder's time reduction */
   reduction: number;
   dims: Record<string, number>;
-  tgtVocab: string[];
-  /** from the training record, or null: held-out exact match, character error rate, monotonicity */
-  heldoutExactMatch: number | null;
+  /** from the training record, or null: character error rate, monotonicity */
   heldoutCer: number | null;
   monotonicity: number | null;
-  training: Record<string, unknown>;
 }
 
-export interface ListenOptions {
-  /** how many next letters each step reports, 1 to the vocabulary's size (default 5) */
-  topK?: number;
-  /** step limit, 0 to the engine's maxSteps (default: the model's own) */
-  maxSteps?: number;
-  /** softmax temperature of the attention weights */
-  temperature?: number;
-}
+export type ListenOptions = SessionOptions;
 
-/** An embind object: call delete() when done. */
-export interface AudioSession {
-  /** the most probable letter; EngineError bad_state once done */
-  step(): StepRecord;
-  force(tokenId: number): StepRecord;
-  back(): boolean;
-  reset(): void;
-  run(): StepRecord[];
-  done(): boolean;
-  length(): number;
-  record(index: number): StepRecord;
-  trace(): StepRecord[];
-  outputTokens(): string[];
-  outputText(): string;
-  /** H: L × dh, the audio encoder's states the decoder attends over */
-  encoderStates(): Matrix;
+/** A session over an utterance's frames: its tokens are letters. */
+export interface AudioSession extends ModuleSession {
   /** frames per encoder position */
   reduction(): number;
-  delete(): void;
 }
 
 export interface AudioModel {
@@ -141,6 +115,4 @@ export interface AudioModule {
   count_emval_handles(): number;
 }
 
-export default function createAudio(options?: {
-  wasmBinary?: ArrayBuffer | Uint8Array;
-}): Promise<AudioModule>;
+export default function createAudio(options?: ModuleOptions): Promise<AudioModule>;

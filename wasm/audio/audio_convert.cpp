@@ -4,14 +4,14 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
-#include "train/tasks/speech.hpp"
+#include "tasks/speech.hpp"
 
 #include <cmath>
 #include <cstdint>
 
 namespace apg::wasm::audio {
 
-namespace sp = train::speech;
+namespace sp = tasks::speech;
 
 namespace {
 constexpr std::int64_t kMaxFrameValues = std::int64_t{limits::max_speech_frames} * sp::bands;

@@ -23,19 +23,14 @@ namespace {
 
 using io::Model;
 
-struct AudioModelHandle {
-    std::shared_ptr<const Model> model;
-};
-
 using AudioSessionState = ModuleSession;
-using AudioSessionHandle = SessionHandle<AudioSessionState>;
 
 // Frames per encoder position: each of the R reductions halves the steps.
 int frames_per_position(const models::ModelConfig &c) { return 1 << c.reductions; }
 
 val load_js(val bytes) {
-    return val(AudioModelHandle{load_model(bytes, "AudioModel.load", models::EncoderKind::audio,
-                                           "the audio module reads models with an audio encoder (task speech)")});
+    return val(Handle<const Model>{load_model(bytes, "AudioModel.load", models::EncoderKind::audio,
+                                              "the audio module reads models with an audio encoder (task speech)")});
 }
 
 val info_js(const std::shared_ptr<const Model> &model) {
@@ -43,17 +38,15 @@ val info_js(const std::shared_ptr<const Model> &model) {
     const auto &c = m.config();
     val out = model_info(c);
     out.set("reduction", frames_per_position(c));
-    val dims = val::object();
-    dims.set("bands", c.input_dim);
-    dims.set("reductions", c.reductions);
-    dims.set("encoderHidden", c.encoder_hidden);
-    dims.set("encoderState", c.encoder_state());
-    dims.set("embedding", c.embedding);
-    dims.set("decoderHidden", c.decoder_hidden);
-    dims.set("attentionDim", c.attention_dim);
-    dims.set("maxSourceLen", c.max_source_len);
-    dims.set("maxTargetLen", c.max_target_len);
-    out.set("dims", dims);
+    out.set("dims", object_of({{"bands", val(c.input_dim)},
+                               {"reductions", val(c.reductions)},
+                               {"encoderHidden", val(c.encoder_hidden)},
+                               {"encoderState", val(c.encoder_state())},
+                               {"embedding", val(c.embedding)},
+                               {"decoderHidden", val(c.decoder_hidden)},
+                               {"attentionDim", val(c.attention_dim)},
+                               {"maxSourceLen", val(c.max_source_len)},
+                               {"maxTargetLen", val(c.max_target_len)}}));
     set_training(out, m, {{"heldoutCer", "heldout_cer"}, {"monotonicity", "monotonicity"}});
     return out;
 }
@@ -62,7 +55,8 @@ val info_js(const std::shared_ptr<const Model> &model) {
 val listen_js(const std::shared_ptr<const Model> &model, val frames, val options) {
     const decode::SessionOptions o = session_options(options, "listen", model->target_vocab().size());
     const std::vector<float> features = frames_from_js(frames, "frames");
-    return val(AudioSessionHandle{start_session<AudioSessionState>(model, model->network().encode_audio(features), o)});
+    return val(
+        Handle<AudioSessionState>{start_session<AudioSessionState>(model, model->network().encode_audio(features), o)});
 }
 
 val encode_js(const std::shared_ptr<const Model> &model, val frames) {
@@ -75,49 +69,16 @@ val encode_js(const std::shared_ptr<const Model> &model, val frames) {
 
 val reduction_js(AudioSessionState &s) { return val(frames_per_position(s.model->config())); }
 
-// ---- entry points: every body inside guarded() ----
-
-val AudioModel_load(val bytes) { return guarded(load_js, bytes); }
-val AudioModel_info(AudioModelHandle &h) {
-    return guarded([&h] {
-        const std::shared_ptr<const Model> model = h.model;
-        return info_js(model);
-    });
-}
-val AudioModel_listen(AudioModelHandle &h, val frames, val options) {
-    return guarded(
-        [&h](val f, val o) {
-            const std::shared_ptr<const Model> model = h.model;
-            return listen_js(model, f, o);
-        },
-        frames, options);
-}
-val AudioModel_encode(AudioModelHandle &h, val frames) {
-    return guarded(
-        [&h](val f) {
-            const std::shared_ptr<const Model> model = h.model;
-            return encode_js(model, f);
-        },
-        frames);
-}
-
 } // namespace
 } // namespace apg::wasm::audio
 
 EMSCRIPTEN_BINDINGS(apg_audio_listen) {
+    using namespace apg::wasm;
     using namespace apg::wasm::audio;
-    using apg::wasm::session_call;
-    using apg::wasm::with_session_methods;
-    emscripten::class_<AudioModelHandle>("AudioModel")
-        .class_function("load", &AudioModel_load)
-        .function("info", &AudioModel_info)
-        .function("listen", &AudioModel_listen)
-        .function("encode", &AudioModel_encode);
-    with_session_methods(emscripten::class_<AudioSessionHandle>("AudioSession"))
-        .function("reduction", &session_call<reduction_js>);
-    apg::wasm::guard_static("AudioModel", "load");
-    apg::wasm::guard_method("AudioModel", "info");
-    apg::wasm::guard_method("AudioModel", "listen", 1); // options may be left out
-    apg::wasm::guard_method("AudioModel", "encode");
-    apg::wasm::guard_session_methods("AudioSession", {"reduction"});
+    ExportedClass<const apg::io::Model>("AudioModel")
+        .class_function("load", entry<load_js>)
+        .method("info", method<info_js>)
+        .method("listen", method<listen_js>, 1) // options may be left out
+        .method("encode", method<encode_js>);
+    with_session_methods(ExportedClass<AudioSessionState>("AudioSession")).method("reduction", method<reduction_js>);
 }

@@ -1,12 +1,12 @@
 // The embind surface of the audio module's synthesizer (the module is `audio`, loaded lazily by the
 // Listen view; declared in wasm/audio/audio.d.ts): the speech task's lexicon, utterances of a
 // phrase (frames and the frames each letter came from) and the sound of frames. Conversion only:
-// the work is done by train::speech.
+// the work is done by tasks::speech.
 #include "../js_error.hpp"
 #include "../lazy_bindings.hpp"
 #include "audio_convert.hpp"
 #include "core/limits.hpp"
-#include "train/tasks/speech.hpp"
+#include "tasks/speech.hpp"
 
 #include <emscripten/bind.h>
 
@@ -17,7 +17,7 @@
 namespace apg::wasm::audio {
 namespace {
 
-namespace sp = train::speech;
+namespace sp = tasks::speech;
 
 val lexicon_js() {
     val out = val::array();
@@ -69,45 +69,31 @@ val render_audio_js(val frames, val sample_rate) {
 }
 
 val limits_js() {
-    val out = val::object();
-    out.set("bands", sp::bands);
     // the oscillator each band is heard as, so the page can label its frequency axis
     std::vector<float> hz(sp::bands);
     for (int b = 0; b < sp::bands; ++b) hz[b] = sp::band_frequency(b);
-    out.set("bandHz", floats_to_js(hz));
-    out.set("sampleRate", sp::default_sample_rate);
-    out.set("samplesPerFrame", sp::default_sample_rate / 100);
-    out.set("maxFrames", limits::max_speech_frames);
-    out.set("maxFrameValue", limits::max_frame_value);
-    out.set("minRate", sp::min_rate);
-    out.set("maxRate", sp::max_rate);
-    out.set("maxNoise", sp::max_noise);
-    out.set("maxPhraseChars", limits::max_input_chars);
-    out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
-    out.set("woodchuck", std::string(sp::woodchuck_sentence));
-    return out;
-}
-
-val lexicon() {
-    return guarded([] { return lexicon_js(); });
-}
-val synthesize(val request) { return guarded(synthesize_js, request); }
-val renderAudio(val frames, val sample_rate) { return guarded(render_audio_js, frames, sample_rate); }
-val limits() {
-    return guarded([] { return limits_js(); });
+    return object_of({{"bands", val(sp::bands)},
+                      {"bandHz", floats_to_js(hz)},
+                      {"sampleRate", val(sp::default_sample_rate)},
+                      {"samplesPerFrame", val(sp::default_sample_rate / 100)},
+                      {"maxFrames", val(limits::max_speech_frames)},
+                      {"maxFrameValue", val(limits::max_frame_value)},
+                      {"minRate", val(sp::min_rate)},
+                      {"maxRate", val(sp::max_rate)},
+                      {"maxNoise", val(sp::max_noise)},
+                      {"maxPhraseChars", val(limits::max_input_chars)},
+                      {"maxFileBytes", val(static_cast<double>(limits::max_file_bytes))},
+                      {"woodchuck", val(std::string(sp::woodchuck_sentence))}});
 }
 
 } // namespace
 } // namespace apg::wasm::audio
 
 EMSCRIPTEN_BINDINGS(apg_audio_speech) {
+    using namespace apg::wasm;
     using namespace apg::wasm::audio;
-    emscripten::function("lexicon", &lexicon);
-    emscripten::function("synthesize", &synthesize);
-    emscripten::function("renderAudio", &renderAudio);
-    emscripten::function("limits", &limits);
-    apg::wasm::guard_entry("lexicon");
-    apg::wasm::guard_entry("synthesize");
-    apg::wasm::guard_entry("renderAudio", 1); // sampleRate may be left out
-    apg::wasm::guard_entry("limits");
+    exported("lexicon", entry<lexicon_js>);
+    exported("synthesize", entry<synthesize_js>);
+    exported("renderAudio", entry<render_audio_js>, 1); // sampleRate may be left out
+    exported("limits", entry<limits_js>);
 }

@@ -2,7 +2,7 @@
 // in wasm/image/imaging.d.ts): scenes from a description or a seed, any RGB(A) picture to the
 // model's input, scene models loaded from .safetensors, and captioning sessions whose steps are
 // the page module's step records (the decoder's table of decode/record_schema.hpp) over the L
-// grid cells. Conversion only: the work is done by train::scenes, io::Model and
+// grid cells. Conversion only: the work is done by tasks::scenes, io::Model and
 // decode::DecodeSession.
 #include "../convert.hpp"
 #include "../js_error.hpp"
@@ -11,7 +11,7 @@
 #include "../step_record.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
-#include "train/tasks/scenes.hpp"
+#include "tasks/scenes.hpp"
 
 #include <emscripten/bind.h>
 
@@ -23,7 +23,7 @@
 namespace apg::wasm {
 namespace {
 
-namespace sc = train::scenes;
+namespace sc = tasks::scenes;
 using io::Model;
 
 template <std::size_t N> val names_to_js(const std::array<std::string_view, N> &names) {
@@ -118,46 +118,36 @@ val to_model_image_js(val pixels, val width, val height, val channels) {
 }
 
 val limits_js() {
-    val out = val::object();
-    out.set("imageSize", sc::image_size);
-    out.set("modelChannels", sc::image_channels);
-    out.set("maxUploadSide", sc::max_upload_side);
-    out.set("maxUploadBytes", static_cast<double>(kMaxUploadBytes));
-    out.set("maxDescribedObjects", sc::max_described_objects);
-    out.set("maxDescriptionChars", limits::max_input_chars);
-    out.set("maxFileBytes", static_cast<double>(limits::max_file_bytes));
-    out.set("maxTemperature", limits::max_temperature);
-    out.set("minTemperature", limits::min_temperature);
-    out.set("shapes", names_to_js(sc::shape_names));
-    out.set("colours", names_to_js(sc::colour_names));
-    out.set("sizes", names_to_js(sc::size_names));
-    return out;
+    return object_of({{"imageSize", val(sc::image_size)},
+                      {"modelChannels", val(sc::image_channels)},
+                      {"maxUploadSide", val(sc::max_upload_side)},
+                      {"maxUploadBytes", val(static_cast<double>(kMaxUploadBytes))},
+                      {"maxDescribedObjects", val(sc::max_described_objects)},
+                      {"maxDescriptionChars", val(limits::max_input_chars)},
+                      {"maxFileBytes", val(static_cast<double>(limits::max_file_bytes))},
+                      {"maxTemperature", val(limits::max_temperature)},
+                      {"minTemperature", val(limits::min_temperature)},
+                      {"shapes", names_to_js(sc::shape_names)},
+                      {"colours", names_to_js(sc::colour_names)},
+                      {"sizes", names_to_js(sc::size_names)}});
 }
 
 // ---- ImageModel ----
-
-struct ImageModelHandle {
-    std::shared_ptr<const Model> model;
-};
 
 struct ImageSessionState : ModuleSession {
     std::vector<std::uint8_t> pixels; // what the model read (image_size² RGB)
 };
 
-using ImageSessionHandle = SessionHandle<ImageSessionState>;
-
 val load_js(val bytes) {
-    return val(ImageModelHandle{load_model(bytes, "ImageModel.load", models::EncoderKind::conv,
-                                           "the image module reads models with a conv encoder (task scenes)")});
+    return val(Handle<const Model>{load_model(bytes, "ImageModel.load", models::EncoderKind::conv,
+                                              "the image module reads models with a conv encoder (task scenes)")});
 }
 
 val grid_to_js(const models::ModelConfig &c) {
-    val g = val::object();
-    g.set("rows", c.image_size / 4);
-    g.set("cols", c.image_size / 4);
-    g.set("cellSize", 4);
-    g.set("imageSize", c.image_size);
-    return g;
+    return object_of({{"rows", val(c.image_size / 4)},
+                      {"cols", val(c.image_size / 4)},
+                      {"cellSize", val(4)},
+                      {"imageSize", val(c.image_size)}});
 }
 
 val info_js(const std::shared_ptr<const Model> &model) {
@@ -165,17 +155,15 @@ val info_js(const std::shared_ptr<const Model> &model) {
     const auto &c = m.config();
     val out = model_info(c);
     out.set("grid", grid_to_js(c));
-    val dims = val::object();
-    dims.set("imageSize", c.image_size);
-    dims.set("convChannels", c.conv_channels);
-    dims.set("features", c.encoder_hidden);
-    dims.set("encoderState", c.encoder_state());
-    dims.set("cells", c.max_source_len);
-    dims.set("embedding", c.embedding);
-    dims.set("decoderHidden", c.decoder_hidden);
-    dims.set("attentionDim", c.attention_dim);
-    dims.set("maxTargetLen", c.max_target_len);
-    out.set("dims", dims);
+    out.set("dims", object_of({{"imageSize", val(c.image_size)},
+                               {"convChannels", val(c.conv_channels)},
+                               {"features", val(c.encoder_hidden)},
+                               {"encoderState", val(c.encoder_state())},
+                               {"cells", val(c.max_source_len)},
+                               {"embedding", val(c.embedding)},
+                               {"decoderHidden", val(c.decoder_hidden)},
+                               {"attentionDim", val(c.attention_dim)},
+                               {"maxTargetLen", val(c.max_target_len)}}));
     set_training(out, m, {{"attentionHits", "attention_hits"}});
     return out;
 }
@@ -187,7 +175,7 @@ val caption_js(const std::shared_ptr<const Model> &model, val pixels, val width,
     std::vector<std::uint8_t> image = model_image(pixels, width, height, channels);
     auto s = start_session<ImageSessionState>(model, model->network().encode_image(image), o);
     s->pixels = std::move(image);
-    return val(ImageSessionHandle{std::move(s)});
+    return val(Handle<ImageSessionState>{std::move(s)});
 }
 
 // encode(pixels, width, height, channels?): the encoder states alone (L × dh) and the grid.
@@ -204,61 +192,20 @@ val encode_js(const std::shared_ptr<const Model> &model, val pixels, val width, 
 val grid_js(ImageSessionState &s) { return grid_to_js(s.model->config()); }
 val pixels_js(ImageSessionState &s) { return bytes_to_js(s.pixels); }
 
-// ---- entry points: every body inside guarded() ----
-
-val scene(val what, val texture_seed) { return guarded(scene_js, what, texture_seed); }
-val toModelImage(val pixels, val width, val height, val channels) {
-    return guarded(to_model_image_js, pixels, width, height, channels);
-}
-val limits() {
-    return guarded([] { return limits_js(); });
-}
-val ImageModel_load(val bytes) { return guarded(load_js, bytes); }
-val ImageModel_info(ImageModelHandle &h) {
-    return guarded([&h] {
-        const std::shared_ptr<const Model> model = h.model;
-        return info_js(model);
-    });
-}
-val ImageModel_caption(ImageModelHandle &h, val pixels, val width, val height, val channels, val options) {
-    return guarded(
-        [&h](val p, val w, val hh, val c, val o) {
-            const std::shared_ptr<const Model> model = h.model;
-            return caption_js(model, p, w, hh, c, o);
-        },
-        pixels, width, height, channels, options);
-}
-val ImageModel_encode(ImageModelHandle &h, val pixels, val width, val height, val channels) {
-    return guarded(
-        [&h](val p, val w, val hh, val c) {
-            const std::shared_ptr<const Model> model = h.model;
-            return encode_js(model, p, w, hh, c);
-        },
-        pixels, width, height, channels);
-}
-
 } // namespace
 } // namespace apg::wasm
 
 EMSCRIPTEN_BINDINGS(apg_imaging) {
     using namespace apg::wasm;
-    emscripten::function("scene", &scene);
-    emscripten::function("toModelImage", &toModelImage);
-    emscripten::function("limits", &limits);
-    emscripten::class_<ImageModelHandle>("ImageModel")
-        .class_function("load", &ImageModel_load)
-        .function("info", &ImageModel_info)
-        .function("caption", &ImageModel_caption)
-        .function("encode", &ImageModel_encode);
-    with_session_methods(emscripten::class_<ImageSessionHandle>("ImageSession"))
-        .function("grid", &session_call<grid_js>)
-        .function("pixels", &session_call<pixels_js>);
-    guard_entry("scene", 1); // textureSeed may be left out
-    guard_entry("toModelImage", 1);
-    guard_entry("limits");
-    guard_static("ImageModel", "load");
-    guard_method("ImageModel", "info");
-    guard_method("ImageModel", "caption", 2); // channels and options may be left out
-    guard_method("ImageModel", "encode", 1);
-    guard_session_methods("ImageSession", {"grid", "pixels"});
+    exported("scene", entry<scene_js>, 1); // textureSeed may be left out
+    exported("toModelImage", entry<to_model_image_js>, 1);
+    exported("limits", entry<limits_js>);
+    ExportedClass<const Model>("ImageModel")
+        .class_function("load", entry<load_js>)
+        .method("info", method<info_js>)
+        .method("caption", method<caption_js>, 2) // channels and options may be left out
+        .method("encode", method<encode_js>, 1);
+    with_session_methods(ExportedClass<ImageSessionState>("ImageSession"))
+        .method("grid", method<grid_js>)
+        .method("pixels", method<pixels_js>);
 }

@@ -2,6 +2,7 @@
 // Loaded lazily (only by the Caption view), apart from the page's first module (playground.js).
 // Its errors and step records are the page module's: EngineError and StepRecord of playground.d.ts.
 import type { EngineError, StepRecord, Matrix } from '../playground';
+import type { ModuleModelInfo, ModuleOptions, ModuleSession, SessionOptions } from '../lazy_module';
 
 export type { EngineError, StepRecord };
 
@@ -68,10 +69,8 @@ export interface Grid {
   imageSize: number;
 }
 
-export interface ImageModelInfo {
+export interface ImageModelInfo extends ModuleModelInfo {
   task: 'scenes';
-  score: 'dot' | 'scaled_dot' | 'general' | 'additive' | 'cosine' | string;
-  style: 'bahdanau' | 'luong';
   encoder: 'conv';
   grid: Grid;
   dims: {
@@ -85,40 +84,18 @@ export interface ImageModelInfo {
     attentionDim: number;
     maxTargetLen: number;
   };
-  tgtVocab: string[];
-  heldoutExactMatch: number | null;
   /** share of colour and shape words whose weight peak lies in the named object's box (held-out) */
   attentionHits: number | null;
-  training: Record<string, unknown>;
 }
 
-export interface CaptionOptions {
-  /** 1 … the vocabulary size; default 5 */
-  topK?: number;
-  /** 0 (the model's max_target_len + 1) … 1024 */
-  maxSteps?: number;
-  temperature?: number;
-}
+export type CaptionOptions = SessionOptions;
 
-export interface ImageSession {
-  /** EngineError bad_state once done */
-  step(): StepRecord;
-  force(tokenId: number): StepRecord;
-  back(): boolean;
-  reset(): void;
-  run(): StepRecord[];
-  done(): boolean;
-  length(): number;
-  record(index: number): StepRecord;
-  trace(): StepRecord[];
-  outputTokens(): string[];
-  outputText(): string;
+export interface ImageSession extends ModuleSession {
   /** H: L × dh (row j = cell j's features, then its position (row, column) in [-1, 1]) */
   encoderStates(): Matrix;
   grid(): Grid;
   /** the 32 × 32 RGB bytes the model read (an upload after scaling) */
   pixels(): Uint8Array;
-  delete(): void;
 }
 
 export interface ImageModel {
@@ -168,6 +145,4 @@ export interface ImagingModule {
   };
 }
 
-export default function createImaging(options?: {
-  wasmBinary?: ArrayBuffer | Uint8Array;
-}): Promise<ImagingModule>;
+export default function createImaging(options?: ModuleOptions): Promise<ImagingModule>;

@@ -1,10 +1,10 @@
 // heldoutPairs(task, seed): a task's held-out pairs as texts, exactly the ones `apg eval` decodes
-// for a model trained with that data seed (train::make_task). The page's length chart evaluates
+// for a model trained with that data seed (tasks::make_task). The page's length chart evaluates
 // them, so its numbers equal a native `apg eval --by-length` run. Conversion only.
 #include "../convert.hpp"
-#include "../js_error.hpp"
+#include "../handle.hpp"
 #include "core/limits.hpp"
-#include "train/tasks/task.hpp"
+#include "tasks/task.hpp"
 
 #include <emscripten/bind.h>
 
@@ -17,7 +17,7 @@ namespace apg::wasm {
 namespace {
 
 val heldout_pairs_js(val task, val seed) {
-    const std::vector<std::string> names = train::task_names();
+    const std::vector<std::string> names = tasks::task_names();
     std::string list;
     for (const auto &n : names) list += (list.empty() ? "" : ", ") + n;
     if (!task.isString()) bad_argument("task", ": expected a task name (" + list + "), got " + describe(task));
@@ -28,9 +28,9 @@ val heldout_pairs_js(val task, val seed) {
         seed.isUndefined()
             ? std::uint64_t{1}
             : static_cast<std::uint64_t>(whole_number(seed, "seed", 0, static_cast<std::int64_t>(limits::max_seed)));
-    const train::TaskData data = train::make_task(name, s);
+    const tasks::TaskData data = tasks::make_task(name, s);
     val out = val::array();
-    for (const train::Example &e : data.heldout) {
+    for (const tasks::Example &e : data.heldout) {
         val pair = val::array();
         pair.call<void>("push", e.source_text);
         pair.call<void>("push", e.target_text);
@@ -39,13 +39,10 @@ val heldout_pairs_js(val task, val seed) {
     return out;
 }
 
-val heldoutPairs(val task, val seed) { return guarded(heldout_pairs_js, task, seed); }
-
 } // namespace
 } // namespace apg::wasm
 
 EMSCRIPTEN_BINDINGS(apg_heldout) {
     using namespace apg::wasm;
-    emscripten::function("heldoutPairs", &heldoutPairs);
-    apg::wasm::guard_entry("heldoutPairs", 1);
+    exported("heldoutPairs", entry<heldout_pairs_js>, 1);
 }

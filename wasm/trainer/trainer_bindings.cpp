@@ -4,10 +4,11 @@
 // value is read through the checks of convert.hpp (after guard_entry's plain copy), so a string
 // for a number, NaN, a huge or negative value or an unknown field is a coded bad_argument.
 #include "../convert.hpp"
+#include "../handle.hpp"
 #include "../js_error.hpp"
-#include "../model_handle.hpp"
+#include "../model_convert.hpp"
 #include "core/limits.hpp"
-#include "train/pairs.hpp"
+#include "tasks/pairs.hpp"
 #include "train/run.hpp"
 
 #include <emscripten/bind.h>
@@ -40,17 +41,7 @@ namespace {
 
 using train::Run;
 
-struct RunHandle {
-    std::shared_ptr<Run> run;
-};
-
 bool is_object(const val &v) { return v.typeOf().as<std::string>() == "object" && !v.isNull() && !v.isArray(); }
-
-val strings_to_js(const std::vector<std::string> &items) {
-    val out = val::array();
-    for (const auto &s : items) out.call<void>("push", s);
-    return out;
-}
 
 val ints_to_js(const std::vector<int> &items) {
     val out = val::array();
@@ -86,6 +77,17 @@ int int_field(const val &v, const std::string &field, std::int64_t lo, std::int6
     return static_cast<int>(whole_number(v, field, lo, hi));
 }
 
+// The JS API's names of own pairs' tokenizers: 'auto' (unset: the library picks), 'char', 'word'.
+std::optional<io::Tokenizer> tokenization(const val &v, const std::string &field) {
+    const std::string text = text_field(v, field);
+    if (text == "auto") return std::nullopt;
+    if (text == "char") return io::Tokenizer::characters;
+    if (text == "word") return io::Tokenizer::words;
+    bad_argument("tokenization", ": expected 'auto', 'char' or 'word', got \"" + text.substr(0, 16) + "\"");
+}
+
+std::string tokenization_name(io::Tokenizer t) { return t == io::Tokenizer::words ? "word" : "char"; }
+
 constexpr const char *kConfigKeys[] = {"task",         "pairs",     "tokenization", "score",     "style", "encoder",
                                        "embed",        "hidden",    "learningRate", "batch",     "steps", "seed",
                                        "evalExamples", "evalEvery", "probe",        "activation"};
@@ -111,8 +113,7 @@ train::RunConfig run_config(const val &config) {
     if (task) c.task = text_field(*task, "config.task");
     if (pairs) {
         c.pairs = text_field(*pairs, "config.pairs");
-        if (const auto t = get("tokenization"))
-            c.tokenization = train::parse_tokenization(text_field(*t, "config.tokenization"));
+        if (const auto t = get("tokenization")) c.tokenization = tokenization(*t, "config.tokenization");
     } else if (get("tokenization")) {
         bad_argument("config.tokenization", ": only with pairs");
     }
@@ -145,45 +146,40 @@ train::RunConfig run_config(const val &config) {
 val nullable(double x) { return x >= 0 ? val(x) : val::null(); }
 
 val progress_to_js(const train::RunProgress &p) {
-    val out = val::object();
-    out.set("step", p.step);
-    out.set("totalSteps", p.total_steps);
-    out.set("sequences", static_cast<double>(p.sequences));
-    out.set("loss", p.loss);
-    out.set("tokenAccuracy", p.token_accuracy);
-    out.set("gradNorm", p.grad_norm);
-    out.set("learningRate", p.learning_rate);
-    out.set("elapsedSeconds", p.elapsed_seconds);
-    out.set("sequencesPerSecond", p.sequences_per_second);
-    out.set("heldoutExactMatch", nullable(p.heldout_exact_match));
-    out.set("done", p.done);
-    out.set("diverged", p.diverged);
+    val out = object_of({{"step", val(p.step)},
+                         {"totalSteps", val(p.total_steps)},
+                         {"sequences", val(static_cast<double>(p.sequences))},
+                         {"loss", val(p.loss)},
+                         {"tokenAccuracy", val(p.token_accuracy)},
+                         {"gradNorm", val(p.grad_norm)},
+                         {"learningRate", val(p.learning_rate)},
+                         {"elapsedSeconds", val(p.elapsed_seconds)},
+                         {"sequencesPerSecond", val(p.sequences_per_second)},
+                         {"heldoutExactMatch", nullable(p.heldout_exact_match)},
+                         {"done", val(p.done)},
+                         {"diverged", val(p.diverged)}});
     if (p.diverged) out.set("message", p.message);
     return out;
 }
 
 val task_info_to_js(const train::TaskInfo &t) {
-    val out = val::object();
-    out.set("name", t.name);
-    out.set("probe", t.probe);
-    out.set("defaultSteps", t.steps);
-    out.set("batch", t.batch);
-    out.set("learningRate", t.learning_rate);
-    out.set("embed", t.embed);
-    out.set("hidden", t.hidden);
-    out.set("sourceTokenizer", std::string(io::tokenizer_name(t.source_tokenizer)));
-    out.set("targetTokenizer", std::string(io::tokenizer_name(t.target_tokenizer)));
     val scores = val::array();
     for (const auto &option : t.scores) {
         val styles = val::array();
         for (const auto style : option.styles) styles.call<void>("push", std::string(models::name(style)));
-        val score = val::object();
-        score.set("name", std::string(attention::name(option.kind)));
-        score.set("styles", styles);
-        scores.call<void>("push", score);
+        scores.call<void>("push",
+                          object_of({{"name", val(std::string(attention::name(option.kind)))}, {"styles", styles}}));
     }
-    out.set("scores", scores);
-    return out;
+    return object_of({{"name", val(t.name)},
+                      {"probe", val(t.probe)},
+                      {"defaultSteps", val(t.steps)},
+                      {"batch", val(t.batch)},
+                      {"learningRate", val(t.learning_rate)},
+                      {"embed", val(t.embed)},
+                      {"hidden", val(t.hidden)},
+                      {"sourceTokenizer", val(std::string(io::tokenizer_name(t.source_tokenizer)))},
+                      {"targetTokenizer", val(std::string(io::tokenizer_name(t.target_tokenizer)))},
+                      {"scores", scores}});
 }
 
 models::EncoderKind encoder_arg(const val &v) {
@@ -202,40 +198,37 @@ val train_tasks_js(val encoder) {
 val pairs_recipe_js(val encoder) { return task_info_to_js(train::pairs_info(encoder_arg(encoder))); }
 
 val train_limits_js() {
-    val out = val::object();
-    out.set("maxPairs", limits::max_pairs);
-    out.set("maxBytes", static_cast<double>(limits::max_pairs_bytes));
-    out.set("maxSourceTokens", limits::max_pair_tokens);
-    out.set("maxTargetTokens", limits::max_pair_tokens);
-    out.set("maxTokenBytes", limits::max_token_bytes);
-    out.set("maxVocabTokens", limits::max_vocab_tokens);
-    out.set("maxSteps", limits::max_train_steps);
-    out.set("maxStepsPerCall", limits::max_steps_per_call);
-    out.set("maxBatch", limits::max_train_batch);
-    out.set("minLearningRate", limits::min_learning_rate);
-    out.set("maxLearningRate", limits::max_learning_rate);
-    out.set("maxEmbed", limits::max_train_dim);
-    out.set("maxHidden", limits::max_train_dim);
-    out.set("maxEvalExamples", limits::max_eval_examples);
-    out.set("maxSeed", static_cast<double>(limits::max_seed));
-    out.set("maxProbeChars", limits::max_input_chars);
-    return out;
+    return object_of({{"maxPairs", val(limits::max_pairs)},
+                      {"maxBytes", val(static_cast<double>(limits::max_pairs_bytes))},
+                      {"maxSourceTokens", val(limits::max_pair_tokens)},
+                      {"maxTargetTokens", val(limits::max_pair_tokens)},
+                      {"maxTokenBytes", val(limits::max_token_bytes)},
+                      {"maxVocabTokens", val(limits::max_vocab_tokens)},
+                      {"maxSteps", val(limits::max_train_steps)},
+                      {"maxStepsPerCall", val(limits::max_steps_per_call)},
+                      {"maxBatch", val(limits::max_train_batch)},
+                      {"minLearningRate", val(limits::min_learning_rate)},
+                      {"maxLearningRate", val(limits::max_learning_rate)},
+                      {"maxEmbed", val(limits::max_train_dim)},
+                      {"maxHidden", val(limits::max_train_dim)},
+                      {"maxEvalExamples", val(limits::max_eval_examples)},
+                      {"maxSeed", val(static_cast<double>(limits::max_seed))},
+                      {"maxProbeChars", val(limits::max_input_chars)}});
 }
 
-val parse_pairs_js(val text, val tokenization, val seed) {
+val parse_pairs_js(val text, val tokenization_js, val seed) {
     const std::string t = text_field(text, "parsePairs");
-    const train::Tokenization how = tokenization.isUndefined()
-                                        ? train::Tokenization::automatic
-                                        : train::parse_tokenization(text_field(tokenization, "tokenization"));
+    const std::optional<io::Tokenizer> how =
+        tokenization_js.isUndefined() ? std::nullopt : tokenization(tokenization_js, "tokenization");
     const auto s =
         seed.isUndefined()
             ? std::uint64_t{1}
             : static_cast<std::uint64_t>(whole_number(seed, "seed", 0, static_cast<std::int64_t>(limits::max_seed)));
-    const train::PairsData p = train::parse_pairs(t, how, s);
-    const io::Vocabulary source = train::source_vocabulary(p.data), target = train::target_vocabulary(p.data);
+    const tasks::PairsData p = tasks::parse_pairs(t, how, s);
+    const io::Vocabulary source = tasks::source_vocabulary(p.data), target = tasks::target_vocabulary(p.data);
     val out = val::object();
     out.set("count", static_cast<double>(p.count));
-    out.set("tokenization", std::string(p.tokenizer == io::Tokenizer::words ? "word" : "char"));
+    out.set("tokenization", tokenization_name(p.tokenizer));
     out.set("sourceVocab", source.size());
     out.set("targetVocab", target.size());
     out.set("trainCount", static_cast<double>(p.data.train.size()));
@@ -249,7 +242,7 @@ val parse_pairs_js(val text, val tokenization, val seed) {
 
 // ---- TrainRun ----
 
-val create_js(val config) { return val(RunHandle{std::make_shared<Run>(run_config(config))}); }
+val create_js(val config) { return val(Handle<Run>{std::make_shared<Run>(run_config(config))}); }
 
 val step_js(Run &run, val n) { return progress_to_js(run.step(int_field(n, "step", 1, limits::max_steps_per_call))); }
 
@@ -270,7 +263,7 @@ val evaluate_js(Run &run, val limit) {
     return out;
 }
 
-val snapshot_js(Run &run) { return val(ModelHandle{std::make_shared<const io::Model>(run.snapshot())}); }
+val snapshot_js(Run &run) { return val(Handle<const io::Model>{std::make_shared<const io::Model>(run.snapshot())}); }
 
 val save_js(Run &run) {
     const std::vector<std::uint8_t> bytes = run.save();
@@ -309,54 +302,23 @@ val settings_js(Run &run) {
 
 val progress_js(Run &run) { return progress_to_js(run.progress()); }
 
-// Entry points: each takes its own reference to the run first (a delete() from page code during
-// the call cannot free it), then converts.
-val trainLimits() { return guarded(train_limits_js); }
-val trainTasks(val encoder) { return guarded(train_tasks_js, encoder); }
-val pairsRecipe(val encoder) { return guarded(pairs_recipe_js, encoder); }
-val parsePairs(val text, val tokenization, val seed) { return guarded(parse_pairs_js, text, tokenization, seed); }
-val TrainRun_create(val config) { return guarded(create_js, config); }
-
-template <val (*F)(Run &)> val run_call(RunHandle &h) {
-    return guarded([&h] {
-        const std::shared_ptr<Run> run = h.run;
-        return F(*run);
-    });
-}
-template <val (*F)(Run &, val)> val run_call_arg(RunHandle &h, val arg) {
-    return guarded(
-        [&h](val a) {
-            const std::shared_ptr<Run> run = h.run;
-            return F(*run, a);
-        },
-        arg);
-}
-
 } // namespace
 } // namespace apg::wasm
 
 EMSCRIPTEN_BINDINGS(apg_trainer) {
     using namespace apg::wasm;
-    emscripten::function("trainLimits", &trainLimits);
-    emscripten::function("trainTasks", &trainTasks);
-    emscripten::function("pairsRecipe", &pairsRecipe);
-    emscripten::function("parsePairs", &parsePairs);
-    emscripten::class_<RunHandle>("TrainRunHandle")
-        .class_function("create", &TrainRun_create)
-        .function("step", &run_call_arg<step_js>)
-        .function("evaluate", &run_call_arg<evaluate_js>)
-        .function("snapshot", &run_call<snapshot_js>)
-        .function("save", &run_call<save_js>)
-        .function("cancel", &run_call<cancel_js>)
-        .function("settings", &run_call<settings_js>)
-        .function("progress", &run_call<progress_js>);
-    guard_entry("trainLimits");
-    guard_entry("trainTasks", 1);
-    guard_entry("pairsRecipe", 1);
-    guard_entry("parsePairs", 2);
-    guard_static("TrainRunHandle", "create");
-    guard_method("TrainRunHandle", "evaluate", 1);
-    for (const char *m : {"step", "snapshot", "save", "cancel", "settings", "progress"})
-        guard_method("TrainRunHandle", m);
+    exported("trainLimits", entry<train_limits_js>);
+    exported("trainTasks", entry<train_tasks_js>, 1);
+    exported("pairsRecipe", entry<pairs_recipe_js>, 1);
+    exported("parsePairs", entry<parse_pairs_js>, 2);
+    ExportedClass<Run>("TrainRunHandle")
+        .class_function("create", entry<create_js>)
+        .method("step", method<step_js>)
+        .method("evaluate", method<evaluate_js>, 1)
+        .method("snapshot", method<snapshot_js>)
+        .method("save", method<save_js>)
+        .method("cancel", method<cancel_js>)
+        .method("settings", method<settings_js>)
+        .method("progress", method<progress_js>);
     apg_trainer_constructor_js();
 }
