@@ -5,7 +5,7 @@
 #include "attention/step.hpp"
 
 #include "core/kernels.hpp"
-#include "gradcheck.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 

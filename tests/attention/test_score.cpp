@@ -1,7 +1,7 @@
 #include "attention/score.hpp"
 
 #include "core/kernels.hpp"
-#include "gradcheck.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 

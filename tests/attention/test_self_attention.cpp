@@ -1,7 +1,7 @@
 #include "attention/self_attention.hpp"
 #include "attention/step.hpp"
 
-#include "gradcheck.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 #include "attention/step.hpp"
 #include "core/error.hpp"
 
-#include "gradcheck.hpp"
+#include "support/gradcheck.hpp"
 
 #include <Eigen/LU>
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 #include "decode/transformer_trace.hpp"
 
-#include "support/transformer_support.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 

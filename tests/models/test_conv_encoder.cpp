@@ -5,6 +5,8 @@
 
 #include "support/tiny_config.hpp"
 
+#include "support/model_gradcheck.hpp"
+
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -38,33 +40,11 @@ std::vector<std::uint8_t> random_image(core::Rng &rng, int side) {
     return px;
 }
 
-// check_model_gradients with a step of 1e-3 instead of 1e-2: a nudge of a first-layer weight moves
-// all 64 pre-activations of its channel, and at 1e-2 one of them crossing a ReLU kink or
-// overtaking a max-pool neighbour is likely; at 1e-3 it is ten times rarer, and float rounding
-// (~6e-8 · |L| / 1e-3 ≈ 1e-4) stays well inside the tolerance.
+// The composed budget at a step of 1e-3: a nudge of a first-layer weight moves all 64
+// pre-activations of its channel, and at 1e-2 one of them crossing a ReLU kink or overtaking a
+// max-pool neighbour is likely; at 1e-3 it is ten times rarer (support/gradcheck.hpp).
 BatchResult check_conv_gradients(Seq2Seq &model, const Batch &batch, std::size_t max_checks) {
-    TrainingWorkspace ws;
-    Parameters grads = zeros_like(model.parameters(), model.config());
-    const BatchResult result = model.forward_backward(batch, &grads, ws);
-    auto params = model.tensors();
-    auto analytic = tensors(grads, model.config());
-    for (std::size_t t = 0; t < params.size(); ++t) {
-        const std::size_t n = params[t].data.size(), stride = n <= max_checks ? 1 : n / max_checks;
-        for (std::size_t i = 0; i < n; i += stride) {
-            float &p = params[t].data[i];
-            const float saved = p, step = 1e-3f;
-            TrainingWorkspace w;
-            p = saved + step;
-            const double up = model.forward_backward(batch, nullptr, w).loss;
-            p = saved - step;
-            const double down = model.forward_backward(batch, nullptr, w).loss;
-            p = saved;
-            const double numeric = (up - down) / (2.0 * step);
-            INFO(params[t].name << "[" << i << "]: analytic " << analytic[t].data[i] << ", numeric " << numeric);
-            CHECK(std::abs(analytic[t].data[i] - numeric) <= 2e-3 + 2e-2 * std::abs(numeric));
-        }
-    }
-    return result;
+    return test::check_model_gradients(model, batch, test::GradCheck::composed(max_checks).at_step(1e-3f));
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 #include "models/rnn_encoder.hpp"
 
-#include "support/finite_difference.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 
@@ -86,14 +86,21 @@ TEST_CASE("BiGRU encoder gradients match finite differences on a padded batch") 
         g.bwd = p.bwd.zeros_like();
         encoder_backward(p, bidirectional, c, weights, g);
 
-        test::check_gradient("embedding", view(p.embedding), view(std::as_const(g.embedding)), loss);
-        test::check_gradient("fwd.w_ih", view(p.fwd.w_ih), view(std::as_const(g.fwd.w_ih)), loss);
-        test::check_gradient("fwd.w_hh", view(p.fwd.w_hh), view(std::as_const(g.fwd.w_hh)), loss);
-        test::check_gradient("fwd.b_hh", view(p.fwd.b_hh), view(std::as_const(g.fwd.b_hh)), loss);
+        test::check_gradient("embedding", view(p.embedding), view(std::as_const(g.embedding)), loss,
+                             test::GradCheck::composed(24));
+        test::check_gradient("fwd.w_ih", view(p.fwd.w_ih), view(std::as_const(g.fwd.w_ih)), loss,
+                             test::GradCheck::composed(24));
+        test::check_gradient("fwd.w_hh", view(p.fwd.w_hh), view(std::as_const(g.fwd.w_hh)), loss,
+                             test::GradCheck::composed(24));
+        test::check_gradient("fwd.b_hh", view(p.fwd.b_hh), view(std::as_const(g.fwd.b_hh)), loss,
+                             test::GradCheck::composed(24));
         if (bidirectional) {
-            test::check_gradient("bwd.w_ih", view(p.bwd.w_ih), view(std::as_const(g.bwd.w_ih)), loss);
-            test::check_gradient("bwd.w_hh", view(p.bwd.w_hh), view(std::as_const(g.bwd.w_hh)), loss);
-            test::check_gradient("bwd.b_ih", view(p.bwd.b_ih), view(std::as_const(g.bwd.b_ih)), loss);
+            test::check_gradient("bwd.w_ih", view(p.bwd.w_ih), view(std::as_const(g.bwd.w_ih)), loss,
+                                 test::GradCheck::composed(24));
+            test::check_gradient("bwd.w_hh", view(p.bwd.w_hh), view(std::as_const(g.bwd.w_hh)), loss,
+                                 test::GradCheck::composed(24));
+            test::check_gradient("bwd.b_ih", view(p.bwd.b_ih), view(std::as_const(g.bwd.b_ih)), loss,
+                                 test::GradCheck::composed(24));
         }
     }
 }

@@ -1,7 +1,7 @@
 #include "models/transformer_encoder.hpp"
 #include "nn/positional_encoding.hpp"
 
-#include "support/transformer_support.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 
@@ -32,9 +32,9 @@ TransformerEncoderConfig small_config(int layers) {
 // Random (not the init's zero) biases and non-unit layer-norm gains, so their gradients matter.
 void randomise(TransformerLayerParams &p, core::Rng &rng) {
     for (Vec *b : {&p.attn.b_q, &p.attn.b_k, &p.attn.b_v, &p.attn.b_o, &p.ln1.bias, &p.ln2.bias})
-        *b = tt::random_vec(b->size(), rng, 0.3f);
-    p.ln1.gain = Vec::Ones(p.dim()) + tt::random_vec(p.dim(), rng, 0.3f);
-    p.ln2.gain = Vec::Ones(p.dim()) + tt::random_vec(p.dim(), rng, 0.3f);
+        *b = test::normal_vec(b->size(), rng, 0.3f);
+    p.ln1.gain = Vec::Ones(p.dim()) + test::normal_vec(p.dim(), rng, 0.3f);
+    p.ln2.gain = Vec::Ones(p.dim()) + test::normal_vec(p.dim(), rng, 0.3f);
 }
 
 // Every tensor of a layer with its gradient, named for the failure message.
@@ -62,8 +62,8 @@ TEST_CASE("an encoder layer's gradients match finite differences for its input a
     randomise(p, rng);
     const Eigen::Index n = 4, d = p.dim();
     const std::vector<std::uint8_t> mask{1, 1, 1, 0};
-    Mat x = tt::random_mat(n, d, rng);
-    const Mat r = tt::random_mat(n, d, rng);
+    Mat x = test::normal_mat(n, d, rng);
+    const Mat r = test::normal_mat(n, d, rng);
 
     TransformerLayerCache cache;
     transformer_layer_forward(p, x, mask, cache);
@@ -74,11 +74,14 @@ TEST_CASE("an encoder layer's gradients match finite differences for its input a
     auto loss = [&] {
         TransformerLayerCache c;
         transformer_layer_forward(p, x, mask, c);
-        return tt::weighted_sum(c.output, r);
+        return test::weighted_sum(c.output, r);
     };
-    tt::check_gradient("x", view(x), view(dx), loss);
+    test::check_gradient("x", view(x), view(dx), loss, test::nonzero_gradient);
     for (const Pair &t : layer_tensors(p, grads))
-        tt::check_gradient(t.name, t.value, t.grad, loss, std::string(t.name) == "attn.b_k");
+        test::check_gradient(t.name, t.value, t.grad, loss,
+                             test::GradCheck::composed().expecting(std::string(t.name) == "attn.b_k"
+                                                                       ? test::GradCheck::Expect::zero
+                                                                       : test::GradCheck::Expect::nonzero));
     // The padded key contributes nothing to real queries, but the padded row itself (whose loss
     // weight is nonzero here) still depends on real keys: the gradient reaches x[3] only through it.
     CHECK(dx.row(3).norm() > 0.0f);
@@ -92,7 +95,7 @@ TEST_CASE("a 2-layer encoder's gradients match finite differences for the embedd
     // Id 1 appears twice, so its embedding row gathers two positions' gradients; the last position is padding.
     const std::vector<int> ids{3, 1, 4, 1, 5};
     const std::vector<std::uint8_t> mask{1, 1, 1, 1, 0};
-    const Mat r = tt::random_mat(5, config.d_model, rng);
+    const Mat r = test::normal_mat(5, config.d_model, rng);
 
     TransformerEncoderCache cache;
     transformer_encoder_forward(p, ids, mask, cache);
@@ -103,13 +106,15 @@ TEST_CASE("a 2-layer encoder's gradients match finite differences for the embedd
     auto loss = [&] {
         TransformerEncoderCache c;
         transformer_encoder_forward(p, ids, mask, c);
-        return tt::weighted_sum(c.output, r);
+        return test::weighted_sum(c.output, r);
     };
     std::vector<core::TensorRef> values = tensors(p, config), gradients = tensors(grads, config);
     REQUIRE(values.size() == gradients.size());
     for (std::size_t i = 0; i < values.size(); ++i)
-        tt::check_gradient(values[i].name, values[i].data, gradients[i].data, loss,
-                           values[i].name.ends_with("attn.b_k"));
+        test::check_gradient(values[i].name, values[i].data, gradients[i].data, loss,
+                             test::GradCheck::composed().expecting(values[i].name.ends_with("attn.b_k")
+                                                                       ? test::GradCheck::Expect::zero
+                                                                       : test::GradCheck::Expect::nonzero));
 
     // dL/dE gathers dL/dx_0 by id: row 3 from position 0, row 1 from positions 1 and 3, none from the padding.
     CHECK((grads.embedding.row(3) - d_inputs.row(0)).norm() <= 1e-6f);
@@ -249,7 +254,7 @@ TEST_CASE("a padded time-major batch encodes each sequence as if it were alone")
     CHECK(batch.outputs[1] == second.output);
 
     // The batch gradient is the sum of the two sequences' gradients.
-    const std::vector<Mat> d_outputs{tt::random_mat(3, 8, rng), tt::random_mat(2, 8, rng)};
+    const std::vector<Mat> d_outputs{test::normal_mat(3, 8, rng), test::normal_mat(2, 8, rng)};
     TransformerEncoderParams batch_grads = p.zeros_like(), single_grads = p.zeros_like();
     transformer_encoder_backward_batch(p, batch, d_outputs, batch_grads);
     transformer_encoder_backward(p, first, d_outputs[0], single_grads);

@@ -1,7 +1,6 @@
 #include "nn/conv.hpp"
 
-#include "support/finite_difference.hpp"
-#include "support/transformer_support.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 
@@ -67,7 +66,7 @@ TEST_CASE("conv2d through im2col and the matmul kernels equals the direct convol
             s.stride = stride;
             s.padding = padding;
             const Conv2dParams p = Conv2dParams::init(s, rng);
-            const Mat x = tt::random_mat(2 * 7 * 5, 3, rng);
+            const Mat x = test::normal_mat(2 * 7 * 5, 3, rng);
             Mat y;
             Conv2dCache cache;
             conv2d_forward(p, s, x, 2, y, cache);
@@ -105,9 +104,9 @@ TEST_CASE("conv2d gradients match finite differences at odd sizes (7x5, 3 channe
     core::Rng rng(5);
     const Conv2dShape s = odd_shape();
     Conv2dParams p = Conv2dParams::init(s, rng);
-    p.b = tt::random_vec(s.out_channels, rng);
-    Mat x = tt::random_mat(2 * 7 * 5, 3, rng);
-    const Mat r = tt::random_mat(2 * s.out_height() * s.out_width(), s.out_channels, rng);
+    p.b = test::normal_vec(s.out_channels, rng);
+    Mat x = test::normal_mat(2 * 7 * 5, 3, rng);
+    const Mat r = test::normal_mat(2 * s.out_height() * s.out_width(), s.out_channels, rng);
     auto loss = [&] {
         Mat y;
         Conv2dCache c;
@@ -120,17 +119,17 @@ TEST_CASE("conv2d gradients match finite differences at odd sizes (7x5, 3 channe
     Conv2dParams grads = core::zeros<Conv2dParams>(s);
     Mat dx;
     conv2d_backward(p, s, cache, r, grads, &dx);
-    test::check_gradient("w", view(p.w), view(grads.w), loss, 40);
-    test::check_gradient("b", view(p.b), view(grads.b), loss);
-    test::check_gradient("x", view(x), view(dx), loss, 70);
+    test::check_gradient("w", view(p.w), view(grads.w), loss, test::GradCheck::composed(40));
+    test::check_gradient("b", view(p.b), view(grads.b), loss, test::GradCheck::composed(24));
+    test::check_gradient("x", view(x), view(dx), loss, test::GradCheck::composed(70));
 }
 
 TEST_CASE("conv2d backward accumulates the weight gradients") {
     core::Rng rng(9);
     const Conv2dShape s = odd_shape();
     const Conv2dParams p = Conv2dParams::init(s, rng);
-    const Mat x = tt::random_mat(7 * 5, 3, rng);
-    const Mat r = tt::random_mat(s.out_height() * s.out_width(), s.out_channels, rng);
+    const Mat x = test::normal_mat(7 * 5, 3, rng);
+    const Mat r = test::normal_mat(s.out_height() * s.out_width(), s.out_channels, rng);
     Mat y;
     Conv2dCache cache;
     conv2d_forward(p, s, x, 1, y, cache);
@@ -201,7 +200,7 @@ TEST_CASE("pooling gradients match finite differences at odd sizes (7x5, 3 chann
         for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = 0.1f * static_cast<float>(i);
         for (Eigen::Index i = x.size() - 1; i > 0; --i)
             std::swap(x.data()[i], x.data()[rng.below(static_cast<std::uint64_t>(i) + 1)]);
-        const Mat r = tt::random_mat(2 * 3 * 2, 3, rng);
+        const Mat r = test::normal_mat(2 * 3 * 2, 3, rng);
         auto loss = [&] {
             Mat y;
             PoolCache c;
@@ -213,7 +212,7 @@ TEST_CASE("pooling gradients match finite differences at odd sizes (7x5, 3 chann
         pool_forward(s, x, 2, y, cache);
         pool_backward(s, cache, r, dx);
         INFO((kind == PoolKind::max ? "max" : "average"));
-        test::check_gradient("x", view(x), view(dx), loss, 210);
+        test::check_gradient("x", view(x), view(dx), loss, test::GradCheck::composed(210));
     }
 }
 

@@ -1,6 +1,6 @@
 #include "nn/gru.hpp"
 
-#include "support/finite_difference.hpp"
+#include "support/gradcheck.hpp"
 
 #include <utility>
 
@@ -108,10 +108,10 @@ TEST_CASE("GRU step gradients match finite differences (with a masked row)") {
     MatMap dx_map = whole(dx);
     gru_input_projection_backward(p, whole(std::as_const(x)), whole(std::as_const(d_xp)), g, &dx_map, false);
 
-    test::check_gradient("w_ih", view(p.w_ih), view(std::as_const(g.w_ih)), loss);
-    test::check_gradient("w_hh", view(p.w_hh), view(std::as_const(g.w_hh)), loss);
-    test::check_gradient("b_ih", view(p.b_ih), view(std::as_const(g.b_ih)), loss);
-    test::check_gradient("b_hh", view(p.b_hh), view(std::as_const(g.b_hh)), loss);
-    test::check_gradient("x", view(x), view(std::as_const(dx)), loss);
-    test::check_gradient("h_prev", view(h_prev), view(std::as_const(dh_prev)), loss);
+    test::check_gradient("w_ih", view(p.w_ih), view(std::as_const(g.w_ih)), loss, test::GradCheck::composed(24));
+    test::check_gradient("w_hh", view(p.w_hh), view(std::as_const(g.w_hh)), loss, test::GradCheck::composed(24));
+    test::check_gradient("b_ih", view(p.b_ih), view(std::as_const(g.b_ih)), loss, test::GradCheck::composed(24));
+    test::check_gradient("b_hh", view(p.b_hh), view(std::as_const(g.b_hh)), loss, test::GradCheck::composed(24));
+    test::check_gradient("x", view(x), view(std::as_const(dx)), loss, test::GradCheck::composed(24));
+    test::check_gradient("h_prev", view(h_prev), view(std::as_const(dh_prev)), loss, test::GradCheck::composed(24));
 }

@@ -1,7 +1,7 @@
 #include "nn/time_reduction.hpp"
 
 #include "core/rng.hpp"
-#include "support/finite_difference.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 
@@ -54,7 +54,7 @@ TEST_CASE("time reduction's backward matches finite differences, zero at padding
     nn::time_reduction_backward(d_out, B, N, lengths, d_in);
     REQUIRE(d_in.rows() == in.rows());
     test::check_gradient("in", {in.data(), static_cast<std::size_t>(in.size())},
-                         {d_in.data(), static_cast<std::size_t>(d_in.size())}, loss, 100);
+                         {d_in.data(), static_cast<std::size_t>(d_in.size())}, loss, test::GradCheck::composed(100));
     for (int b = 0; b < B; ++b)
         for (int t = lengths[b]; t < N; ++t) CHECK(d_in.row(t * B + b).isZero());
 }

@@ -1,17 +1,19 @@
 // A whole seq2seq model against finite differences: every tensor's analytic gradient of the mean
-// teacher-forced loss on one batch, checked by test::check_gradient (tolerances explained there).
+// teacher-forced loss on one batch, checked by test::check_gradient with the composed budget
+// (support/gradcheck.hpp explains it).
 #pragma once
 
 #include "models/seq2seq.hpp"
-#include "support/finite_difference.hpp"
+#include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
 
 namespace apg::test {
 
-// Checks up to max_checks entries of every tensor; returns the analytic pass's result.
+// Checks every tensor as `c` says (GradCheck::composed(max_checks) checks up to max_checks
+// entries of each); returns the analytic pass's result.
 inline models::BatchResult check_model_gradients(models::Seq2Seq &model, const models::Batch &batch,
-                                                 std::size_t max_checks) {
+                                                 const GradCheck &c) {
     models::TrainingWorkspace ws;
     models::Parameters grads = models::zeros_like(model.parameters(), model.config());
     const models::BatchResult result = model.forward_backward(batch, &grads, ws);
@@ -23,8 +25,13 @@ inline models::BatchResult check_model_gradients(models::Seq2Seq &model, const m
     auto grad_tensors = models::tensors(grads, model.config());
     REQUIRE(params.size() == grad_tensors.size());
     for (std::size_t t = 0; t < params.size(); ++t)
-        check_gradient(params[t].name, params[t].data, grad_tensors[t].data, loss, max_checks);
+        check_gradient(params[t].name, params[t].data, grad_tensors[t].data, loss, c);
     return result;
+}
+
+inline models::BatchResult check_model_gradients(models::Seq2Seq &model, const models::Batch &batch,
+                                                 std::size_t max_checks) {
+    return check_model_gradients(model, batch, GradCheck::composed(max_checks));
 }
 
 } // namespace apg::test
