@@ -1,7 +1,7 @@
 import { mount } from 'svelte';
 import 'katex/dist/katex.min.css';
 import './fonts/fonts.css';
-import './styles.css';
+import './shared/styles.css';
 import App from './App.svelte';
 
 mount(App, { target: /** @type {HTMLElement} */ (document.getElementById('app')) });

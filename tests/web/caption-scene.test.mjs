@@ -4,7 +4,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { cellName, describeScene, freeSpot, readScene, writeScene } from '../../web/caption/scene.js';
+import {
+  cellName,
+  describeScene,
+  freeSpot,
+  readScene,
+  writeScene,
+} from '../../web/features/caption/scene.js';
 
 const vocab = {
   shapes: ['circle', 'square', 'triangle', 'diamond'],

@@ -1,4 +1,5 @@
-// The interface's dictionaries (web/i18n/*.js): the same keys in English and Chinese, no empty
+// The interface's dictionaries (each feature's strings.js, web/strings.js and web/shared/i18n/*.js):
+// the same keys in English and Chinese, no empty
 // text, the same {placeholders} on both sides, and every key the page's code asks a translator for
 // is in the dictionary that translator reads (a static scan of web/).
 import assert from 'node:assert/strict';
@@ -6,20 +7,34 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { test } from 'node:test';
 
-import { Text, translate } from '../../web/i18n/translate.js';
+import { Text, translate } from '../../web/shared/i18n/translate.js';
 
 const web = new URL('../../web/', import.meta.url).pathname;
-const dictDir = join(web, 'i18n');
-const dictFiles = readdirSync(dictDir).filter((f) => f.endsWith('.js') && f !== 'translate.js');
+const i18nDir = join(web, 'shared/i18n');
+
+/** Every .svelte and .js file under web/ but the checkpoints' folder. */
+function sources(dir = web) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'models' ? [] : sources(path);
+    return /\.(svelte|js)$/.test(name) ? [path] : [];
+  });
+}
+// A dictionary: a file named strings.js (or …-strings.js), or one of web/shared/i18n's but its machinery.
+const isDictionary = (path) =>
+  /(^|[/-])strings\.js$/.test(path) ||
+  (dirname(path) === i18nDir && !['translate.js', 'locale.svelte.js'].includes(relative(i18nDir, path)));
+const dictFiles = sources().filter(isDictionary);
 const dicts = Object.fromEntries(
-  await Promise.all(dictFiles.map(async (f) => [join(dictDir, f), (await import(join(dictDir, f))).default])),
+  await Promise.all(dictFiles.map(async (f) => [f, (await import(f)).default])),
 );
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 test('there are dictionaries, each with en and zh', () => {
   assert.ok(dictFiles.length >= 8, dictFiles.join(', '));
   // the what-ifs' and the Why attention view's, merged from their own branches, are scanned too
-  for (const file of ['whatif.js', 'length.js']) assert.ok(dictFiles.includes(file), file);
+  for (const file of ['shared/text/whatif-strings.js', 'features/length/strings.js'])
+    assert.ok(dictFiles.includes(join(web, file)), file);
   for (const [file, dict] of Object.entries(dicts)) {
     assert.equal(typeof dict.en, 'object', file);
     assert.equal(typeof dict.zh, 'object', file);
@@ -52,31 +67,19 @@ test('the Chinese side is Chinese: no text left in English letters alone', () =>
     }
 });
 
-/** Every .svelte and .js file under web/ except the dictionaries. */
-function sources(dir = web) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return path === dictDir || name === 'models' ? [] : sources(path);
-    return /\.(svelte|js)$/.test(name) ? [path] : [];
-  });
-}
-
 test("every key a translator is asked for is in that translator's dictionary", () => {
   let calls = 0;
-  const files = sources();
+  const files = sources().filter((f) => !isDictionary(f));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    // import fooDict from '../i18n/foo.js';  …  const t = translator(fooDict);
+    // import fooDict from './strings.js';  …  const t = translator(fooDict);
     const imports = Object.fromEntries(
-      [...text.matchAll(/import (\w+) from '([^']*\/i18n\/[\w-]+\.js)'/g)].map((m) => [
-        m[1],
-        resolve(dirname(file), m[2]),
-      ]),
+      [...text.matchAll(/import (\w+) from '([^']*\.js)'/g)].map((m) => [m[1], resolve(dirname(file), m[2])]),
     );
     const names = [...text.matchAll(/const (\w+) = translator(?:Of)?\((\w+)\)/g)];
     for (const [, name, dictName] of names) {
       const dict = dicts[imports[dictName]];
-      assert.ok(dict, `${relative(web, file)}: ${dictName} is a dictionary of web/i18n`);
+      assert.ok(dict, `${relative(web, file)}: ${dictName} is a dictionary`);
       for (const m of text.matchAll(new RegExp(`(?<![\\w.])${name}\\(\\s*'([^']+)'`, 'g'))) {
         calls++;
         assert.ok(m[1] in dict.en, `${relative(web, file)}: ${name}('${m[1]}') is not in ${dictName}`);
@@ -94,8 +97,8 @@ test("every key a translator is asked for is in that translator's dictionary", (
 });
 
 test("keys made from a name are in the dictionary: the Length view's models and tasks", async () => {
-  const { SCORES } = await import('../../web/lib/tasks.js');
-  const length = dicts[join(dictDir, 'length.js')];
+  const { SCORES } = await import('../../web/shared/text/tasks.js');
+  const length = dicts[join(web, 'features/length/strings.js')];
   // LengthView and BucketExamples ask for t(`model_${score}`) and t(`task_${task}`)
   for (const score of ['none', ...SCORES]) assert.ok(`model_${score}` in length.en, `model_${score}`);
   for (const task of ['reverse', 'dates', 'zh']) assert.ok(`task_${task}` in length.en, `task_${task}`);

@@ -4,12 +4,19 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import dict from '../../web/i18n/tour.js';
-import { formatNumber } from '../../web/lib/format.js';
-import { task as taskOf } from '../../web/lib/tasks.js';
-import { readDecodeUrl, VIEWS } from '../../web/state/url.js';
-import { argmax, beamText, comparedAs, lengthFacts, stepOf, stopFacts } from '../../web/tour/facts.js';
-import { linkedStop, STOPS, stopHash } from '../../web/tour/stops.js';
+import dict from '../../web/features/tour/strings.js';
+import { formatNumber } from '../../web/shared/lib/format.js';
+import { task as taskOf } from '../../web/shared/text/tasks.js';
+import { readDecodeUrl, VIEWS } from '../../web/shared/link/url.js';
+import {
+  argmax,
+  beamText,
+  comparedAs,
+  lengthFacts,
+  stepOf,
+  stopFacts,
+} from '../../web/features/tour/facts.js';
+import { linkedStop, STOPS, stopHash } from '../../web/features/tour/stops.js';
 
 // The page's defaults (web/state/initial.js reads the address when imported, so it stays in the browser).
 const DEFAULTS = {

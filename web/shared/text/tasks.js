@@ -1,0 +1,90 @@
+// The three trained tasks, their examples, and the checkpoints the page can offer for them.
+import { translatorOf } from '../i18n/translate.js';
+import tasksDict from './tasks-strings.js';
+
+const tr = translatorOf(tasksDict);
+
+export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine', 'location'];
+export const STYLES = ['bahdanau', 'luong'];
+
+export const tasks = [
+  {
+    id: 'zh',
+    get label() {
+      return tr('zhLabel');
+    },
+    get what() {
+      return tr('zhWhat');
+    },
+    get unit() {
+      return tr('words');
+    },
+    examples: [
+      'tom chase jerry',
+      'tom chased jerry in the kitchen yesterday',
+      'the cat ate its fish',
+      'tom said that he was hungry',
+    ],
+  },
+  {
+    id: 'dates',
+    get label() {
+      return tr('datesLabel');
+    },
+    get what() {
+      return tr('datesWhat');
+    },
+    get unit() {
+      return tr('characters');
+    },
+    examples: ['29 november 2026', '11/29/26', 'sunday, 29 nov. 2026', '2026-11-29'],
+  },
+  {
+    id: 'reverse',
+    get label() {
+      return tr('reverseLabel');
+    },
+    // the letters and how many come from the model (inputHint)
+    get what() {
+      return tr('reverseWhat');
+    },
+    get unit() {
+      return tr('letters');
+    },
+    alphabet: true,
+    examples: ['abcdefj', 'jihgabc', 'aabbccdd'],
+  },
+];
+
+export const task = (id) => tasks.find((t) => t.id === id) ?? tasks[0];
+
+/**
+ * What to type, with the true limits of the model that reads it (its info(): the fewest and most
+ * source tokens, and for a task of letters the first and last letter of its vocabulary), so the
+ * hint cannot drift from what the engine accepts: "1–19 letters from a to j, no spaces".
+ * @param {string} taskId
+ * @param {import('../../../wasm/playground').ModelInfo | null | undefined} info
+ */
+export function inputHint(taskId, info) {
+  const t = task(taskId);
+  if (!info) return t.what;
+  const { minSourceTokens: min, maxSourceTokens: max } = info.limits;
+  const range = tr('range', { min, max, unit: t.unit });
+  if (t.alphabet) {
+    const letters = info.srcVocab.slice(4); // after <pad>, <s>, </s>, <unk>
+    return tr('lettersHint', { range, first: letters[0], last: letters.at(-1) ?? '' });
+  }
+  return tr('hint', { what: t.what, range });
+}
+
+/** "dates-additive-bahdanau" */
+export const modelName = (taskId, score, style) => `${taskId}-${score}-${style}`;
+
+/** The score and style of a model name, or null for a name that is not one. */
+export function parseModelName(name) {
+  const match =
+    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine|location)-(bahdanau|luong)$/.exec(
+      name,
+    );
+  return match ? { task: match[1], score: match[2], style: match[3] } : null;
+}
