@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { latest } from '../../web/shared/lib/latest.js';
+import { latest } from '../../../../web/shared/lib/latest.js';
 
 test('an older request of the same slot is stale once a newer one starts', () => {
   const runs = latest();

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../web/shared/lib/format.js';
-import { formatVector, parseVector } from '../../web/shared/lib/vectors.js';
-import { beamCsv, compareCsv, fileStem, selfAttentionCsv } from '../../web/shared/lib/export.js';
-import { inputHint } from '../../web/shared/text/tasks.js';
-import { readUrl } from '../../web/shared/link/url.js';
+import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../../../web/shared/lib/format.js';
+import { formatVector, parseVector } from '../../../../web/shared/lib/vectors.js';
+import { beamCsv, compareCsv, fileStem, selfAttentionCsv } from '../../../../web/shared/lib/export.js';
+import { inputHint } from '../../../../web/shared/text/tasks.js';
+import { readUrl } from '../../../../web/shared/link/url.js';
 
 describe('parseVector', () => {
   test('reads numbers separated by commas, spaces or semicolons, with a typographic minus', () => {

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { traceCsv } from '../../web/shared/lib/export.js';
-import { modelName, parseModelName } from '../../web/shared/text/tasks.js';
-import { readDecodeUrl } from '../../web/shared/link/url.js';
+import { traceCsv } from '../../../../web/shared/lib/export.js';
+import { modelName, parseModelName } from '../../../../web/shared/text/tasks.js';
+import { readDecodeUrl } from '../../../../web/shared/link/url.js';
 
 const defaults = {
   view: 'decode',

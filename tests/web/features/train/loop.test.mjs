@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { trainingLoop } from '../../web/features/train/loop.js';
+import { trainingLoop } from '../../../../web/features/train/loop.js';
 
 // A run whose step takes `msPerStep` of the fake clock and whose save() takes `saveMs`.
 function scriptedRun({

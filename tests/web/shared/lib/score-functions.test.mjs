@@ -3,9 +3,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { decoderScoreTex, sandboxScoreFunctions, scoreFunction } from '../../web/shared/lib/formulas.js';
-import { parseModelName, SCORES } from '../../web/shared/text/tasks.js';
-import { readDecodeUrl, readUrl } from '../../web/shared/link/url.js';
+import {
+  decoderScoreTex,
+  sandboxScoreFunctions,
+  scoreFunction,
+} from '../../../../web/shared/lib/formulas.js';
+import { parseModelName, SCORES } from '../../../../web/shared/text/tasks.js';
+import { readDecodeUrl, readUrl } from '../../../../web/shared/link/url.js';
 
 test('the picker offers the engine’s six score functions in its order, scaled cosine as key 6', () => {
   const kinds = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];

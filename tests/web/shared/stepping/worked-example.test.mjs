@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { softmaxExampleTex, texNumber, topTerms } from '../../web/shared/stepping/worked-example.js';
+import { softmaxExampleTex, texNumber, topTerms } from '../../../../web/shared/stepping/worked-example.js';
 
 // scores e = (1, 3, 2, 0); m = 3; exp(e − m) = (e^−2, 1, e^−1, e^−3); Z = their sum.
 const exps = [Math.exp(-2), 1, Math.exp(-1), Math.exp(-3)];

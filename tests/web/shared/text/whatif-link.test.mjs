@@ -9,7 +9,7 @@ import {
   parseWhatIf,
   readWhatIfUrl,
   writeWhatIfs,
-} from '../../web/shared/text/whatif-link.js';
+} from '../../../../web/shared/text/whatif-link.js';
 
 const hashOf = (wi) => `#${new URLSearchParams({ view: 'decode', input: 'tom chase jerry', wi })}`;
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import * as Comlink from 'comlink';
 
-import { carryErrorCodes } from '../../web/shared/engine/errors.js';
-import { isInputError, readError, unknownTokens } from '../../web/shared/lib/errors.js';
+import { carryErrorCodes } from '../../../../web/shared/engine/errors.js';
+import { isInputError, readError, unknownTokens } from '../../../../web/shared/lib/errors.js';
 
 /** An Error as the engine throws it (wasm bindings): message, code and details. */
 function engineError(message, code, details) {

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { keyOfScore, keyRanges, modelKeys, scoreOfKey } from '../../web/shared/lib/keys.js';
-import { spanAt, timeTicks } from '../../web/features/listen/axis.js';
-import { subscriptParts } from '../../web/shared/lib/subscripts.js';
+import { keyOfScore, keyRanges, modelKeys, scoreOfKey } from '../../../../web/shared/lib/keys.js';
+import { spanAt, timeTicks } from '../../../../web/features/listen/axis.js';
+import { subscriptParts } from '../../../../web/shared/lib/subscripts.js';
 
 describe('score-function keys', () => {
   test("1–7 are Decode's order, anything else none", () => {

@@ -10,7 +10,7 @@ import {
   freeSpot,
   readScene,
   writeScene,
-} from '../../web/features/caption/scene.js';
+} from '../../../../web/features/caption/scene.js';
 
 const vocab = {
   shapes: ['circle', 'square', 'triangle', 'diamond'],

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { readTrainUrl, trainDefaults, trainUrlFields } from '../../web/features/train/train-link.js';
+import { readTrainUrl, trainDefaults, trainUrlFields } from '../../../../web/features/train/train-link.js';
 
 const hashOf = (fields) => `#${new URLSearchParams(fields)}`;
 

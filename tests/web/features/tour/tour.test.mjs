@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import dict from '../../web/features/tour/strings.js';
-import { formatNumber } from '../../web/shared/lib/format.js';
-import { task as taskOf } from '../../web/shared/text/tasks.js';
-import { readDecodeUrl, VIEWS } from '../../web/shared/link/url.js';
+import dict from '../../../../web/features/tour/strings.js';
+import { formatNumber } from '../../../../web/shared/lib/format.js';
+import { task as taskOf } from '../../../../web/shared/text/tasks.js';
+import { readDecodeUrl, VIEWS } from '../../../../web/shared/link/url.js';
 import {
   argmax,
   beamText,
@@ -15,8 +15,8 @@ import {
   lengthFacts,
   stepOf,
   stopFacts,
-} from '../../web/features/tour/facts.js';
-import { linkedStop, STOPS, stopHash } from '../../web/features/tour/stops.js';
+} from '../../../../web/features/tour/facts.js';
+import { linkedStop, STOPS, stopHash } from '../../../../web/features/tour/stops.js';
 
 // The page's defaults (web/state/initial.js reads the address when imported, so it stays in the browser).
 const DEFAULTS = {
@@ -60,7 +60,10 @@ describe('the tour’s stops', () => {
           const name = `${state.score}-${state.style}${state.encoder === 'transformer' ? '-transformer' : ''}`;
           assert.equal(name, link.model, stop.id);
           // a shipped checkpoint, so the page shows this model and not the nearest one
-          const file = new URL(`../../web/models/${link.task}-${link.model}.safetensors`, import.meta.url);
+          const file = new URL(
+            `../../../../web/models/${link.task}-${link.model}.safetensors`,
+            import.meta.url,
+          );
           assert.ok(existsSync(file), `${stop.id}: ${file.pathname} is shipped`);
         }
         assert.equal(state.input, link.input ?? taskOf(link.task).examples[0], stop.id);

@@ -9,10 +9,10 @@ import {
   sandboxScoreFunctions,
   scoreFunction,
   scoreFunctions,
-} from '../../web/shared/lib/formulas.js';
-import location from '../../web/shared/i18n/location.js';
-import { parseModelName, SCORES } from '../../web/shared/text/tasks.js';
-import { readDecodeUrl, readUrl } from '../../web/shared/link/url.js';
+} from '../../../../web/shared/lib/formulas.js';
+import location from '../../../../web/shared/i18n/location.js';
+import { parseModelName, SCORES } from '../../../../web/shared/text/tasks.js';
+import { readDecodeUrl, readUrl } from '../../../../web/shared/link/url.js';
 
 test('location is the seventh decoder score function and not one of the sandbox', () => {
   assert.equal(SCORES.indexOf('location') + 1, 7);

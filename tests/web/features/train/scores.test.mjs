@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { offeredScores, trainableChosen } from '../../web/features/train/scores.js';
+import { offeredScores, trainableChosen } from '../../../../web/features/train/scores.js';
 
 const both = ['bahdanau', 'luong'];
 

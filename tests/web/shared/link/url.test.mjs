@@ -14,9 +14,9 @@ globalThis.location = /** @type {any} */ ({
 globalThis.history = /** @type {any} */ ({ replaceState: (_state, _title, hash) => (address = hash) });
 
 const { readDecodeUrl, readUrl, writeUrl, flushUrl, hashParts } =
-  await import('../../web/shared/link/url.js');
-const { decodeDefaults } = await import('../../web/shared/text/initial.js');
-const { exampleSandbox } = await import('../../web/features/sandbox/example.js');
+  await import('../../../../web/shared/link/url.js');
+const { decodeDefaults } = await import('../../../../web/shared/text/initial.js');
+const { exampleSandbox } = await import('../../../../web/features/sandbox/example.js');
 
 const defaults = { decode: decodeDefaults, sandbox: exampleSandbox() };
 
