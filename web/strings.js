@@ -37,6 +37,7 @@ export default {
     ok: 'OK',
     captionFailed: 'The Caption view did not load: {message}',
     footer: "Every number shown comes from the engine's result; the page itself only draws.",
+    listenFailed: 'The Listen view did not load: {error}',
   },
   zh: {
     taglineStart: '注意力机制的三个阶段——',
@@ -74,5 +75,6 @@ export default {
     ok: '知道了',
     captionFailed: '图像描述视图未能加载：{message}',
     footer: '页面上的每个数字都来自引擎的计算结果；页面本身只负责绘制。',
+    listenFailed: '“听语音”视图未能加载：{error}',
   },
 };

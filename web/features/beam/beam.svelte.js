@@ -3,10 +3,9 @@
 // person asked to see the model's own beams.
 import { choice } from '../../shared/text/choice.svelte.js';
 import { decode } from '../../shared/text/decode.svelte.js';
+import { declareLink } from '../../shared/link/link.svelte.js';
 import { engineApi, models } from '../../shared/engine/engine.svelte.js';
 import { latest } from '../../shared/lib/latest.js';
-import { linkParams } from '../../shared/stepping/stepper.js';
-import { hashParts } from '../../shared/link/url.js';
 import { activeWhatIfs, whatIfRequest } from '../../shared/text/whatif.svelte.js';
 
 export const beam = $state({
@@ -21,10 +20,18 @@ export const beam = $state({
   /** the beam whose attention is shown */
   selected: 0,
   /** search with the decode's what-ifs (false: the model's own beams, to compare); bwi=0 in the link */
-  useWhatIfs: linkParams().get('bwi') !== '0',
+  useWhatIfs: true,
 });
 // left out of the link while on (the default), so only a link to the model's own beams carries it
-hashParts.push(() => [['bwi', beam.useWhatIfs ? '1' : '0', '1']]);
+declareLink('beam', [
+  {
+    key: 'bwi',
+    get: () => beam.useWhatIfs,
+    set: (on) => (beam.useWhatIfs = on),
+    parse: (text) => ({ value: text !== '0' }),
+    format: (on) => (on ? '1' : '0'),
+  },
+]);
 
 const beamRuns = latest();
 

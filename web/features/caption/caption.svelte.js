@@ -2,31 +2,27 @@
 // the scene models, the composed scene (or an uploaded image) and the engine's caption of it, and
 // the step shown. Every number shown comes from an engine answer; the page only moves the scene's
 // description and draws.
-import { SCORES } from '../../shared/text/tasks.js';
+import { declareLink } from '../../shared/link/link.svelte.js';
 import {
-  createStepper,
-  linkParams,
+  moduleEngine,
+  moduleFields,
+  moduleLinkFields,
   shippedModels,
-  stepperFields,
-  stepperLink,
-} from '../../shared/stepping/stepper.js';
+} from '../../shared/stepping/module-engine.svelte.js';
+import { Stepper } from '../../shared/stepping/stepper.svelte.js';
 import { defaultScene, describeScene, freeSpot, readScene, writeScene } from './scene.js';
 
 /** @typedef {import('./caption').CaptionApi} CaptionApi */
 /** @typedef {import('./caption').Captioned} Captioned */
 /** @typedef {import('./scene.js').SceneObject} SceneObject */
 
-const params = linkParams();
-
 /** The scene models this build ships, by score function: "scenes-additive-bahdanau" → "additive". */
 // in the order of the other views' keys 1–5 (dot, scaled dot, general, additive, cosine), others after
-export const sceneModels = shippedModels('scenes', SCORES);
-
-const LINK = { score: 'cap', step: 'cstep', compare: 'ccmp' };
+export const sceneModels = shippedModels('scenes');
 
 export const caption = $state({
-  .../** @type {import('../../shared/stepping/stepper.js').StepperState<Captioned>} */ (
-    stepperFields(sceneModels, LINK, false)
+  .../** @type {import('../../shared/stepping/module-engine.svelte.js').ModuleState<Captioned>} */ (
+    moduleFields(sceneModels, false)
   ),
   /** @type {import('./scene.js').SceneVocabulary | null} */
   vocab: null,
@@ -48,11 +44,17 @@ export const caption = $state({
   notes: [],
 });
 
+/** The step shown of the current model's caption. */
+export const stepper = new Stepper(() => currentResult()?.steps.length ?? 0);
+
+// The link's scene (scene=…) is read once the image module has said which objects there are.
+let linkedScene = /** @type {string | null} */ (null);
+
 // The upload's pixels, kept out of the reactive state (they go to the Worker as they are).
 /** @type {import('./caption').ImageInput | null} */
 let uploadPixels = null;
 
-const stepper = createStepper(caption, {
+const engine = moduleEngine(caption, stepper, {
   task: 'scenes',
   models: sceneModels,
   worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'imaging' }),
@@ -61,7 +63,8 @@ const stepper = createStepper(caption, {
     caption.vocab = info.scene;
     caption.limits = info.limits;
     const notes = [];
-    const linked = params.has('scene') ? readScene(params.get('scene') ?? '', info.scene, notes) : null;
+    const linked = linkedScene !== null ? readScene(linkedScene, info.scene, notes) : null;
+    linkedScene = null;
     caption.notes = notes;
     caption.objects = linked ?? defaultScene(info.scene);
   },
@@ -93,14 +96,12 @@ export const {
   currentResult,
   setScore,
   setCompare,
-  goTo,
-  togglePlay,
   request: requestCaption,
   /** Starts the image module's Worker (once): only the Caption view calls it, when it opens. */
   open: openCaption,
   /** Shows a scenes model trained in the Train view (its .safetensors bytes) instead of a shipped one. */
   openTrained: openTrainedScene,
-} = stepper;
+} = engine;
 
 // The centre of an object of this size, kept where its box stays inside the image (the engine
 // refuses a scene whose object leaves it).
@@ -168,7 +169,7 @@ export function showUpload({ name, width, height, pixels }) {
   uploadPixels = pixels;
   caption.upload = { name, width, height };
   caption.uploadError = '';
-  caption.step = 0;
+  stepper.step = 0;
   requestCaption();
 }
 
@@ -176,14 +177,15 @@ export function uploadFailed(message) {
   caption.uploadError = message;
 }
 
-/** The view's part of the link: model, step, compare and the scene (an upload is not in it). */
-export function captionLink() {
-  if (caption.status !== 'ready') {
-    // the link's own until the engine could read it
-    return [...params].filter(([k]) => [...Object.values(LINK), 'scene'].includes(k));
-  }
-  const out = stepperLink(caption, LINK, false, sceneModels);
-  const fallback = caption.vocab ? writeScene(defaultScene(caption.vocab)) : '';
-  out.push(['scene', writeScene(caption.objects), fallback]);
-  return out;
-}
+// The view's part of the link: model, step, compare and the scene (an upload is not in it). The
+// scene is the link's own until the engine could read it.
+declareLink('caption', [
+  ...moduleLinkFields(caption, stepper, { score: 'cap', step: 'cstep', compare: 'ccmp' }, sceneModels, false),
+  {
+    key: 'scene',
+    get: () => (caption.vocab ? writeScene(caption.objects) : (linkedScene ?? '')),
+    set: (text) => (linkedScene = text || null),
+    parse: (text) => ({ value: text }),
+    fallback: () => (caption.vocab ? writeScene(defaultScene(caption.vocab)) : ''),
+  },
+]);

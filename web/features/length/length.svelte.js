@@ -4,10 +4,12 @@
 import * as Comlink from 'comlink';
 import lengthDict from './strings.js';
 import { Text } from '../../shared/i18n/translate.js';
-import { modelName, SCORES } from '../../shared/text/tasks.js';
+import { modelName } from '../../shared/text/tasks.js';
+import { SCORES } from '../../shared/lib/score-functions.js';
 import { checkpoints } from '../../shared/engine/checkpoints.js';
 import { choice } from '../../shared/text/choice.svelte.js';
 import { BUCKET_WIDTHS, lengthLink } from './length-link.svelte.js';
+import { platform } from '../../shared/platform.js';
 
 export { BUCKET_WIDTHS };
 export const LENGTH_TASKS = ['reverse', 'dates', 'zh'];
@@ -120,4 +122,4 @@ export function cancelLengths() {
 }
 
 // The Worker fetches from its own script's URL: a relative checkpoint URL must be made absolute here.
-const absolute = (url) => new URL(url, location.href).href;
+const absolute = (url) => new URL(url, platform.href()).href;

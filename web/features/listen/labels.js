@@ -1,7 +1,7 @@
 // The speech models' score functions by name, in the interface's language: content-based
 // (additive) and location-aware in the Listen view's own words; any other by the name the rest of
 // the page gives it (dot, scaled dot, … and their Chinese).
-import { scoreFunctions } from '../../shared/lib/formulas.js';
+import { scoreFunctions } from '../../shared/lib/score-functions.js';
 
 /** @param {string} score @param {(key: any) => string} t the Listen view's translator */
 export function scoreLabel(score, t) {

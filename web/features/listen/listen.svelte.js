@@ -2,49 +2,42 @@
 // speech models, the utterance asked for (phrase, seed, speaking rate, noise) and the engine's
 // transcript of it, the step shown and the sound playing. Every number shown comes from an engine
 // answer; the page only keeps what was asked and draws.
+import { declareLink } from '../../shared/link/link.svelte.js';
 import {
-  createStepper,
-  linkParams,
+  moduleEngine,
+  moduleFields,
+  moduleLinkFields,
   shippedModels,
-  stepperFields,
-  stepperLink,
-} from '../../shared/stepping/stepper.js';
-import { hashParts } from '../../shared/link/url.js';
-import { SCORES } from '../../shared/text/tasks.js';
+} from '../../shared/stepping/module-engine.svelte.js';
+import { Stepper } from '../../shared/stepping/stepper.svelte.js';
 
 /** @typedef {import('./listen').ListenApi} ListenApi */
 /** @typedef {import('./listen').Listened} Listened */
 
-const params = linkParams();
-
 /** The speech models this build ships, by score function: "speech-location-bahdanau" → "location". */
 // in the order of the score-function keys (Decode's: 1 dot … 7 location), so the pills read 1, 2, …
-export const speechModels = shippedModels('speech', SCORES);
+export const speechModels = shippedModels('speech');
 
 export const WOODCHUCK = 'how much wood would a woodchuck chuck if a woodchuck could chuck wood';
 const DEFAULT_PHRASE = 'how much wood would a woodchuck chuck';
 
-const number = (key, fallback) => {
-  const x = Number(params.get(key));
-  return params.has(key) && Number.isFinite(x) ? x : fallback;
-};
-const LINK = { score: 'lsc', step: 'lstep', compare: 'lcmp' };
+const MAX_LINK_PHRASE = 300;
 // every model side by side when there are several, unless the link says
 const COMPARE = speechModels.length > 1;
 
 export const listen = $state({
-  .../** @type {import('../../shared/stepping/stepper.js').StepperState<Listened>} */ (
-    stepperFields(speechModels, LINK, COMPARE)
+  .../** @type {import('../../shared/stepping/module-engine.svelte.js').ModuleState<Listened>} */ (
+    moduleFields(speechModels, COMPARE)
   ),
   /** @type {string[]} the words the synthesizer knows */
   lexicon: [],
   /** @type {import('../../../wasm/audio/audio').AudioLimits | null} */
   limits: null,
   /** what to say: the phrase typed, and the synthesizer's seed, rate and noise */
-  phrase: (params.get('say') ?? DEFAULT_PHRASE).slice(0, 300),
-  seed: Math.max(0, Math.min(1e9, Math.round(number('lseed', 1)))),
-  rate: number('lrate', 1),
-  noise: number('lnoise', 0.1),
+  phrase: DEFAULT_PHRASE,
+  seed: 1,
+  rate: 1,
+  noise: 0.1,
   /** @type {import('./listen').UtteranceShown | null} the engine's utterance of the results */
   utterance: null,
   /** @type {import('../../shared/lib/errors.js').Failure | null} why the last request was refused */
@@ -57,7 +50,10 @@ export const listen = $state({
   bufferRate: 0,
 });
 
-const stepper = createStepper(listen, {
+/** The letter shown of the current model's transcript (play writes one letter each 350 ms). */
+export const stepper = new Stepper(() => currentResult()?.steps.length ?? 0, { speed: 350 });
+
+const engine = moduleEngine(listen, stepper, {
   task: 'speech',
   models: speechModels,
   worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'audio' }),
@@ -92,14 +88,12 @@ export const {
   currentResult,
   setScore,
   setCompare,
-  goTo,
-  togglePlay,
   request: requestListen,
   /** Starts the audio module's Worker (once): only the Listen view calls it, when it opens. */
   open: openListen,
   /** Shows a speech model trained in the Train view (its .safetensors bytes) instead of a shipped one. */
   openTrained: openTrainedSpeech,
-} = stepper;
+} = engine;
 
 /** Sets what to say (any of phrase, seed, rate, noise) and asks the engine again. */
 export function say(change) {
@@ -117,17 +111,46 @@ function stopSound() {
   stopper?.();
 }
 
-/**
- * The view's part of the link: model, step, compare and what was said.
- * @returns {import('../../shared/link/url.js').LinkField[]}
- */
-function listenLink() {
-  return [
-    ...stepperLink(listen, LINK, COMPARE, speechModels),
-    ['say', listen.phrase, DEFAULT_PHRASE],
-    ['lseed', String(listen.seed), '1'],
-    ['lrate', String(listen.rate), '1'],
-    ['lnoise', String(listen.noise), '0.1'],
-  ];
-}
-hashParts.push(listenLink);
+// A number of the link, or what the state holds without it.
+const linkNumber = (text, now) => ({
+  value: text !== '' && Number.isFinite(Number(text)) ? Number(text) : now,
+});
+
+// The view's part of the link: model, step, compare and what was said.
+declareLink('listen', [
+  ...moduleLinkFields(
+    listen,
+    stepper,
+    { score: 'lsc', step: 'lstep', compare: 'lcmp' },
+    speechModels,
+    COMPARE,
+  ),
+  {
+    key: 'say',
+    get: () => listen.phrase,
+    set: (phrase) => (listen.phrase = phrase),
+    parse: (text) => ({ value: text.slice(0, MAX_LINK_PHRASE) }),
+    fallback: () => DEFAULT_PHRASE,
+  },
+  {
+    key: 'lseed',
+    get: () => listen.seed,
+    set: (seed) => (listen.seed = seed),
+    parse: (text, now) => ({ value: Math.max(0, Math.min(1e9, Math.round(linkNumber(text, now).value))) }),
+    fallback: () => 1,
+  },
+  {
+    key: 'lrate',
+    get: () => listen.rate,
+    set: (rate) => (listen.rate = rate),
+    parse: linkNumber,
+    fallback: () => 1,
+  },
+  {
+    key: 'lnoise',
+    get: () => listen.noise,
+    set: (noise) => (listen.noise = noise),
+    parse: linkNumber,
+    fallback: () => 0.1,
+  },
+]);

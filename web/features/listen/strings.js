@@ -1,15 +1,10 @@
 // The Listen view's strings (web/views/ListenView.svelte, web/listen/*), in English and Chinese.
 export default {
   en: {
-    tab: 'Listen',
     exportJson: 'Trace (JSON)',
     exportCsv: 'Alignment (CSV)',
     exportPng: 'Spectrogram (PNG)',
     nothingToExport: 'nothing to export yet: the utterance is still being transcribed',
-    viewFailed: 'The Listen view did not load: {error}',
-    trainTask: 'Speech → letters',
-    trainEncoder:
-      'Encoder: the speech recipe’s audio encoder (a BiGRU over the 24 bands, a ×2 time reduction, a second BiGRU), its sizes fixed. The trained model opens in Listen.',
     additiveName: 'content-based (additive)',
     locationName: 'location-aware',
     loadingEngine: 'Loading the audio engine…',
@@ -71,8 +66,6 @@ export default {
     previousHint:
       'Location-aware attention reads these weights too: its filters turn them into features f_j, so the score of a position depends on where the previous letter looked.',
     featuresLabel: 'The {k} location features f_j over the encoder positions',
-    featuresHint:
-      'f_j: {k} features (rows) at each of the {n} positions, from α_{i−1}; point at or tap one to read it.',
     contextLabel: 'context vector',
     contextHint: 'The encoder states mixed by the weights: what the decoder hears for this letter.',
     compareTitle: 'The same utterance through every speech model, letter {i}',
@@ -116,15 +109,10 @@ export default {
     compareLabel: 'hear it with every model side by side',
   },
   zh: {
-    tab: '听语音',
     exportJson: '轨迹（JSON）',
     exportCsv: '对齐（CSV）',
     exportPng: '频谱图（PNG）',
     nothingToExport: '还没有可导出的内容：这段语音还在转写',
-    viewFailed: '“听语音”视图未能加载：{error}',
-    trainTask: '语音 → 字母',
-    trainEncoder:
-      '编码器：语音配方的音频编码器（在 24 个频带上的双向 GRU、×2 时间缩减、第二个双向 GRU），大小固定。训练好的模型在“听语音”中打开。',
     additiveName: '基于内容（加性）',
     locationName: '位置感知',
     loadingEngine: '正在加载音频引擎…',
@@ -185,8 +173,6 @@ export default {
     previousHint:
       '位置感知注意力也读取这些权重：卷积滤波器把它们变成特征 f_j，因此一个位置的得分取决于上一个字母关注的位置。',
     featuresLabel: '编码器各位置上的 {k} 个位置特征 f_j',
-    featuresHint:
-      'f_j：{n} 个位置上各有 {k} 个特征（每行一个），由 α_{i−1} 得出；指向或轻点一个格子可读出数值。',
     contextLabel: '上下文向量',
     contextHint: '按权重混合的编码器状态：解码器为这个字母“听到”的内容。',
     compareTitle: '同一段语音经过每个语音模型，第 {i} 个字母',

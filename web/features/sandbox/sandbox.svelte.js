@@ -2,10 +2,12 @@
 // edit recomputed by the engine, with the weights every score function gives the same inputs.
 import { FLOAT32_MAX, formatNumber } from '../../shared/lib/format.js';
 import { parseVector } from '../../shared/lib/vectors.js';
+import { attendable } from '../../shared/lib/score-functions.js';
 import { engine, engineApi } from '../../shared/engine/engine.svelte.js';
 import { exampleSandbox } from './example.js';
-import { initialSandbox } from '../../shared/text/initial.js';
 import { latest } from '../../shared/lib/latest.js';
+import { declareLink } from '../../shared/link/link.svelte.js';
+import { sandboxLinkFields } from './sandbox-link.js';
 
 export const MIN_TOKENS = 3;
 export const MAX_TOKENS = 8;
@@ -14,9 +16,10 @@ let nextTokenId = 0;
 /** A key/value row of the editor, with an id that keys it in the list. */
 const token = ({ label, key, value, attend = true }) => ({ id: nextTokenId++, label, key, value, attend });
 
+const example = exampleSandbox();
 export const sandbox = $state({
-  ...initialSandbox,
-  tokens: initialSandbox.tokens.map(token),
+  ...example,
+  tokens: example.tokens.map(token),
   /** @type {import('../../../wasm/playground').AttendResult | null} */
   result: null,
   error: '',
@@ -25,6 +28,14 @@ export const sandbox = $state({
   /** @type {{labels: string[], mask: number[], values: number[][]}} the inputs the result belongs to (they may have changed since) */
   shown: { labels: [], mask: [], values: [] },
 });
+
+declareLink(
+  'sandbox',
+  sandboxLinkFields(sandbox, (tokens) => (sandbox.tokens = tokens.map(token))),
+);
+
+/** The score functions attend() takes: the engine's list once it has answered (the same as the page's table). */
+export const sandboxKinds = () => (engine.kinds.length ? engine.kinds : attendable);
 
 /** The engine call for the current inputs: plain arrays (no state proxies) that can cross to the Worker. */
 export function sandboxRequest(from = sandbox) {

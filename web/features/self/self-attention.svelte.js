@@ -10,7 +10,7 @@ import {
   models,
   selfAttentionModel,
 } from '../../shared/engine/engine.svelte.js';
-import { initialDecode } from '../../shared/text/initial.js';
+import { declareLink } from '../../shared/link/link.svelte.js';
 import { latest } from '../../shared/lib/latest.js';
 import { translatorOf } from '../../shared/i18n/translate.js';
 import selfDict from './strings.js';
@@ -35,12 +35,30 @@ export const selfAttention = $state({
   output: [],
   /** the input of the layers shown */
   input: '',
-  layer: initialDecode.selfAttention[0],
-  head: initialDecode.selfAttention[1],
+  layer: 0,
+  head: 0,
   /** the query token whose scores are spelled out */
-  token: initialDecode.selfAttention[2],
+  token: 0,
   showCross: true,
 });
+
+// The layer, head and query token in the link, each from 0: sa=1.2.3 (written while the view is shown).
+declareLink('self', [
+  {
+    key: 'sa',
+    get: () => [selfAttention.layer, selfAttention.head, selfAttention.token],
+    set: ([layer, head, token]) => Object.assign(selfAttention, { layer, head, token }),
+    parse: (text, now) => {
+      const sa = text.split('.').map(Number);
+      return sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)
+        ? { value: sa }
+        : { value: now };
+    },
+    format: (sa) => sa.join('.'),
+    fallback: () => [0, 0, 0],
+    written: (earlier) => (earlier.view === 'self' ? 'always' : 'never'),
+  },
+]);
 
 const selfAttentionRuns = latest();
 

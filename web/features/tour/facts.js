@@ -2,9 +2,9 @@
 // decode's step records, the compared decodes, the sandbox's result, the encoder's layers, the
 // beams). Each returns the text's parameters, or null while the answer for the stop's own setup
 // is not there (another model, another input, still computing): the text then cites nothing.
-import { lengthSummary, percent } from '../length/summary.js';
+import { lengthSummary, percent } from '../../shared/lib/length-summary.js';
 import { formatNumber, showToken } from '../../shared/lib/format.js';
-import { SCORES } from '../../shared/text/tasks.js';
+import { SCORES } from '../../shared/lib/score-functions.js';
 
 const END = '</s>';
 

@@ -1,20 +1,17 @@
 // The guided tour: which stop is open, and setting the page to a stop. A stop sets the page's own
-// state (the choice, the stepper, the sandbox, the self-attention view) from its link's fields,
-// read by readDecodeUrl as a shared link would be, so what the person sees is an ordinary state of
-// the page: leaving the tour keeps it, and they explore from there.
+// state from its link's fields, read by the link (web/shared/link) as a shared link would be, so
+// what the person sees is an ordinary state of the page: leaving the tour keeps it, and they
+// explore from there.
 import dict from './strings.js';
 import { Text } from '../../shared/i18n/translate.js';
 import { linkedStop, STOPS } from './stops.js';
 import { stepOf } from './facts.js';
-import { choice, nav } from '../../shared/text/choice.svelte.js';
-import { decode } from '../../shared/text/decode.svelte.js';
-import { decodeDefaults } from '../../shared/text/initial.js';
-import { syncUrl } from '../../shared/link/link.svelte.js';
-import { noteLink } from '../../shared/link/notes.svelte.js';
-import { resetSandbox } from '../sandbox/sandbox.svelte.js';
-import { selfAttention } from '../self/self-attention.svelte.js';
-import { hashParts, readDecodeUrl } from '../../shared/link/url.js';
-import { activeWhatIfs, clearWhatIfs } from '../../shared/text/whatif.svelte.js';
+import { choice } from '../../shared/text/choice.svelte.js';
+import { decode, stepper } from '../../shared/text/decode.svelte.js';
+import { activeWhatIfs } from '../../shared/text/whatif.svelte.js';
+import { declareLink, linkValues, readLink } from '../../shared/link/link.svelte.js';
+import { page } from '../../shared/view.svelte.js';
+import { platform } from '../../shared/platform.js';
 
 // The stop the person was last at, so "resume" survives a reload (not part of the link: the link
 // of a page outside the tour says nothing about the tour).
@@ -22,16 +19,17 @@ const SAVED = 'apg-tour-stop';
 
 function savedStop() {
   try {
-    const n = Number(localStorage.getItem(SAVED));
-    return localStorage.getItem(SAVED) !== null && Number.isInteger(n) && n >= 0 && n < STOPS.length ? n : -1;
+    const text = platform.storage?.getItem(SAVED) ?? null;
+    const n = Number(text);
+    return text !== null && Number.isInteger(n) && n >= 0 && n < STOPS.length ? n : -1;
   } catch {
     return -1; // storage refused (a private window's policy): no resume after a reload
   }
 }
 function saveStop(n) {
   try {
-    if (n < 0) localStorage.removeItem(SAVED);
-    else localStorage.setItem(SAVED, String(n));
+    if (n < 0) platform.storage?.removeItem(SAVED);
+    else platform.storage?.setItem(SAVED, String(n));
   } catch {
     // as above
   }
@@ -42,46 +40,54 @@ export const tour = $state({
   /** the stop shown, from 0 */
   stop: 0,
   /** the stop to resume at, -1 for none */
-  last: savedStop(),
+  last: -1,
   /** how many times a stop was set up: the panel scrolls to the stop's element after each */
   applied: 0,
   /** a token whose first step the stepper moves to once the stop's decode is there */
   pendingToken: '',
 });
 
+/** The stop to resume at, from this browser's storage (main.js, once the platform is installed). */
+export function readSavedStop() {
+  if (!tour.open) tour.last = savedStop();
+}
+
 export const stopCount = STOPS.length;
 
-/** The page's state a stop sets, as readDecodeUrl reads its link. */
+/** The parts of the page a stop's link sets: its view and text choice, and the sandbox or the layers it names. */
+const stopGroups = (stop) => [
+  'view',
+  'text',
+  'whatif',
+  'trained',
+  ...(stop.link.sa ? ['self'] : []),
+  ...(stop.sandbox ? ['sandbox'] : []),
+];
+const stopLink = (stop) => `#${new URLSearchParams(stop.link)}`;
+
+/** The page's state a stop sets, as the link reads it. */
 export function stopState(index) {
   const stop = STOPS[index];
-  const { link } = stop;
+  const values = linkValues(stopLink(stop), stopGroups(stop));
   return {
     stop,
-    link,
-    state: readDecodeUrl(`#${new URLSearchParams(link)}`, decodeDefaults),
+    link: stop.link,
+    state: {
+      view: values.view,
+      task: values.task,
+      ...values.model,
+      input: values.input,
+      step: values.step,
+      beamWidth: values.k,
+    },
   };
 }
 
 function apply(index) {
-  const { stop, link, state } = stopState(index);
-  nav.playing = false;
-  Object.assign(choice, {
-    trained: '',
-    task: state.task,
-    score: state.score,
-    style: state.style,
-    encoder: state.encoder,
-    input: state.input,
-    forces: [],
-    beamWidth: state.beamWidth,
-  });
+  const stop = STOPS[index];
+  stepper.playing = false;
   // the stops' texts are about the models as trained: no masked token, pin or temperature
-  clearWhatIfs();
-  nav.step = state.step;
-  nav.reveal = state.reveal;
-  nav.view = state.view;
-  if (link.sa) [selfAttention.layer, selfAttention.head, selfAttention.token] = state.selfAttention;
-  if (stop.sandbox) resetSandbox();
+  readLink(stopLink(stop), { groups: stopGroups(stop) });
   tour.pendingToken = stop.findToken ?? '';
   tour.applied += 1;
 }
@@ -92,7 +98,6 @@ export function goToStop(index) {
   Object.assign(tour, { open: true, stop: n, last: n });
   saveStop(n);
   apply(n);
-  syncUrl();
 }
 
 /** Sets the current stop up again (after the person changed it). */
@@ -102,7 +107,6 @@ export const redoStop = () => goToStop(tour.stop);
 export function leaveTour() {
   tour.open = false;
   tour.pendingToken = '';
-  syncUrl();
 }
 
 /** After the last stop: closed, and the next start is from stop 1. */
@@ -115,7 +119,7 @@ export function finishTour() {
 /** Whether the page still shows what the current stop set (the view, the model and the input). */
 export function atStop(index = tour.stop) {
   const { link, state } = stopState(index);
-  if (nav.view !== state.view) return false;
+  if (page.view !== state.view) return false;
   // a stop that names no model (the sandbox, the length chart) is about its view alone
   if (!link.model) return state.view === 'sandbox' || choice.task === state.task;
   return (
@@ -140,23 +144,34 @@ export function settleStep() {
     return;
   tour.pendingToken = '';
   const i = stepOf(decode.steps, token);
-  if (i >= 0) nav.step = i;
+  if (i >= 0) stepper.step = i;
 }
-
-hashParts.push(() => (tour.open ? [['tour', String(tour.stop + 1)]] : []));
 
 // A link's tour=N opens stop N. A bare "#tour=3" (no view in it) also sets the page to the stop;
 // a link copied inside the tour holds the whole state already, which may have been explored.
-if (typeof location !== 'undefined') {
-  const asked = linkedStop(location.hash);
-  const params = new URLSearchParams(location.hash.slice(1));
-  if (asked !== null && Number.isNaN(asked))
-    noteLink(
-      new Text(dict, 'badStop', { asked: String(params.get('tour')).slice(0, 20), total: STOPS.length }),
-    );
-  else if (asked !== null) {
-    Object.assign(tour, { open: true, stop: asked, last: asked });
-    saveStop(asked);
-    if (!params.has('view')) apply(asked);
-  }
-}
+declareLink(
+  'tour',
+  [
+    {
+      key: 'tour',
+      get: () => (tour.open ? tour.stop + 1 : 0),
+      set: (n) => {
+        if (n <= 0) return void (tour.open = false);
+        Object.assign(tour, { open: true, stop: n - 1, last: n - 1 });
+        saveStop(n - 1);
+      },
+      parse: (text) => {
+        const asked = linkedStop(`#${new URLSearchParams({ tour: text })}`);
+        return asked === null || Number.isNaN(asked)
+          ? { value: 0, note: new Text(dict, 'badStop', { asked: text.slice(0, 20), total: STOPS.length }) }
+          : { value: asked + 1 };
+      },
+      fallback: () => 0,
+    },
+  ],
+  {
+    afterRead: (params) => {
+      if (params.has('tour') && !params.has('view') && tour.open) apply(tour.stop);
+    },
+  },
+);

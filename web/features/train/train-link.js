@@ -1,24 +1,30 @@
-// The Train view's configuration in the address's hash (never the data: own pairs stay on the
-// person's machine), so a shared link sets up the same run:
+// The Train view's configuration in the link (never the data: own pairs stay on the person's
+// machine), so a shared link sets up the same run:
 //   #view=train&tr-task=dates&tr-scores=additive,dot&tr-style=bahdanau&tr-steps=500&tr-lr=0.003&tr-seed=1
-// Only fields that differ from the defaults are written. A malformed field falls back to the
-// default and a note says so (a hand-edited link is never silently replaced).
-
+// Only fields that differ from the defaults are written. A malformed field keeps the default and
+// a note says so (a hand-edited link is never silently replaced).
 import { Text } from '../../shared/i18n/translate.js';
+import { SCORES } from '../../shared/lib/score-functions.js';
+import { numberIn, oneOf } from '../../shared/link/parse.js';
 import linksDict from '../../shared/link/strings.js';
 
-export const TRAIN_TASKS = ['dates', 'zh', 'reverse'];
-export const ALL_SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine', 'location'];
+/** The tasks the trainer generates data for, in its order (the text tasks, then images and speech). */
+export const TRAIN_TASKS = ['dates', 'zh', 'reverse', 'scenes', 'speech'];
 // The default race is the six content-based ones, so a link written before location keeps its meaning.
-const RACE = ALL_SCORES.filter((s) => s !== 'location');
+const RACE = SCORES.filter((s) => s !== 'location');
 
-/** @typedef {typeof trainDefaults} TrainConfig */
-export const trainDefaults = {
+/**
+ * @typedef {{ data: string, task: string, scores: string[], style: string, encoder: string,
+ *   embed: number, hidden: number, batch: number, learningRate: number, steps: number,
+ *   seed: number, evalEvery: number, evalExamples: number, tokenization: string }} TrainConfig
+ */
+/** @type {Readonly<TrainConfig>} */
+export const trainDefaults = Object.freeze({
   /** 'task' (a generated task) or 'pairs' (the person's own pairs) */
   data: 'task',
   task: 'dates',
   /** one run per score function, side by side: the race of all six content-based ones */
-  scores: [...RACE],
+  scores: RACE,
   style: 'bahdanau',
   encoder: 'gru',
   // 0: the trainer's recipe for the task (the command line's; the form shows its value)
@@ -33,14 +39,18 @@ export const trainDefaults = {
   evalExamples: 200,
   /** own pairs: 'auto' | 'char' | 'word' */
   tokenization: 'auto',
-};
+});
 
-// field → [hash key, kind, bounds]: the bounds only keep a link sane; the engine checks the values
-// against its own limits when the run is created and names the field it refuses.
+/** A copy of the defaults to start a state from. @returns {TrainConfig} */
+export const freshConfig = () => ({ ...trainDefaults, scores: [...trainDefaults.scores] });
+
+// field → [link key, its values or kind of number, bounds]: the bounds only keep a link sane; the
+// engine checks the values against its own limits when the run is created and names the field it
+// refuses.
 /** @type {Record<string, [string, string[] | 'int' | 'number', number?, number?]>} */
 const FIELDS = {
   data: ['tr-data', ['task', 'pairs']],
-  task: ['tr-task', [...TRAIN_TASKS, 'scenes', 'speech']],
+  task: ['tr-task', TRAIN_TASKS],
   style: ['tr-style', ['bahdanau', 'luong']],
   encoder: ['tr-encoder', ['gru', 'transformer']],
   tokenization: ['tr-tok', ['auto', 'char', 'word']],
@@ -55,63 +65,57 @@ const FIELDS = {
 };
 
 /**
- * The configuration a hash describes, field by field falling back to `defaults`.
- * @param {string} hash
- * @param {TrainConfig} defaults
- * @param {(string | import('../../shared/i18n/translate.js').Text)[]} [notes] what was malformed, each with what is used instead
+ * The parser of one configuration field's text (the link's, and a control's): its value, or the
+ * value kept and a note naming the field, what it asked for and what is used.
+ * @param {keyof typeof FIELDS} field
+ * @returns {(text: string, now: any) => import('../../shared/link/link.svelte.js').Parsed<any>}
  */
-export function readTrainUrl(hash, defaults = trainDefaults, notes = []) {
-  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
-  const out = { ...defaults, scores: [...defaults.scores] };
-  for (const [field, [key, kind, min, max]] of Object.entries(FIELDS)) {
-    if (!params.has(key)) continue;
-    const text = params.get(key) ?? '';
-    if (Array.isArray(kind)) {
-      if (kind.includes(text)) out[field] = text;
-      else
-        notes.push(
-          new Text(linksDict, 'notOneOf', {
-            field: `${key}=${text.slice(0, 30)}`,
-            options: kind.join(', '),
-            used: out[field],
-          }),
-        );
-      continue;
-    }
-    const value = Number(text);
-    const ok = text !== '' && Number.isFinite(value) && (kind !== 'int' || Number.isInteger(value));
-    if (ok && value >= Number(min) && value <= Number(max)) out[field] = value;
-    else
-      notes.push(
-        new Text(linksDict, 'notNumber', { field: `${key}=${text.slice(0, 30)}`, used: out[field] }),
-      );
-  }
-  if (params.has('tr-scores')) {
-    const asked = (params.get('tr-scores') ?? '').split(',').filter(Boolean);
-    const known = [...new Set(asked.filter((s) => ALL_SCORES.includes(s)))];
-    if (known.length) out.scores = known;
-    if (known.length < asked.length)
-      notes.push(
-        new Text(linksDict, 'unknownScores', {
-          unknown: asked.filter((s) => !ALL_SCORES.includes(s)).join(', '),
-          used: out.scores.join(', '),
-        }),
-      );
-  }
-  return out;
+export function configParser(field) {
+  const [key, kind, min, max] = FIELDS[field];
+  const asked = (text) => `${key}=${text.slice(0, 30)}`;
+  if (Array.isArray(kind))
+    return oneOf(
+      kind,
+      (text, now) =>
+        new Text(linksDict, 'notOneOf', { field: asked(text), options: kind.join(', '), used: now }),
+    );
+  return numberIn(Number(min), Number(max), {
+    whole: kind === 'int',
+    bad: (text, now) => new Text(linksDict, 'notNumber', { field: asked(text), used: now }),
+  });
+}
+
+/** The score functions a link names: those the page knows, once each; a note names the others. */
+export function parseScores(/** @type {string} */ text, /** @type {string[]} */ now) {
+  const asked = text.split(',').filter(Boolean);
+  const known = [...new Set(asked.filter((s) => SCORES.includes(s)))];
+  const value = known.length ? known : now;
+  if (known.length === asked.length) return { value };
+  const unknown = asked.filter((s) => !SCORES.includes(s)).join(', ');
+  return { value, note: new Text(linksDict, 'unknownScores', { unknown, used: value.join(', ') }) };
 }
 
 /**
- * The hash fields of a configuration: those that differ from the defaults.
+ * The fields, over the configuration's state.
  * @param {TrainConfig} config
- * @param {TrainConfig} defaults
- * @returns {[string, string][]}
+ * @returns {import('../../shared/link/link.svelte.js').LinkField<any>[]}
  */
-export function trainUrlFields(config, defaults = trainDefaults) {
-  /** @type {[string, string][]} */
-  const out = [];
-  for (const [field, [key]] of Object.entries(FIELDS))
-    if (config[field] !== defaults[field]) out.push([key, String(config[field])]);
-  if (config.scores.join() !== defaults.scores.join()) out.push(['tr-scores', config.scores.join(',')]);
-  return out;
+export function trainLinkFields(config) {
+  return [
+    ...Object.entries(FIELDS).map(([field, [key]]) => ({
+      key,
+      get: () => config[field],
+      set: (value) => (config[field] = value),
+      parse: configParser(/** @type {keyof typeof FIELDS} */ (field)),
+      fallback: () => trainDefaults[field],
+    })),
+    {
+      key: 'tr-scores',
+      get: () => config.scores,
+      set: (scores) => (config.scores = scores),
+      parse: parseScores,
+      format: (scores) => scores.join(','),
+      fallback: () => trainDefaults.scores,
+    },
+  ];
 }

@@ -8,6 +8,7 @@
 import * as Comlink from 'comlink';
 import createTrainer from '@engine/trainer.js';
 import { carryErrorCodes } from '../../shared/engine/errors.js';
+import { trainerInfo } from './info.js';
 import { trainingLoop } from './loop.js';
 
 carryErrorCodes();
@@ -32,13 +33,7 @@ const yieldToMessages = () =>
 const api = {
   /** The trainer's limits, and each encoder's recipes for the tasks and for own pairs (loads the trainer module). */
   async info() {
-    const t = await trainer();
-    const encoders = /** @type {const} */ (['gru', 'transformer']);
-    return {
-      limits: t.trainLimits(),
-      tasks: Object.fromEntries(encoders.map((e) => [e, t.trainTasks(e)])),
-      pairs: Object.fromEntries(encoders.map((e) => [e, t.pairsRecipe(e)])),
-    };
+    return trainerInfo(await trainer());
   },
 
   /** The engine's reading of own pairs (counts, vocabularies, lengths, the seed's held-out split) or its coded error. */

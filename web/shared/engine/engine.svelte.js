@@ -2,11 +2,13 @@
 // the feature modules beside this one talk to the engine, through `engineApi()`.
 import * as Comlink from 'comlink';
 import { startEngine } from './client.js';
-import { modelName, SCORES, STYLES } from '../text/tasks.js';
+import { modelName, STYLES } from '../text/tasks.js';
+import { SCORES } from '../lib/score-functions.js';
 import { checkpoints } from './checkpoints.js';
 import { translatorOf } from '../i18n/translate.js';
 import { errorText, readError } from '../lib/errors.js';
 import linksDict from '../link/strings.js';
+import { platform } from '../platform.js';
 
 const t = translatorOf(linksDict);
 
@@ -37,12 +39,16 @@ export function engineApi() {
   return remote;
 }
 
-export async function loadEngine() {
+/**
+ * Starts the engine (once): its Worker, or under node the engine `start` gives.
+ * @param {() => { api: any, failed: Promise<never> }} [start]
+ */
+export async function loadEngine(start = startEngine) {
   if (remote) return;
-  const started = startEngine();
+  const started = start();
   remote = started.api;
   try {
-    const info = await Promise.race([remote.init(), started.failed]);
+    const info = await Promise.race([started.api.init(), started.failed]);
     engine.isa = info.isa;
     engine.kinds = info.kinds;
     engine.limits = info.limits;
@@ -85,7 +91,7 @@ export async function loadModel(name) {
   }
   const bytes = source
     ? Promise.resolve(source()).then((b) => b.slice().buffer)
-    : fetch(new URL(checkpoints[name], document.baseURI)).then((response) => {
+    : platform.fetch(new URL(checkpoints[name], platform.baseURI)).then((response) => {
         if (!response.ok)
           throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
         return response.arrayBuffer();

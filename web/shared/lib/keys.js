@@ -3,7 +3,7 @@
 // arrows move the caret, a slider's move the slider, space presses a button. The page's keys act
 // only when the focus is on none of them (the page itself, a heading, a card).
 
-import { SCORES } from '../text/tasks.js';
+import { SCORES } from './score-functions.js';
 
 const OWN_KEYS =
   'input, select, textarea, [contenteditable]:not([contenteditable=false]), [role=radio], [role=radiogroup], [role=slider], [role=listbox], [role=tablist], [role=menu], [role=grid], [role=spinbutton], [role=textbox], [role=combobox]';

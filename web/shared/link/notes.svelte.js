@@ -1,10 +1,11 @@
 // What a hand-edited or stale link asked for that the page cannot show, each note saying what it
-// shows instead. Read from the address when the page loads, and added to by the checks that
-// need the checkpoints or a decode (a model not shipped, a step past the end, a token id the
-// model does not have).
-import { initialNotes } from '../text/initial.js';
+// shows instead: from reading the link (link.svelte.js) and from the checks that need the
+// checkpoints or a decode (a model not shipped, a step past the end, a token id the model does
+// not have).
 
-export const linkNotes = $state({ list: [...initialNotes] });
+export const linkNotes = $state({
+  list: /** @type {(string | import('../i18n/translate.js').Text)[]} */ ([]),
+});
 
 /** @param {string | import('../i18n/translate.js').Text} text (a Text is written in the language shown) */
 export function noteLink(text) {

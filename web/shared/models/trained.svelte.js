@@ -4,15 +4,16 @@
 // the engine Worker by Model.load when first chosen), and the model choice lists the saved ones
 // beside the shipped models.
 import { errorText, readError } from '../lib/errors.js';
-import { TRAIN_TASKS } from '../../features/train/train-link.js';
-import { choice, nav } from '../text/choice.svelte.js';
+import { choice, chooseModel } from '../text/choice.svelte.js';
+import { stepper } from '../text/decode.svelte.js';
+import { page } from '../view.svelte.js';
 import { engine, engineApi, loadEngine, models, modelSources } from '../engine/engine.svelte.js';
 import { deleteSaved, listSaved, saveModel, savedBytes } from './saved-models.js';
+import { declareLink } from '../link/link.svelte.js';
 import { noteLink } from '../link/notes.svelte.js';
-import { hashParts } from '../link/url.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
-import trainDict from '../../features/train/strings.js';
+import modelsDict from './strings.js';
 
 export const saved = $state({
   /** @type {'loading' | 'ready' | 'unavailable'} */
@@ -30,9 +31,30 @@ const register = (id) =>
     savedBytes(id).then((b) => b ?? Promise.reject(new Error('its bytes are gone from this browser'))),
   );
 
-// The link may name a saved model (trained=…); it is chosen once the list is read.
-const linked = new URLSearchParams(location.hash.replace(/^#/, '')).get('trained') ?? '';
-hashParts.push(() => (choice.trained ? [['trained', choice.trained]] : []));
+// The link may name a saved model (trained=…): it is chosen once the list is read.
+let linked = '';
+declareLink('trained', [
+  {
+    key: 'trained',
+    get: () => choice.trained,
+    set: (id) => {
+      choice.trained = '';
+      linked = id;
+      if (saved.status !== 'loading') chooseLinked();
+    },
+    parse: (text) => ({ value: text }),
+    fallback: () => '',
+  },
+]);
+
+function chooseLinked() {
+  const id = linked;
+  linked = '';
+  if (!id) return;
+  const m = saved.list.find((s) => s.id === id);
+  if (m) chooseTrained(m);
+  else if (!modelSources.has(id)) noteLink(new Text(linksDict, 'noTrained', { model: id }));
+}
 
 export async function refreshSaved() {
   try {
@@ -41,18 +63,17 @@ export async function refreshSaved() {
     saved.status = 'ready';
   } catch (error) {
     saved.status = 'unavailable';
-    saved.error = new Text(trainDict, 'cannotKeep', { message: error?.message ?? error });
+    saved.error = new Text(modelsDict, 'cannotKeep', { message: error?.message ?? error });
   }
 }
-const first = refreshSaved().then(() => {
-  if (!linked) return;
-  const m = saved.list.find((s) => s.id === linked);
-  if (m) chooseTrained(m);
-  else if (!modelSources.has(linked)) noteLink(new Text(linksDict, 'noTrained', { model: linked }));
-});
 
-/** Resolves once the saved list has been read (the browser tests wait on it). */
-export const savedReady = () => first;
+/** @type {Promise<void> | null} */
+let first = null;
+/** Reads the models kept in this browser (main.js, once the link is read) and chooses the link's. */
+export function readSaved() {
+  first ??= refreshSaved().then(chooseLinked);
+  return first;
+}
 
 /** A name for a new model, unique in this browser. */
 export const newModelId = (base) =>
@@ -71,18 +92,13 @@ export function holdModel(name, bytes) {
  * Makes the model `name` the one decoded (Decode, Compare, Beam), with its score function and style
  * so the formulas are its own.
  * @param {{ id: string, task: string, score: string, style: string, encoder?: string }} m
- * @param {{ input?: string, view?: string }} [options]
+ * @param {{ input?: string, view?: import('../view.svelte.js').View }} [options]
  */
 export function chooseTrained(m, { input, view } = {}) {
-  choice.trained = m.id;
-  choice.score = m.score;
-  choice.style = m.style;
-  choice.encoder = m.encoder === 'transformer' ? 'transformer' : 'gru';
-  if (TRAIN_TASKS.includes(m.task)) choice.task = m.task;
+  chooseModel(m);
   if (input) choice.input = input;
-  choice.forces = [];
-  nav.step = 0;
-  if (view) nav.view = view;
+  stepper.step = 0;
+  if (view) page.view = view;
 }
 
 /**
@@ -98,7 +114,7 @@ export async function keepModel(meta, bytes) {
     saved.error = '';
     return true;
   } catch (error) {
-    saved.error = new Text(trainDict, 'notKeptError', { message: error?.message ?? error });
+    saved.error = new Text(modelsDict, 'notKeptError', { message: error?.message ?? error });
     return false;
   }
 }
@@ -144,7 +160,7 @@ export async function loadFile(file) {
   await loadEngine();
   const limit = engine.limits?.maxFileBytes;
   if (limit && file.size > limit) {
-    saved.error = new Text(trainDict, 'tooBig', {
+    saved.error = new Text(modelsDict, 'tooBig', {
       file: file.name,
       size: file.size.toLocaleString('en'),
       limit: limit.toLocaleString('en'),
@@ -175,7 +191,7 @@ export async function loadFile(file) {
     };
     models[id] = { status: 'ready', info, error: '' };
     if (await keepModel(meta, bytes))
-      saved.notice = new Text(trainDict, 'loaded', {
+      saved.notice = new Text(modelsDict, 'loaded', {
         file: file.name,
         task: meta.task,
         score: meta.score,
@@ -183,7 +199,10 @@ export async function loadFile(file) {
       });
     return meta;
   } catch (error) {
-    saved.error = new Text(trainDict, 'notAModel', { file: file.name, message: errorText(readError(error)) });
+    saved.error = new Text(modelsDict, 'notAModel', {
+      file: file.name,
+      message: errorText(readError(error)),
+    });
     return null;
   }
 }

@@ -2,7 +2,9 @@
 // the first and the person steps through the others. Which ones a model got right is the engine's
 // per-pair result (accuracyByLength's matches), kept for every model of the chart, so the marks
 // follow the model chosen in Decode.
-import { choice, nav, setInputNow, setModel, setTask } from './choice.svelte.js';
+import { choice, setModel } from './choice.svelte.js';
+import { setInputNow, setTask } from './decode.svelte.js';
+import { page } from '../view.svelte.js';
 
 export const bucketExamples = $state({
   task: '',
@@ -28,7 +30,7 @@ export function openBucket(bucket) {
   choice.encoder = 'gru';
   setModel(bucket.score, 'bahdanau');
   setInputNow(bucket.sources[0]);
-  nav.view = 'decode';
+  page.view = 'decode';
 }
 
 /** The marks of the model Decode shows (null when it is not one the chart evaluated). */

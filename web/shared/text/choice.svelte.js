@@ -1,36 +1,47 @@
-// What the person chose: the view, the task, the model (score function, style, encoder), the
-// input, the forced tokens and the beam width, and where the stepper stands. The views' engine
-// requests (decode, compare, beam, self-attention) follow from these.
-import { scoreFunction } from '../lib/formulas.js';
+// What the person chose for the text views (Decode, Compare, Beam, Self-attention): the task, the
+// model (score function, style, encoder, or a trained one), the input, the forced tokens and the
+// beam width. The views' engine requests follow from these; where the stepper stands is
+// decode.svelte.js's.
+import { scoreFunction } from '../lib/score-functions.js';
 import { modelName, task as taskOf } from './tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from '../engine/engine.svelte.js';
-import { initialDecode } from './initial.js';
-import { noteLink } from '../link/notes.svelte.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
 
+/**
+ * @typedef {{ task: string, score: string, style: string, encoder: string, input: string,
+ *             forces: [number, number][], beamWidth: number }} ChoiceFields
+ */
+/** What the text views show without a link. @type {Readonly<ChoiceFields>} */
+export const choiceDefaults = Object.freeze({
+  task: 'zh',
+  score: 'additive',
+  style: 'bahdanau',
+  /** 'gru' (BiGRU) or 'transformer' (shipped for additive Bahdanau on zh and dates) */
+  encoder: 'gru',
+  input: 'tom chase jerry',
+  /** [step, tokenId]: the tokens forced (what-if) */
+  forces: [],
+  beamWidth: 3,
+});
+
+/** @type {ChoiceFields & { trained: string }} */
 export const choice = $state({
-  task: initialDecode.task,
-  score: initialDecode.score,
-  style: initialDecode.style,
-  encoder: initialDecode.encoder,
-  input: initialDecode.input,
-  forces: initialDecode.forces,
-  beamWidth: initialDecode.beamWidth,
+  task: choiceDefaults.task,
+  score: choiceDefaults.score,
+  style: choiceDefaults.style,
+  encoder: choiceDefaults.encoder,
+  input: choiceDefaults.input,
+  /** @type {[number, number][]} */
+  forces: [],
+  beamWidth: choiceDefaults.beamWidth,
   /** a model trained in the page or loaded from a file (its engine name), instead of a shipped one */
   trained: '',
 });
 
-export const nav = $state({
-  view: initialDecode.view,
-  /** the decoding step shown */
-  step: initialDecode.step,
-  playing: false,
-  /** ms per step while playing */
-  speed: 700,
-  /** whether the output not decoded yet is shown (greyed) after the current step */
-  reveal: initialDecode.reveal ?? false,
-});
+/** The input a task starts from without a link's input: the default's, or the task's first example. */
+export const inputOf = (taskId) =>
+  taskId === choiceDefaults.task ? choiceDefaults.input : taskOf(taskId).examples[0];
 
 export const currentModelName = () =>
   choice.trained ||
@@ -50,50 +61,6 @@ export function inputProblem(input) {
   return '';
 }
 
-/** What-if: take `tokenId` at step `index`; the forced tokens after it are dropped. */
-export function forceToken(index, tokenId) {
-  choice.forces = [...choice.forces.filter(([i]) => i < index), [index, tokenId]];
-  nav.step = index;
-}
-
-export function clearForces() {
-  choice.forces = [];
-}
-
-export function setInput(text) {
-  choice.input = text;
-  choice.forces = [];
-  nav.step = 0;
-}
-
-// Typing: the input is taken once the keys pause for 250 ms (Enter takes it at once).
-let typing;
-export function setInputSoon(text) {
-  clearTimeout(typing);
-  typing = setTimeout(() => setInput(text), 250);
-}
-export function setInputNow(text) {
-  clearTimeout(typing);
-  setInput(text);
-}
-
-/** Replaces the word `word` of the input by `by` (an unknown word by the engine's suggestion). */
-export function replaceInputWord(word, by) {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  setInputNow(choice.input.replace(new RegExp(`(^|\\s)${escaped}(?=\\s|$)`), `$1${by}`));
-}
-
-export function setTask(taskId) {
-  if (choice.task === taskId && !choice.trained) return;
-  choice.trained = '';
-  choice.task = taskId;
-  const shipped = availableModels(taskId);
-  if (shipped.length && !shipped.some((m) => m.score === choice.score && m.style === choice.style))
-    Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
-  keepEncoderShipped();
-  setInput(taskOf(taskId).examples[0]);
-}
-
 export function setModel(score, style = choice.style) {
   choice.trained = '';
   choice.score = score;
@@ -107,7 +74,7 @@ export const hasTransformer = () =>
   hasModel(`${modelName(choice.task, choice.score, choice.style)}-transformer`);
 
 // Back to the BiGRU encoder when the choice has no Transformer-encoder checkpoint.
-function keepEncoderShipped() {
+export function keepEncoderShipped() {
   if (choice.encoder === 'transformer' && !hasTransformer()) choice.encoder = 'gru';
 }
 
@@ -123,9 +90,12 @@ export function setEncoder(encoder) {
   choice.forces = [];
 }
 
-// A link may name a model that is not shipped (a Luong model on the reverse task, a Transformer
-// encoder for another score function): the nearest shipped one is shown, and the link note says so.
-function keepLinkedModelShipped() {
+/**
+ * A link may name a model that is not shipped (a Luong model on the reverse task, a Transformer
+ * encoder for another score function): the nearest shipped one is shown, and the link note says so.
+ * @param {(string | Text)[]} notes
+ */
+export function keepLinkedModelShipped(notes) {
   const asked = currentModelName();
   if (hasModel(asked)) return;
   const shipped = availableModels(choice.task);
@@ -133,6 +103,22 @@ function keepLinkedModelShipped() {
   if (!hasModel(modelName(choice.task, choice.score, choice.style)))
     Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
   keepEncoderShipped();
-  noteLink(new Text(linksDict, 'notShipped', { model: asked, shown: currentModelName() }));
+  notes.push(new Text(linksDict, 'notShipped', { model: asked, shown: currentModelName() }));
 }
-keepLinkedModelShipped();
+
+/**
+ * Makes the model `m` (trained in the page or loaded from a file) the one the text views decode,
+ * with its score function and style, so the formulas are its own.
+ * @param {{ id: string, task: string, score: string, style: string, encoder?: string }} m
+ */
+export function chooseModel(m) {
+  choice.trained = m.id;
+  choice.score = m.score;
+  choice.style = m.style;
+  choice.encoder = m.encoder === 'transformer' ? 'transformer' : 'gru';
+  if (hasTask(m.task)) choice.task = m.task;
+  choice.forces = [];
+}
+
+/** Whether `taskId` is one of the text tasks (a trained own-pairs model has none of them). */
+export const hasTask = (taskId) => taskOf(taskId).id === taskId;

@@ -1,14 +1,23 @@
-// The current decode: the chosen input through the chosen model (greedy, with the forced
-// tokens), and the stepper over its steps.
-import { choice, currentModelName, inputProblem, nav } from './choice.svelte.js';
-import { engineApi, loadModel, models } from '../engine/engine.svelte.js';
+// The current decode: the chosen input through the chosen model (greedy, with the forced tokens
+// and the what-ifs), the stepper over its steps, and the text views' part of the link.
+import {
+  choice,
+  currentModelName,
+  inputProblem,
+  keepEncoderShipped,
+  keepLinkedModelShipped,
+} from './choice.svelte.js';
+import { task as taskOf } from './tasks.js';
+import { availableModels, engineApi, loadModel, models } from '../engine/engine.svelte.js';
 import { isInputError, readError } from '../lib/errors.js';
-import { initialDecode } from './initial.js';
 import { latest } from '../lib/latest.js';
+import { declareLink } from '../link/link.svelte.js';
 import { noteLink } from '../link/notes.svelte.js';
+import { Stepper } from '../stepping/stepper.svelte.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
 import { activeWhatIfs, clearWhatIfs, dropRefusedWhatIfs, whatIfRequest } from './whatif.svelte.js';
+import { textLinkFields } from './decode-link.js';
 
 export const decode = $state({
   /** @type {'idle' | 'running' | 'ready' | 'error'} */
@@ -38,9 +47,20 @@ export const decode = $state({
   session: null,
 });
 
-const decodeKey = (name, input, forces, whatIfs) => JSON.stringify([name, input, forces, whatIfs]);
+/** The decode's stepper (the step shown in Decode, and the step Compare and the tour speak of). */
+export const stepper = new Stepper(() => decode.steps.length);
+
+/** Whether Decode shows the output not decoded yet (greyed) after the current step. */
+export const output = $state({ reveal: false });
+
 // The step the link asked for, until the first decode says whether there is such a step.
-let linkedStep = initialDecode.step;
+let linkedStep = /** @type {number | null} */ (null);
+
+declareLink('text', textLinkFields({ choice, stepper, output, remember: (step) => (linkedStep = step) }), {
+  afterRead: (_, notes) => keepLinkedModelShipped(notes),
+});
+
+const decodeKey = (name, input, forces, whatIfs) => JSON.stringify([name, input, forces, whatIfs]);
 const decodeRuns = latest();
 
 /** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
@@ -114,7 +134,7 @@ export async function runDecode() {
       ...result,
     });
     if (previous !== null) api.closeSession(previous);
-    nav.step = Math.max(0, Math.min(nav.step, result.steps.length - 1));
+    stepper.clamp();
     if (linkedStep !== null && linkedStep > result.steps.length - 1)
       noteLink(new Text(linksDict, 'stepPast', { step: linkedStep + 1, n: result.steps.length }));
     linkedStep = null;
@@ -138,23 +158,56 @@ const refusedWhatIf = (failure) =>
   activeWhatIfs().length > 0 &&
   WHAT_IF_ARGUMENTS.test(String(failure.details?.name ?? ''));
 
-export function goTo(step) {
-  const last = decode.steps.length - 1;
-  nav.step = Math.max(0, Math.min(step, last));
+/** What-if: take `tokenId` at step `index`; the forced tokens after it are dropped. */
+export function forceToken(index, tokenId) {
+  choice.forces = [...choice.forces.filter(([i]) => i < index), [index, tokenId]];
+  stepper.step = index;
+}
+
+export function clearForces() {
+  choice.forces = [];
+}
+
+export function setInput(text) {
+  choice.input = text;
+  choice.forces = [];
+  stepper.step = 0;
+}
+
+// Typing: the input is taken once the keys pause for 250 ms (Enter takes it at once).
+let typing;
+export function setInputSoon(text) {
+  clearTimeout(typing);
+  typing = setTimeout(() => setInput(text), 250);
+}
+export function setInputNow(text) {
+  clearTimeout(typing);
+  setInput(text);
+}
+
+/** Replaces the word `word` of the input by `by` (an unknown word by the engine's suggestion). */
+export function replaceInputWord(word, by) {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  setInputNow(choice.input.replace(new RegExp(`(^|\\s)${escaped}(?=\\s|$)`), `$1${by}`));
+}
+
+export function setTask(taskId) {
+  if (choice.task === taskId && !choice.trained) return;
+  choice.trained = '';
+  choice.task = taskId;
+  const shipped = availableModels(taskId);
+  if (shipped.length && !shipped.some((m) => m.score === choice.score && m.style === choice.style))
+    Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
+  keepEncoderShipped();
+  setInput(taskOf(taskId).examples[0]);
 }
 
 /** Reset: greedy decoding again (no forced tokens or what-ifs, so none in the link either), at step 1. */
 export function resetDecode() {
-  nav.playing = false;
+  stepper.playing = false;
   choice.forces = [];
   clearWhatIfs();
-  nav.step = 0;
-}
-
-/** Play/pause; play from the start when the last step is showing. */
-export function togglePlay() {
-  if (!nav.playing && nav.step >= decode.steps.length - 1) goTo(0);
-  nav.playing = !nav.playing;
+  stepper.step = 0;
 }
 
 /** The engine's trace JSON of the current decode. */

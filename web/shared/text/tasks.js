@@ -1,10 +1,10 @@
 // The three trained tasks, their examples, and the checkpoints the page can offer for them.
 import { translatorOf } from '../i18n/translate.js';
 import tasksDict from './tasks-strings.js';
+import { SCORES } from '../lib/score-functions.js';
 
 const tr = translatorOf(tasksDict);
 
-export const SCORES = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine', 'location'];
 export const STYLES = ['bahdanau', 'luong'];
 
 export const tasks = [
@@ -57,6 +57,7 @@ export const tasks = [
 ];
 
 export const task = (id) => tasks.find((t) => t.id === id) ?? tasks[0];
+export const TASK_IDS = tasks.map((t) => t.id);
 
 /**
  * What to type, with the true limits of the model that reads it (its info(): the fewest and most
@@ -80,11 +81,10 @@ export function inputHint(taskId, info) {
 /** "dates-additive-bahdanau" */
 export const modelName = (taskId, score, style) => `${taskId}-${score}-${style}`;
 
-/** The score and style of a model name, or null for a name that is not one. */
+/** The task, score and style of a shipped model's name, or null for a name that is not one. */
 export function parseModelName(name) {
-  const match =
-    /^(dates|zh|reverse)-(dot|scaled_dot|general|additive|cosine|scaled_cosine|location)-(bahdanau|luong)$/.exec(
-      name,
-    );
-  return match ? { task: match[1], score: match[2], style: match[3] } : null;
+  const [taskId, score, style, ...rest] = String(name).split('-');
+  return TASK_IDS.includes(taskId) && SCORES.includes(score) && STYLES.includes(style) && !rest.length
+    ? { task: taskId, score, style }
+    : null;
 }

@@ -6,7 +6,8 @@
 //   p1/3/0@4      pin step 4's attention to these weights (the engine divides them by their sum)
 //   t0.5@2        the attention temperature τ = 0.5 from step 2 on
 // e.g. #view=decode&…&wi=m2@3,p1@4,t0.5@2. The page keeps no other form: the reader gives the
-// items in the order written, and the writer writes them back in that order.
+// items in the order written, and the writer writes them back in that order. whatif.svelte.js
+// declares the field.
 
 /**
  * @typedef {{ kind: 'mask' | 'unmask', step: number, token: number }
@@ -62,21 +63,18 @@ export function formatWhatIf(/** @type {WhatIf} */ w) {
 export const writeWhatIfs = (/** @type {WhatIf[]} */ items) => items.map(formatWhatIf).join(',');
 
 /**
- * The what-ifs of `hash` (none without a `wi` field). A malformed item is left out and `notes`
- * says which, in `say`'s words (the page's translator; English by default).
- * @param {string} hash
+ * The field's what-ifs (none for an empty field). A malformed item is left out and a note says
+ * which, in `say`'s words (the page's translator; English by default).
  * @template {string | { toString(): string }} [N=string]
- * @param {N[]} [notes]
+ * @param {string} field
  * @param {(key: 'linkBadItems' | 'linkBadItemsAll' | 'linkTooMany', params: Record<string, string | number>) => N} [say]
- * @returns {WhatIf[]}
+ * @returns {{ value: WhatIf[], note?: N[] }}
  */
-export function readWhatIfUrl(hash, notes = [], say = /** @type {any} */ (englishNote)) {
-  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
-  const field = params.get('wi');
-  if (field === null || field === '') return [];
+export function parseWhatIfs(field, say = /** @type {any} */ (englishNote)) {
   const texts = field.split(',').filter((t) => t !== '');
   const items = [];
   const bad = [];
+  const notes = [];
   for (const text of texts) {
     const item = parseWhatIf(text.trim());
     if (item) items.push(item);
@@ -95,7 +93,22 @@ export function readWhatIfUrl(hash, notes = [], say = /** @type {any} */ (englis
     notes.push(say('linkTooMany', { count: items.length, max: MAX_WHATIFS }));
     items.length = MAX_WHATIFS;
   }
-  return items;
+  return notes.length ? { value: items, note: notes } : { value: items };
+}
+
+/**
+ * The what-ifs of a whole hash's `wi` field (none without one), the notes into `notes`.
+ * @param {string} hash
+ * @template {string | { toString(): string }} [N=string]
+ * @param {N[]} [notes]
+ * @param {(key: 'linkBadItems' | 'linkBadItemsAll' | 'linkTooMany', params: Record<string, string | number>) => N} [say]
+ * @returns {WhatIf[]}
+ */
+export function readWhatIfUrl(hash, notes = [], say = /** @type {any} */ (englishNote)) {
+  const field = new URLSearchParams(String(hash).replace(/^#/, '')).get('wi') ?? '';
+  const { value, note } = parseWhatIfs(field, say);
+  notes.push(...(note ?? []));
+  return value;
 }
 
 function englishNote(key, params) {

@@ -1,5 +1,4 @@
-// The decode's what-ifs (masks, unmasks, pins, temperatures; web/state/whatif-url.js has their
-// form), kept with the input they were set on: a new input (or task) has other source tokens, so
+// The decode's what-ifs (masks, unmasks, pins, temperatures; whatif-link.js has their form), kept with the input they were set on: a new input (or task) has other source tokens, so
 // its decode takes none, and the next what-if starts a fresh list. A model change keeps them: the
 // source tokens are the same. The engine applies them (Session.whatIf); the page never recomputes
 // an intervened number, it only says which steps a what-if changed.
@@ -7,25 +6,18 @@ import dict from './whatif-strings.js';
 import { Text } from '../i18n/translate.js';
 import { formatFloat32, formatNumber, showToken } from '../lib/format.js';
 import { choice } from './choice.svelte.js';
-import { initialDecode } from './initial.js';
 import { translator } from '../i18n/locale.svelte.js';
+import { declareLink } from '../link/link.svelte.js';
 import { noteLink } from '../link/notes.svelte.js';
-import { hashParts } from '../link/url.js';
-import { decodeOptions, readWhatIfUrl, writeWhatIfs } from './whatif-link.js';
+import { decodeOptions, parseWhatIfs, writeWhatIfs } from './whatif-link.js';
 
 const t = translator(dict);
 
-// the link's notes are kept as Texts: they stay on screen across a switch of language
-const linkNotes = /** @type {Text[]} */ ([]);
-const note = (key, params) => new Text(dict, key, params);
-const linked = typeof location === 'undefined' ? [] : readWhatIfUrl(location.hash, linkNotes, note);
-for (const note of linkNotes) noteLink(note);
-
 export const whatif = $state({
   /** @type {import('./whatif-link.js').WhatIf[]} in the order set */
-  items: linked,
+  items: [],
   /** the input the items belong to */
-  input: initialDecode.input,
+  input: choice.input,
 });
 
 /** The what-ifs of the input shown (none once the input changed). */
@@ -34,10 +26,18 @@ export const activeWhatIfs = () => (whatif.input === choice.input ? whatif.items
 /** What the engine Worker's decode takes for the active what-ifs. */
 export const whatIfRequest = () => decodeOptions($state.snapshot(activeWhatIfs()));
 
-hashParts.push(() => {
-  const items = activeWhatIfs();
-  return items.length ? [['wi', writeWhatIfs(items)]] : [];
-});
+// A link's what-ifs belong to the link's input (read before them). The notes are kept as Texts:
+// they stay on screen across a switch of language.
+declareLink('whatif', [
+  {
+    key: 'wi',
+    get: () => activeWhatIfs(),
+    set: (items) => Object.assign(whatif, { items, input: choice.input }),
+    parse: (text) => parseWhatIfs(text, (key, params) => new Text(dict, key, params)),
+    format: writeWhatIfs,
+    fallback: () => [],
+  },
+]);
 
 function edit(change) {
   if (whatif.input !== choice.input) {

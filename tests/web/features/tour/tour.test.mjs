@@ -1,38 +1,28 @@
-// The guided tour's stops (web/tour/stops.js), their texts in both languages (web/i18n/tour.js) and
-// the numbers their texts cite (web/tour/facts.js), without a browser.
+// The guided tour (web/features/tour/): its stops, setting the page to a stop through the link as
+// a shared link would, resuming at the stop last seen, its texts in both languages and the numbers
+// they cite, without a browser.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import dict from '../../../../web/features/tour/strings.js';
-import { formatNumber } from '../../../../web/shared/lib/format.js';
-import { task as taskOf } from '../../../../web/shared/text/tasks.js';
-import { readDecodeUrl, VIEWS } from '../../../../web/shared/link/url.js';
-import {
-  argmax,
-  beamText,
-  comparedAs,
-  lengthFacts,
-  stepOf,
-  stopFacts,
-} from '../../../../web/features/tour/facts.js';
-import { linkedStop, STOPS, stopHash } from '../../../../web/features/tour/stops.js';
+import { installBrowser, load, loadPageStates } from '../../support/page.mjs';
 
-// The page's defaults (web/state/initial.js reads the address when imported, so it stays in the browser).
-const DEFAULTS = {
-  view: 'decode',
-  task: 'zh',
-  score: 'additive',
-  style: 'bahdanau',
-  encoder: 'gru',
-  input: 'tom chase jerry',
-  step: 0,
-  forces: [],
-  beamWidth: 3,
-  reveal: false,
-  selfAttention: [0, 0, 0],
-};
-const hashOf = (link) => `#${new URLSearchParams(link)}`;
+const stored = await installBrowser();
+const page = await loadPageStates();
+const { readLink, linkHash } = page.link;
+const { choice } = page.choice;
+const { stepper, output } = page.decode;
+const { selfAttention } = page.self;
+const { sandbox } = page.sandbox;
+const { linkNotes } = page.notes;
+const { VIEWS } = page.view;
+const { tour, goToStop, atStop, leaveTour, finishTour, readSavedStop, stopState } = page.tour;
+const dict = (await load('features/tour/strings.js')).default;
+const { formatNumber } = await load('shared/lib/format.js');
+const { task: taskOf } = await load('shared/text/tasks.js');
+const { argmax, beamText, comparedAs, lengthFacts, stepOf, stopFacts } = await load('features/tour/facts.js');
+const { linkedStop, STOPS, stopHash } = await load('features/tour/stops.js');
+
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const CJK = /[\u3400-\u9fff]/;
 
@@ -48,30 +38,78 @@ describe('the tour’s stops', () => {
     for (const stop of STOPS) assert.ok(VIEWS.includes(stop.link.view), `${stop.id}: ${stop.link.view}`);
   });
 
-  test('every stop’s state reads back from readDecodeUrl as the link says, without a note', () => {
-    for (const stop of STOPS)
-      for (const link of [stop.link]) {
-        const notes = [];
-        const state = readDecodeUrl(hashOf(link), DEFAULTS, notes);
-        assert.deepEqual(notes, [], stop.id);
-        assert.equal(state.view, link.view, stop.id);
-        assert.equal(state.task, link.task, stop.id);
-        if (link.model) {
-          const name = `${state.score}-${state.style}${state.encoder === 'transformer' ? '-transformer' : ''}`;
-          assert.equal(name, link.model, stop.id);
-          // a shipped checkpoint, so the page shows this model and not the nearest one
-          const file = new URL(
-            `../../../../web/models/${link.task}-${link.model}.safetensors`,
-            import.meta.url,
-          );
-          assert.ok(existsSync(file), `${stop.id}: ${file.pathname} is shipped`);
-        }
-        assert.equal(state.input, link.input ?? taskOf(link.task).examples[0], stop.id);
-        assert.equal(state.step, Number(link.step ?? 0), stop.id);
-        assert.equal(state.reveal, link.reveal === '1', stop.id);
-        if (link.sa) assert.deepEqual(state.selfAttention, link.sa.split('.').map(Number), stop.id);
-        if (link.k) assert.equal(state.beamWidth, Number(link.k), stop.id);
+  test('every stop sets the page as its link says, without a note, and the page is then at the stop', () => {
+    for (const [i, stop] of STOPS.entries()) {
+      readLink('#view=sandbox&kind=general&sa=2.1.1&reveal=1&lang=en'); // somewhere else first
+      linkNotes.list = [];
+      goToStop(i);
+      const link = stop.link;
+      assert.deepEqual(linkNotes.list.map(String), [], stop.id);
+      assert.equal(page.view.page.view, link.view, stop.id);
+      assert.equal(choice.task, link.task, stop.id);
+      if (link.model) {
+        const name = `${choice.score}-${choice.style}${choice.encoder === 'transformer' ? '-transformer' : ''}`;
+        assert.equal(name, link.model, stop.id);
+        // a shipped checkpoint, so the page shows this model and not the nearest one
+        const file = new URL(
+          `../../../../web/models/${link.task}-${link.model}.safetensors`,
+          import.meta.url,
+        );
+        assert.ok(existsSync(file), `${stop.id}: ${file.pathname} is shipped`);
       }
+      assert.equal(choice.input, link.input ?? taskOf(link.task).examples[0], stop.id);
+      assert.equal(stepper.step, Number(link.step ?? 0), stop.id);
+      assert.equal(output.reveal, link.reveal === '1', stop.id);
+      // the layers and the sandbox only where the stop names them
+      const sa = [selfAttention.layer, selfAttention.head, selfAttention.token];
+      assert.deepEqual(sa, link.sa ? link.sa.split('.').map(Number) : [2, 1, 1], stop.id);
+      assert.equal(sandbox.kind, stop.sandbox ? 'dot' : 'general', stop.id);
+      if (link.k) assert.equal(choice.beamWidth, Number(link.k), stop.id);
+      assert.ok(atStop(i), stop.id);
+      assert.deepEqual(stopState(i).state.view, link.view);
+    }
+  });
+
+  test('the page moved away from the stop is no longer at it; leaving keeps the page as it is', () => {
+    goToStop(2);
+    assert.ok(atStop());
+    choice.input = 'the cat ate its fish';
+    assert.ok(!atStop());
+    leaveTour();
+    assert.equal(tour.open, false);
+    assert.equal(choice.input, 'the cat ate its fish');
+  });
+
+  test('the link names the open stop; tour=N opens it, and alone sets the page to it', () => {
+    goToStop(4);
+    assert.match(linkHash(), /&tour=5(&|$)/);
+    leaveTour();
+    assert.doesNotMatch(linkHash(), /tour=/);
+    readLink('#tour=3');
+    assert.equal(tour.open, true);
+    assert.equal(tour.stop, 2);
+    assert.ok(atStop());
+    // a link copied inside the tour holds the whole state already: the stop does not reset it
+    readLink('#view=decode&task=dates&tour=3');
+    assert.equal(choice.task, 'dates');
+    const notes = readLink('#view=decode&tour=9');
+    assert.equal(tour.open, false);
+    assert.deepEqual(notes.map(String), [
+      'There is no tour stop “9” (the stops are 1 to 8); the tour stays closed.',
+    ]);
+  });
+
+  test('the last stop seen is kept in this browser, to resume after a reload', () => {
+    goToStop(5);
+    assert.equal(stored.get('apg-tour-stop'), '5');
+    leaveTour();
+    tour.last = -1;
+    readSavedStop();
+    assert.equal(tour.last, 5);
+    finishTour();
+    assert.equal(stored.has('apg-tour-stop'), false);
+    readSavedStop();
+    assert.equal(tour.last, -1);
   });
 
   test('the tour is on “tom chase jerry” wherever it translates', () => {

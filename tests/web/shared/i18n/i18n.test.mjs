@@ -97,7 +97,7 @@ test("every key a translator is asked for is in that translator's dictionary", (
 });
 
 test("keys made from a name are in the dictionary: the Length view's models and tasks", async () => {
-  const { SCORES } = await import('../../../../web/shared/text/tasks.js');
+  const { SCORES } = await import('../../../../web/shared/lib/score-functions.js');
   const length = dicts[join(web, 'features/length/strings.js')];
   // LengthView and BucketExamples ask for t(`model_${score}`) and t(`task_${task}`)
   for (const score of ['none', ...SCORES]) assert.ok(`model_${score}` in length.en, `model_${score}`);

@@ -1,4 +1,5 @@
-// The page's small pure helpers: reading vectors typed by a person, writing numbers, and the URL.
+// The page's small pure helpers: reading vectors typed by a person, writing numbers, the input's hint
+// and the views' CSV exports.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -6,7 +7,6 @@ import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../../../web/shared
 import { formatVector, parseVector } from '../../../../web/shared/lib/vectors.js';
 import { beamCsv, compareCsv, fileStem, selfAttentionCsv } from '../../../../web/shared/lib/export.js';
 import { inputHint } from '../../../../web/shared/text/tasks.js';
-import { readUrl } from '../../../../web/shared/link/url.js';
 
 describe('parseVector', () => {
   test('reads numbers separated by commas, spaces or semicolons, with a typographic minus', () => {
@@ -28,36 +28,6 @@ describe('formatNumber', () => {
     assert.equal(formatNumber(-0.17068), '−0.171');
     assert.equal(formatNumber(-0.0001), '0.000');
     assert.equal(formatNumber(null), '–');
-  });
-});
-
-describe('readUrl', () => {
-  const defaults = {
-    kind: 'dot',
-    temperature: 1,
-    query: '1, 0',
-    tokens: [{ label: 'a', key: '1, 0', value: '1', attend: true }],
-  };
-  test('restores the score function, temperature, query and tokens from the hash', () => {
-    const tokens = JSON.stringify([
-      ['Tom', '1, 2', '3', 1],
-      ['Jerry', '0, 1', '1', 0],
-    ]);
-    const hash = `#view=sandbox&kind=additive&t=0.5&q=${encodeURIComponent('0, 1')}&tokens=${encodeURIComponent(tokens)}`;
-    assert.deepEqual(readUrl(hash, defaults), {
-      kind: 'additive',
-      temperature: 0.5,
-      query: '0, 1',
-      tokens: [
-        { label: 'Tom', key: '1, 2', value: '3', attend: true },
-        { label: 'Jerry', key: '0, 1', value: '1', attend: false },
-      ],
-    });
-  });
-  test('keeps the defaults for anything absent or malformed', () => {
-    assert.deepEqual(readUrl('', defaults), defaults);
-    assert.deepEqual(readUrl('#kind=softmax&t=-1&tokens=[1,2', defaults), defaults);
-    assert.deepEqual(readUrl('#tokens=' + encodeURIComponent('[["a", 1, "2", 1]]'), defaults), defaults);
   });
 });
 

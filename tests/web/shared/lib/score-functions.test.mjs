@@ -1,58 +1,92 @@
-// The sixth score function, scaled cosine, in the page's own lists: its formula is the sixth entry
-// of the score-function picker (key 6), its models' names parse, and the URL keeps it.
+// The page's one table of score functions (web/shared/lib/score-functions.js): the engine's own
+// list in the keys' order (the engine's attend() takes all but location, a decoder's), their
+// formulas written for a decoder, their models' names, and the links that name them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import {
-  decoderScoreTex,
-  sandboxScoreFunctions,
-  scoreFunction,
-} from '../../../../web/shared/lib/formulas.js';
-import { parseModelName, SCORES } from '../../../../web/shared/text/tasks.js';
-import { readDecodeUrl, readUrl } from '../../../../web/shared/link/url.js';
+import { installBrowser, loadPageStates } from '../../support/page.mjs';
+import { loadEngine } from '../../../js/load-engine.mjs';
 
-test('the picker offers the engine’s six score functions in its order, scaled cosine as key 6', () => {
-  const kinds = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
-  assert.deepEqual(
-    sandboxScoreFunctions.map((f) => f.kind),
-    kinds,
-  );
-  assert.deepEqual(SCORES, [...kinds, 'location']); // location: decoders only (tests/web/location.test.mjs)
-  assert.equal(sandboxScoreFunctions.indexOf(scoreFunction('scaled_cosine')) + 1, 6);
+await installBrowser();
+const page = await loadPageStates();
+const { readLink } = page.link;
+const { choice } = page.choice;
+const { sandbox } = page.sandbox;
+const { attendable, decoderScoreTex, scoreColor, scoreFunction, SCORES } =
+  await import('../../../../web/shared/lib/score-functions.js');
+const { parseModelName } = await import('../../../../web/shared/text/tasks.js');
+const location = (await import('../../../../web/shared/i18n/location.js')).default;
+
+test('the table is the engine’s list in its order, location last: key 7, a decoder’s only', async () => {
+  const engine = await loadEngine();
+  assert.deepEqual(attendable, engine.scoreKinds());
+  assert.deepEqual(SCORES, [...engine.scoreKinds(), 'location']);
+  assert.equal(SCORES.indexOf('scaled_cosine') + 1, 6);
   assert.equal(scoreFunction('scaled_cosine').label, 'scaled cosine');
+  assert.equal(scoreFunction('location').label, 'location');
+  // each its own colour in the training charts
+  assert.equal(new Set(SCORES.map(scoreColor)).size, SCORES.length);
 });
 
-test('the scaled cosine formula is g times the cosine, written for a decoder like the others', () => {
+test('a sandbox link may name what attend() takes; location keeps the example’s kind', () => {
+  readLink('#view=sandbox&kind=scaled_cosine');
+  assert.equal(sandbox.kind, 'scaled_cosine');
+  readLink('#view=sandbox');
+  readLink('#view=sandbox&kind=location');
+  assert.equal(sandbox.kind, 'dot');
+});
+
+test('scaled cosine is g times the cosine, written for a decoder like the others', () => {
   const tex = decoderScoreTex('scaled_cosine', 'luong');
   assert.match(tex, /^e_j = g\\,\\frac/);
   assert.ok(tex.includes(String.raw`\mathbf{s_i}^{\top}\mathbf{h}_j`), tex);
   assert.ok(tex.includes(String.raw`\lVert\mathbf{h}_j\rVert`), tex);
+  // with the model's learned g in place of g
+  assert.match(decoderScoreTex('scaled_cosine', 'bahdanau', 4.5), /\\underset\{g\}\{4\.500\}/);
 });
 
-test('scaled cosine model names parse and the URL keeps them and the sandbox kind', () => {
+test('location adds W_f f_j + b to additive and convolves the previous weights; narrow, in two lines', () => {
+  for (const [style, query] of [
+    ['bahdanau', 's_{i-1}'],
+    ['luong', 's_i'],
+  ]) {
+    const tex = decoderScoreTex('location', style);
+    assert.ok(tex.startsWith(String.raw`e_j = \mathbf{v}^{\top}\tanh`), tex);
+    assert.ok(
+      tex.includes(String.raw`W_q\,\mathbf{${query}} + W_k\,\mathbf{h}_j + W_f\,\mathbf{f}_j + \mathbf{b}`),
+      tex,
+    );
+    assert.ok(tex.includes(String.raw`\mathbf{f}_j = \left(F * \boldsymbol{\alpha}_{i-1}\right)_j`), tex);
+  }
+  assert.match(decoderScoreTex('location', 'bahdanau', null, { narrow: true }), /^\\begin\{gathered\}/);
+  assert.equal(
+    decoderScoreTex('dot', 'bahdanau', null, { narrow: true }),
+    decoderScoreTex('dot', 'bahdanau'),
+  );
+});
+
+test('their models’ names parse, and a link keeps them', () => {
   assert.deepEqual(parseModelName('zh-scaled_cosine-bahdanau'), {
     task: 'zh',
     score: 'scaled_cosine',
     style: 'bahdanau',
   });
-  const notes = [];
-  const decode = readDecodeUrl(
-    '#task=dates&model=scaled_cosine-bahdanau',
-    {
-      task: 'zh',
-      score: 'additive',
-      style: 'bahdanau',
-      encoder: 'gru',
-      input: 'x',
-      step: 0,
-      forces: [],
-      beamWidth: 3,
-      view: 'decode',
-    },
-    notes,
-  );
-  assert.equal(decode.score, 'scaled_cosine');
-  assert.deepEqual(notes, []);
-  const sandbox = readUrl('#kind=scaled_cosine', { kind: 'dot', temperature: 1, query: '', tokens: [] });
-  assert.equal(sandbox.kind, 'scaled_cosine');
+  assert.deepEqual(parseModelName('dates-location-bahdanau'), {
+    task: 'dates',
+    score: 'location',
+    style: 'bahdanau',
+  });
+  assert.equal(parseModelName('dates-locations-bahdanau'), null);
+  assert.equal(parseModelName('dates-scaled-dot-luong'), null);
+  for (const score of ['scaled_cosine', 'location']) {
+    assert.deepEqual(readLink(`#task=dates&model=${score}-bahdanau`).map(String), []);
+    assert.equal(choice.score, score);
+    assert.equal(choice.style, 'bahdanau');
+  }
+});
+
+test('location’s strings exist in English and Chinese with the same keys', () => {
+  assert.deepEqual(Object.keys(location.zh).sort(), Object.keys(location.en).sort());
+  for (const text of Object.values(location.zh)) assert.match(text, /[\u4e00-\u9fff]/);
+  assert.match(location.zh.note, /权重/);
 });

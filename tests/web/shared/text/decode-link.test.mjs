@@ -1,28 +1,41 @@
-// The decoding pages' small pure helpers: the URL's decoding fields, model names and the CSV export.
+// The text views' part of the link (web/shared/text/decode-link.js), read into the page's own
+// states; model names; the decode's CSV export.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { traceCsv } from '../../../../web/shared/lib/export.js';
-import { modelName, parseModelName } from '../../../../web/shared/text/tasks.js';
-import { readDecodeUrl } from '../../../../web/shared/link/url.js';
+import { installBrowser, loadPageStates } from '../../support/page.mjs';
 
-const defaults = {
-  view: 'decode',
-  task: 'zh',
-  score: 'additive',
-  style: 'bahdanau',
-  encoder: 'gru',
-  input: 'tom chase jerry',
-  step: 0,
-  forces: [],
-  beamWidth: 3,
-};
+await installBrowser();
+const page = await loadPageStates();
+const { readLink } = page.link;
+const { choice, choiceDefaults } = page.choice;
+const { stepper } = page.decode;
+const { traceCsv } = await import('../../../../web/shared/lib/export.js');
+const { modelName, parseModelName } = await import('../../../../web/shared/text/tasks.js');
 
-describe('readDecodeUrl', () => {
+/** The text views' state a link opens: the view, the choice and the step. */
+function opened(hash) {
+  readLink(hash);
+  const { task, score, style, encoder, input, forces, beamWidth } = choice;
+  return {
+    view: page.view.page.view,
+    task,
+    score,
+    style,
+    encoder,
+    input,
+    step: stepper.step,
+    forces,
+    beamWidth,
+  };
+}
+const defaults = { view: 'decode', ...choiceDefaults, step: 0 };
+
+describe('the text views’ link', () => {
   test('restores view, task, model, input, step, forced tokens and beam width', () => {
     const hash =
       '#view=compare&task=dates&model=cosine-luong&input=29+november+2026&step=4&force=2%3A17,5%3A4&k=5';
-    assert.deepEqual(readDecodeUrl(hash, defaults), {
+    assert.deepEqual(opened(hash), {
       view: 'compare',
       task: 'dates',
       score: 'cosine',
@@ -38,24 +51,33 @@ describe('readDecodeUrl', () => {
     });
   });
   test('a model name ending in -transformer chooses the Transformer encoder', () => {
-    const read = readDecodeUrl('#task=dates&model=additive-bahdanau-transformer', defaults);
+    const read = opened('#task=dates&model=additive-bahdanau-transformer');
     assert.deepEqual([read.score, read.style, read.encoder], ['additive', 'bahdanau', 'transformer']);
-    assert.equal(readDecodeUrl('#model=dot-luong', { ...defaults, encoder: 'transformer' }).encoder, 'gru');
+    assert.equal(opened('#model=dot-luong').encoder, 'gru');
   });
   test('keeps the defaults for absent or malformed fields', () => {
-    assert.deepEqual(readDecodeUrl('', defaults), defaults);
-    assert.deepEqual(
-      readDecodeUrl('#view=nope&task=fr&model=dot&step=-1&force=a:b,3&k=99', defaults),
-      defaults,
-    );
-    assert.deepEqual(readDecodeUrl('#step=2.5&model=additive-transformer', defaults), defaults);
+    assert.deepEqual(opened(''), defaults);
+    assert.deepEqual(opened('#view=nope&task=fr&model=dot&step=-1&force=a:b,3&k=99'), defaults);
+    assert.deepEqual(opened('#step=2.5&model=additive-transformer'), defaults);
   });
   test('a task without an input gets that task’s first example, not the default task’s input', () => {
-    assert.equal(readDecodeUrl('#view=decode&task=dates', defaults).input, '29 november 2026');
-    assert.equal(readDecodeUrl('#task=reverse', defaults).input, 'abcdefj');
-    assert.equal(readDecodeUrl('#task=zh', defaults).input, 'tom chase jerry');
-    // an input in the URL is kept as written, even one the task's model will reject (it says why)
-    assert.equal(readDecodeUrl('#task=dates&input=tom+chase+jerry', defaults).input, 'tom chase jerry');
+    assert.equal(opened('#view=decode&task=dates').input, '29 november 2026');
+    assert.equal(opened('#task=reverse').input, 'abcdefj');
+    assert.equal(opened('#task=zh').input, 'tom chase jerry');
+    // an input in the link is kept as written, even one the task's model will reject (it says why)
+    assert.equal(opened('#task=dates&input=tom+chase+jerry').input, 'tom chase jerry');
+  });
+  test('a model that is not shipped shows the nearest shipped one, and says so', () => {
+    const notes = readLink('#view=decode&task=reverse&model=additive-luong');
+    assert.deepEqual([choice.score, choice.style], ['additive', 'bahdanau']);
+    assert.deepEqual(notes.map(String), [
+      'There is no model reverse-additive-luong (dashed options are not shipped); showing reverse-additive-bahdanau instead.',
+    ]);
+  });
+  test('a long input is cut to the link’s 300 characters, and the note says so', () => {
+    const notes = readLink(`#input=${'a'.repeat(301)}`);
+    assert.equal(choice.input.length, 300);
+    assert.deepEqual(notes.map(String), ['The input was cut to its first 300 characters.']);
   });
 });
 

@@ -1,4 +1,10 @@
-// The formulas of the three stages in TeX, for KaTeX.
+// The score functions as the page draws them, in the order of their keys (1 dot … 7 location, the
+// same in every view): each one's name in the page's language, its formula in TeX (for KaTeX) and
+// its colour in the training charts, and the formulas of the other two stages. Which score
+// functions there are is the engine's to say: attend() takes its scoreKinds() (every one here
+// but location, a decoder's, which reads the previous step's weights), a trainer's task lists
+// those it trains and each checkpoint names its own. This table only draws them
+// (tests/web/shared/lib/score-functions.test.mjs holds it to the engine's list).
 import location from '../i18n/location.js';
 import { formatNumber } from './format.js';
 import { translatorOf } from '../i18n/translate.js';
@@ -7,9 +13,18 @@ import formulasDict from '../i18n/formulas.js';
 const t = translatorOf(formulasDict);
 const tl = translatorOf(location);
 
+/**
+ * @typedef {{ kind: string, label: string, tex: string, note: string, color: string,
+ *             decoderOnly?: boolean }} ScoreFunction
+ * color: one per score function for the training curves, the run cards and the length chart
+ * (Okabe–Ito: told apart with the common colour-vision deficiencies, each at least 3:1 on white for
+ * a 2 px line)
+ */
+/** @type {ScoreFunction[]} */
 export const scoreFunctions = [
   {
     kind: 'dot',
+    color: '#0072b2',
     get label() {
       return t('dotLabel');
     },
@@ -20,6 +35,7 @@ export const scoreFunctions = [
   },
   {
     kind: 'scaled_dot',
+    color: '#009e73',
     get label() {
       return t('scaled_dotLabel');
     },
@@ -30,6 +46,7 @@ export const scoreFunctions = [
   },
   {
     kind: 'general',
+    color: '#cc79a7',
     get label() {
       return t('generalLabel');
     },
@@ -40,6 +57,7 @@ export const scoreFunctions = [
   },
   {
     kind: 'additive',
+    color: '#d55e00',
     get label() {
       return t('additiveLabel');
     },
@@ -50,6 +68,7 @@ export const scoreFunctions = [
   },
   {
     kind: 'cosine',
+    color: '#7a5c00',
     get label() {
       return t('cosineLabel');
     },
@@ -60,6 +79,7 @@ export const scoreFunctions = [
   },
   {
     kind: 'scaled_cosine',
+    color: '#56409e',
     get label() {
       return t('scaled_cosineLabel');
     },
@@ -71,6 +91,7 @@ export const scoreFunctions = [
   {
     // A decoder's only: it reads the previous step's weights, which the sandbox's one query lacks.
     kind: 'location',
+    color: '#8f2d56',
     get label() {
       return tl('label');
     },
@@ -82,8 +103,11 @@ export const scoreFunctions = [
   },
 ];
 
-/** The score functions the sandbox can run on one query (all but location). */
-export const sandboxScoreFunctions = scoreFunctions.filter((f) => !f.decoderOnly);
+/** The score functions' names, in the keys' order: what a link or a key may name. */
+export const SCORES = scoreFunctions.map((f) => f.kind);
+
+/** The score functions attend() takes on one query (all but location: the engine's scoreKinds()). */
+export const attendable = scoreFunctions.filter((f) => !f.decoderOnly).map((f) => f.kind);
 
 // Softmax in the form the engine computes it: shifted by the largest score m (the same weights,
 // no overflow), and with the temperature τ. WeightsPanel says what m is.
@@ -92,17 +116,25 @@ export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];
 
+/** The colour of a run of score function `score` (the fixed-vector baseline's is its own). */
+export const scoreColor = (score) => scoreFunctions.find((f) => f.kind === score)?.color ?? '#1b1f24';
+
 /** Scaled cosine's g written as the engine's value (g under it), so the formula says which g scored. */
 export const fillScale = (tex, scale) =>
   Number.isFinite(scale)
     ? tex.replace('g\\,', `\\underset{g}{${formatNumber(scale).replace('−', '-')}}\\,`)
     : tex;
 
+// Location-aware attention in two lines, for a stage panel's column (Caption, Listen).
+const LOCATION_NARROW = String.raw`\begin{gathered}e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{s}_{i-1} + W_k\,\mathbf{h}_j + W_f\,\mathbf{f}_j + \mathbf{b}\right)\\ \mathbf{f} = F * \boldsymbol{\alpha}_{i-1}\end{gathered}`;
+
 /**
  * The score function written for a decoder: query s_{i-1} (Bahdanau) or s_i (Luong), keys h_j;
- * for scaled cosine with the model's learned g in place of g when `scale` is given.
+ * for scaled cosine with the model's learned g in place of g when `scale` is given. `narrow`:
+ * location-aware attention in two lines.
  */
-export function decoderScoreTex(kind, style, scale = null) {
+export function decoderScoreTex(kind, style, scale = null, { narrow = false } = {}) {
+  if (narrow && kind === 'location') return LOCATION_NARROW;
   const query = style === 'luong' ? 's_i' : 's_{i-1}';
   const tex = scoreFunction(kind)
     .tex.replaceAll('\\mathbf{q}', `\\mathbf{${query}}`)

@@ -1,27 +1,24 @@
-// What the Caption and Listen views' states share: a view that steps through the answers of an
-// engine module loaded lazily in its own Worker (the image module, the audio module). The view
-// keeps one $state object made from `stepperFields` plus its own fields, and `createStepper` gives
-// it the Worker's start, the models' checkpoints loaded once into the Worker, one engine request in
-// flight at a time, and the choice of model and step. What to ask the engine and what to keep of
-// its answer stay with the view.
+// What the stepping views over an engine module of their own share (Caption: the image module,
+// Listen: the audio module): the module's Worker, started when the view first opens, the models'
+// checkpoints loaded once into it, one engine request in flight at a time, the choice of model and
+// the link's fields for it. The view keeps one $state made from `moduleFields` plus its own
+// fields and a Stepper over the answer's steps; what to ask the engine and what to keep of its
+// answer stay with the view.
 import * as Comlink from 'comlink';
 import { checkpoints } from '../engine/checkpoints.js';
 import { readError } from '../lib/errors.js';
-import { SCORES } from '../text/tasks.js';
-
-/** The link's fields when the page loaded (the views read their own from it). */
-export const linkParams = () =>
-  new URLSearchParams(typeof location === 'undefined' ? '' : location.hash.replace(/^#/, ''));
+import { SCORES } from '../lib/score-functions.js';
+import { flag, formatFlag } from '../link/parse.js';
+import { platform } from '../platform.js';
 
 /**
  * The models of `task` this build ships, by score function ("speech-location-bahdanau" →
- * "location"): the score functions of `order` first in its order, any other after by name.
+ * "location"), in the keys' order (Decode's: 1 dot … 7 location), any other after by name.
  * @param {string} task
- * @param {string[]} order
  * @returns {{ name: string, score: string }[]}
  */
-export function shippedModels(task, order) {
-  const rank = (score) => (order.includes(score) ? order.indexOf(score) : order.length);
+export function shippedModels(task) {
+  const rank = (score) => (SCORES.includes(score) ? SCORES.indexOf(score) : SCORES.length);
   return Object.keys(checkpoints)
     .map((name) => ({ name, score: new RegExp(`^${task}-(\\w+)-bahdanau$`).exec(name)?.[1] ?? '' }))
     .filter((m) => m.score)
@@ -29,7 +26,7 @@ export function shippedModels(task, order) {
 }
 
 /**
- * What every stepper state holds.
+ * What every such view's state holds.
  * @template R the engine's answer for one model
  * @typedef {{
  *   status: 'closed' | 'loading' | 'ready' | 'failed',
@@ -41,37 +38,27 @@ export function shippedModels(task, order) {
  *   results: Record<string, R>,
  *   run: 'idle' | 'running' | 'ready' | 'error',
  *   shownKey: string,
- *   step: number,
- *   playing: boolean,
- * }} StepperState
+ * }} ModuleState
  */
 
-/**
- * The names of a stepper's fields in the link.
- * @typedef {{ score: string, step: string, compare: string }} StepperLink
- */
+/** The largest step a link may ask for (the engine's answers are shorter; the step is then the last). */
+const MAX_STEP = 1e4;
 
 /**
- * The score shown when the link names none (or one not shipped): additive, else the first shipped.
+ * The score shown without a link's (or with one not shipped): additive, else the first shipped.
  * @param {{ score: string }[]} models
  */
 const defaultScore = (models) =>
   (models.find((m) => m.score === 'additive') ?? models[0])?.score ?? 'additive';
 
 /**
- * The fields every stepper state has, to spread into the view's $state: the model, step and
- * compare the link asks for (a model this build does not ship, or a step that is not a whole
- * number, falls back to additive and 0; the step is clamped once the engine has answered).
+ * The fields every such state has, to spread into the view's $state.
  * @template R
  * @param {{ name: string, score: string }[]} models the shipped ones
- * @param {StepperLink} link
- * @param {boolean} compareDefault compare when the link does not say
- * @returns {StepperState<R>}
+ * @param {boolean} compare whether every shipped model's answer is shown side by side at first
+ * @returns {ModuleState<R>}
  */
-export function stepperFields(models, link, compareDefault) {
-  const params = linkParams();
-  const score = params.get(link.score) ?? '';
-  const step = Number(params.get(link.step));
+export function moduleFields(models, compare) {
   return {
     // the module's Worker
     status: 'closed',
@@ -80,45 +67,64 @@ export function stepperFields(models, link, compareDefault) {
     // a model trained in the Train view (its name), shown instead of a shipped one; '' for none
     trained: '',
     // the score function of the model shown
-    score: models.some((m) => m.score === score) ? score : defaultScore(models),
-    // whether every shipped model's answer is shown side by side
-    compare: params.has(link.compare) ? params.get(link.compare) === '1' : compareDefault,
+    score: defaultScore(models),
+    compare,
     // model name → the engine's answer
     results: {},
     run: 'idle',
     // what the results shown were asked for
     shownKey: '',
-    // the step shown
-    step: Number.isInteger(step) && step >= 0 ? Math.min(step, 1e4) : 0,
-    playing: false,
   };
 }
 
 /**
- * The stepper's part of the link: model, step, and compare when it is not the default.
- * @param {StepperState<unknown>} state
- * @param {StepperLink} link
- * @param {boolean} compareDefault
- * @param {{ score: string }[]} models the shipped models (the score a link without one shows)
- * @returns {import('../link/url.js').LinkField[]}
+ * The link's fields of the model, the step and compare (a model this build does not ship, or a
+ * step that is not a whole number, reads as the default; the step is kept within the answer once
+ * the engine has answered).
+ * @param {ModuleState<unknown>} state
+ * @param {{ step: number }} stepper
+ * @param {{ score: string, step: string, compare: string }} keys the fields' names in the link
+ * @param {{ name: string, score: string }[]} models the shipped ones
+ * @param {boolean} compare compare's value without the field
+ * @returns {import('../link/link.svelte.js').LinkField<any>[]}
  */
-export function stepperLink(state, link, compareDefault, models) {
-  // each with what the state reads without it: a field at that value is left out of the link
-  /** @type {import('../link/url.js').LinkField[]} */
-  const out = [
-    [link.score, state.score, defaultScore(models)],
-    [link.step, String(state.step), '0'],
+export function moduleLinkFields(state, stepper, keys, models, compare) {
+  return [
+    {
+      key: keys.score,
+      get: () => state.score,
+      set: (score) => (state.score = score),
+      parse: (text, now) => ({ value: models.some((m) => m.score === text) ? text : now }),
+      fallback: () => defaultScore(models),
+    },
+    {
+      key: keys.step,
+      get: () => stepper.step,
+      set: (step) => (stepper.step = step),
+      parse: (text, now) => {
+        const step = Number(text);
+        return { value: Number.isInteger(step) && step >= 0 ? Math.min(step, MAX_STEP) : now };
+      },
+      fallback: () => 0,
+    },
+    {
+      key: keys.compare,
+      get: () => state.compare,
+      set: (on) => (state.compare = on),
+      parse: flag,
+      format: formatFlag,
+      fallback: () => compare,
+    },
   ];
-  if (state.compare !== compareDefault) out.push([link.compare, state.compare ? '1' : '0']);
-  return out;
 }
 
 /**
- * The stepper's functions over `state` (a $state made with stepperFields).
+ * The engine's side of a view over `state` (a $state made with moduleFields).
  * @template {{ steps: unknown[] }} R the engine's answer for one model
  * @template Q what one request asks (the view's input)
  * @template {{ models: Record<string, R> }} A the engine's answer to one request
- * @param {StepperState<R>} state
+ * @param {ModuleState<R>} state
+ * @param {import('./stepper.svelte.js').Stepper} stepper
  * @param {{
  *   task: string,
  *   models: { name: string, score: string }[],
@@ -140,7 +146,7 @@ export function stepperLink(state, link, compareDefault, models) {
  *   a string (key), read when the request starts; ask makes the request (remote: the Worker);
  *   shown keeps the view's part of an answer; failed keeps why a request failed.
  */
-export function createStepper(state, view) {
+export function moduleEngine(state, stepper, view) {
   const modelName = (score) => `${view.task}-${score}-bahdanau`;
   const currentName = () => state.trained || modelName(state.score);
   const currentResult = () => state.results[currentName()] ?? null;
@@ -183,7 +189,7 @@ export function createStepper(state, view) {
       const held = trainedBytes.get(name);
       const url = checkpoints[name];
       if (!held && !url) throw new Error(`there is no checkpoint ${name}.safetensors in this build`);
-      const response = held ? null : await fetch(new URL(url, document.baseURI));
+      const response = held ? null : await platform.fetch(new URL(url, platform.baseURI));
       if (response && !response.ok)
         throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
       // a copy of a trained model's bytes: the transfer detaches what it sends
@@ -234,8 +240,7 @@ export function createStepper(state, view) {
       view.shown(answer, key);
       state.results = answer.models;
       state.run = 'ready';
-      const steps = answer.models[currentName()]?.steps.length ?? 0;
-      state.step = Math.max(0, Math.min(state.step, steps - 1));
+      stepper.clamp();
       state.shownKey = key;
     } catch (error) {
       state.run = 'error';
@@ -248,11 +253,10 @@ export function createStepper(state, view) {
 
   /**
    * Shows a model trained in the Train view (its .safetensors bytes) instead of a shipped one.
-   * @param {string} name a name unique to this model
-   * @param {string} score its score function (the formulas and labels are its own)
-   * @param {Uint8Array} bytes
+   * @param {{ name: string, score: string, bytes: Uint8Array }} model a name unique to this
+   *   model, its score function (the formulas and labels are its own) and its bytes
    */
-  function openTrained(name, score, bytes) {
+  function openTrained({ name, score, bytes }) {
     trainedBytes.set(name, bytes);
     state.trained = name;
     if (SCORES.includes(score)) state.score = score;
@@ -272,27 +276,5 @@ export function createStepper(state, view) {
     if (on) request();
   }
 
-  function goTo(step) {
-    const last = (currentResult()?.steps.length ?? 1) - 1;
-    state.step = Math.max(0, Math.min(step, last));
-  }
-
-  function togglePlay() {
-    const last = (currentResult()?.steps.length ?? 1) - 1;
-    if (!state.playing && state.step >= last) goTo(0);
-    state.playing = !state.playing;
-  }
-
-  return {
-    modelName,
-    currentName,
-    currentResult,
-    open,
-    request,
-    openTrained,
-    setScore,
-    setCompare,
-    goTo,
-    togglePlay,
-  };
+  return { modelName, currentName, currentResult, open, request, openTrained, setScore, setCompare };
 }
