@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { lengthAccuracy } from '../../web/features/length/evaluate.js';
-import { percent } from '../../web/features/length/summary.js';
+import { percent } from '../../web/shared/lib/length-summary.js';
 import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
