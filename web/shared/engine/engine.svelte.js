@@ -48,11 +48,8 @@ export async function loadEngine(start = startEngine) {
   const started = start();
   remote = started.api;
   try {
-    const info = await Promise.race([started.api.init(), started.failed]);
-    engine.isa = info.isa;
-    engine.kinds = info.kinds;
-    engine.limits = info.limits;
-    engine.status = 'ready';
+    const { isa, kinds, limits } = await Promise.race([started.api.init(), started.failed]);
+    Object.assign(engine, { isa, kinds, limits, status: 'ready' });
   } catch (error) {
     engine.status = 'failed';
     engine.error = `The WebAssembly engine did not load: ${error?.message ?? error}`;

@@ -81,6 +81,72 @@ export function fileStem(name, input, max = 40) {
  *   make: () => Promise<{ data: BlobPart | Blob, name: string, type?: string }> }} ExportFile
  */
 
+/**
+ * A download, its label read when shown (in the page's language of that moment).
+ * @param {string} id the button's test id's end
+ * @param {() => string} label
+ * @param {ExportFile['make']} make
+ * @returns {ExportFile}
+ */
+export const exportFile = (id, label, make) => ({
+  id,
+  get label() {
+    return label();
+  },
+  make,
+});
+
+/**
+ * The downloads of a view's data (JSON, CSV) and of a picture it draws (SVG, and a PNG drawn from
+ * it), named `${stem}.…`.
+ * @param {{ stem: () => string, json?: { label: () => string, data: () => Promise<string> | string,
+ *   name?: string }, records?: () => object, csv?: () => string, picture?: { svg?: () => SVGSVGElement,
+ *   selectors?: () => {selector: string, caption: string}[], title: () => string,
+ *   svgLabel: () => string, pngLabel: () => string, name?: string } }} files
+ *   json: the engine's own JSON; records: the engine's records as the page holds them (JSON);
+ *   json.name, picture.name: the files' names between the stem and the extension ('trace',
+ *   'heatmap'); picture.svg: the SVG on the page, or picture.selectors: several, one picture of
+ *   them all (combineSvgs)
+ */
+export function viewFiles({ stem, json: engineJson, records, csv, picture }) {
+  const json = records ? { label: () => 'JSON', data: () => recordsJson(records()), name: '' } : engineJson;
+  const svg = () => (picture?.svg ? picture.svg() : combineSvgs(picture?.selectors?.() ?? []));
+  const named = (part, ext) => `${stem()}${part ? `.${part}` : ''}.${ext}`;
+  return [
+    ...(json
+      ? [
+          exportFile('json', json.label, async () => ({
+            data: await json.data(),
+            name: named(json.name, 'json'),
+            type: 'application/json',
+          })),
+        ]
+      : []),
+    ...(csv
+      ? [
+          exportFile(
+            'csv',
+            () => 'CSV',
+            async () => ({ data: csv(), name: named('', 'csv'), type: 'text/csv' }),
+          ),
+        ]
+      : []),
+    ...(picture
+      ? [
+          exportFile('svg', picture.svgLabel, async () => ({
+            data: svgText(svg(), picture.title()),
+            name: named(picture.name, 'svg'),
+            type: 'image/svg+xml',
+          })),
+          exportFile('png', picture.pngLabel, async () => ({
+            data: await svgToPng(svg(), 2, picture.title()),
+            name: named(picture.name, 'png'),
+          })),
+        ]
+      : []),
+  ];
+}
+
 /** Saves `data` as a file named `name` through a temporary link. */
 export function download(data, name, type) {
   const blob = data instanceof Blob ? data : new Blob([data], { type });
@@ -303,11 +369,15 @@ function captionWidth(text) {
 }
 
 /**
- * Several pictures (each an SVG on the page, with a caption above it) laid out in rows of at most
- * `maxWidth` px as one SVG element, for one file of a view with many pictures.
- * @param {{svg: SVGSVGElement, caption: string}[]} parts
+ * Several pictures (each an SVG on the page, found by its selector, with a caption above it; one
+ * not on the page is left out) laid out in rows of at most `maxWidth` px as one SVG element, for
+ * one file of a view with many pictures.
+ * @param {{selector: string, caption: string}[]} pictures
  */
-export function combineSvgs(parts, maxWidth = 1200) {
+export function combineSvgs(pictures, maxWidth = 1200) {
+  const parts = pictures
+    .map(({ selector, caption }) => ({ svg: document.querySelector(selector), caption }))
+    .filter((p) => p.svg instanceof SVGSVGElement);
   const CAPTION = 20;
   const GAP = 16;
   const outer = document.createElementNS(SVG, 'svg');
@@ -317,7 +387,7 @@ export function combineSvgs(parts, maxWidth = 1200) {
   let rowHeight = 0;
   let width = 0;
   const placed = [];
-  for (const { svg, caption } of parts) {
+  for (const { svg, caption } of /** @type {{svg: SVGSVGElement, caption: string}[]} */ (parts)) {
     const w = Number(svg.getAttribute('width'));
     const h = Number(svg.getAttribute('height')) + CAPTION;
     if (x > 0 && x + w > maxWidth) {

@@ -20,87 +20,59 @@ const tl = translatorOf(location);
  * (Okabe–Ito: told apart with the common colour-vision deficiencies, each at least 3:1 on white for
  * a 2 px line)
  */
+/**
+ * One score function of the table: its name and note are read when shown (in the page's language
+ * of that moment), from the dictionary's `${kind}Label` and `${kind}Note` unless given.
+ * @param {string} kind
+ * @param {string} tex
+ * @param {string} color
+ * @param {{ label?: () => string, note?: () => string, decoderOnly?: boolean }} [options]
+ * @returns {ScoreFunction}
+ */
+function entry(kind, tex, color, options = {}) {
+  const words = /** @type {(key: string) => string} */ (t);
+  const { label = () => words(`${kind}Label`), note = () => words(`${kind}Note`), decoderOnly } = options;
+  return {
+    kind,
+    tex,
+    color,
+    ...(decoderOnly ? { decoderOnly } : {}),
+    get label() {
+      return label();
+    },
+    get note() {
+      return note();
+    },
+  };
+}
+
 /** @type {ScoreFunction[]} */
 export const scoreFunctions = [
-  {
-    kind: 'dot',
-    color: '#0072b2',
-    get label() {
-      return t('dotLabel');
-    },
-    tex: String.raw`e_j = \mathbf{q}^{\top}\mathbf{k}_j`,
-    get note() {
-      return t('dotNote');
-    },
-  },
-  {
-    kind: 'scaled_dot',
-    color: '#009e73',
-    get label() {
-      return t('scaled_dotLabel');
-    },
-    tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\sqrt{d_k}}`,
-    get note() {
-      return t('scaled_dotNote');
-    },
-  },
-  {
-    kind: 'general',
-    color: '#cc79a7',
-    get label() {
-      return t('generalLabel');
-    },
-    tex: String.raw`e_j = \mathbf{q}^{\top} W \mathbf{k}_j`,
-    get note() {
-      return t('generalNote');
-    },
-  },
-  {
-    kind: 'additive',
-    color: '#d55e00',
-    get label() {
-      return t('additiveLabel');
-    },
-    tex: String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j\right)`,
-    get note() {
-      return t('additiveNote');
-    },
-  },
-  {
-    kind: 'cosine',
-    color: '#7a5c00',
-    get label() {
-      return t('cosineLabel');
-    },
-    tex: String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
-    get note() {
-      return t('cosineNote');
-    },
-  },
-  {
-    kind: 'scaled_cosine',
-    color: '#56409e',
-    get label() {
-      return t('scaled_cosineLabel');
-    },
-    tex: String.raw`e_j = g\,\frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
-    get note() {
-      return t('scaled_cosineNote');
-    },
-  },
-  {
-    // A decoder's only: it reads the previous step's weights, which the sandbox's one query lacks.
-    kind: 'location',
-    color: '#8f2d56',
-    get label() {
-      return tl('label');
-    },
-    tex: String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j + W_f\,\mathbf{f}_j + \mathbf{b}\right),\;\; \mathbf{f}_j = \left(F * \boldsymbol{\alpha}_{i-1}\right)_j`,
-    get note() {
-      return tl('note');
-    },
-    decoderOnly: true,
-  },
+  entry('dot', String.raw`e_j = \mathbf{q}^{\top}\mathbf{k}_j`, '#0072b2'),
+  entry('scaled_dot', String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\sqrt{d_k}}`, '#009e73'),
+  entry('general', String.raw`e_j = \mathbf{q}^{\top} W \mathbf{k}_j`, '#cc79a7'),
+  entry(
+    'additive',
+    String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j\right)`,
+    '#d55e00',
+  ),
+  entry(
+    'cosine',
+    String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
+    '#7a5c00',
+  ),
+  entry(
+    'scaled_cosine',
+    String.raw`e_j = g\,\frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
+    '#56409e',
+  ),
+  // A decoder's only: it reads the previous step's weights, which the sandbox's one query lacks.
+  entry(
+    'location',
+    String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j + W_f\,\mathbf{f}_j + \mathbf{b}\right),\;\; \mathbf{f}_j = \left(F * \boldsymbol{\alpha}_{i-1}\right)_j`,
+    '#8f2d56',
+    { label: () => tl('label'), note: () => tl('note'), decoderOnly: true },
+  ),
 ];
 
 /** The score functions' names, in the keys' order: what a link or a key may name. */

@@ -7,53 +7,42 @@ const tr = translatorOf(tasksDict);
 
 export const STYLES = ['bahdanau', 'luong'];
 
+/**
+ * One task: its name and what to type are read when shown (in the page's language of that
+ * moment), from the dictionary's `${id}Label` and `${id}What`; `unit` names what its model counts.
+ * @param {string} id
+ * @param {'words' | 'characters' | 'letters'} unit
+ * @param {string[]} examples
+ * @param {{ alphabet?: boolean }} [options] alphabet: a task of letters (its hint names them)
+ */
+function defineTask(id, unit, examples, { alphabet = false } = {}) {
+  const words = /** @type {(key: string) => string} */ (tr);
+  return {
+    id,
+    examples,
+    alphabet,
+    get label() {
+      return words(`${id}Label`);
+    },
+    get what() {
+      return words(`${id}What`);
+    },
+    get unit() {
+      return tr(unit);
+    },
+  };
+}
+
 export const tasks = [
-  {
-    id: 'zh',
-    get label() {
-      return tr('zhLabel');
-    },
-    get what() {
-      return tr('zhWhat');
-    },
-    get unit() {
-      return tr('words');
-    },
-    examples: [
-      'tom chase jerry',
-      'tom chased jerry in the kitchen yesterday',
-      'the cat ate its fish',
-      'tom said that he was hungry',
-    ],
-  },
-  {
-    id: 'dates',
-    get label() {
-      return tr('datesLabel');
-    },
-    get what() {
-      return tr('datesWhat');
-    },
-    get unit() {
-      return tr('characters');
-    },
-    examples: ['29 november 2026', '11/29/26', 'sunday, 29 nov. 2026', '2026-11-29'],
-  },
-  {
-    id: 'reverse',
-    get label() {
-      return tr('reverseLabel');
-    },
-    // the letters and how many come from the model (inputHint)
-    get what() {
-      return tr('reverseWhat');
-    },
-    get unit() {
-      return tr('letters');
-    },
-    alphabet: true,
-    examples: ['abcdefj', 'jihgabc', 'aabbccdd'],
-  },
+  defineTask('zh', 'words', [
+    'tom chase jerry',
+    'tom chased jerry in the kitchen yesterday',
+    'the cat ate its fish',
+    'tom said that he was hungry',
+  ]),
+  defineTask('dates', 'characters', ['29 november 2026', '11/29/26', 'sunday, 29 nov. 2026', '2026-11-29']),
+  // the letters and how many come from the model (inputHint)
+  defineTask('reverse', 'letters', ['abcdefj', 'jihgabc', 'aabbccdd'], { alphabet: true }),
 ];
 
 export const task = (id) => tasks.find((t) => t.id === id) ?? tasks[0];
