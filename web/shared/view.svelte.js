@@ -26,7 +26,10 @@ declareLink('view', [
     key: 'view',
     get: () => page.view,
     set: (view) => (page.view = view),
-    parse: oneOf(VIEWS, (text, now) => new Text(linksDict, 'noView', { view: quote(text), shown: t(now) })),
+    parse: oneOf(
+      VIEWS,
+      (text, fallback) => new Text(linksDict, 'noView', { view: quote(text), shown: t(fallback) }),
+    ),
     written: () => 'always',
   },
 ]);

@@ -68,9 +68,11 @@ const channels = [];
 /**
  * The views' module Workers in node: `new Worker(…/worker.js)` of Caption or Listen answers with
  * that view's API (caption-api.js, listen-api.js) over its wasm build, through a MessageChannel as
- * the Worker's messages would go. Returns what closes them (the test's after()).
+ * the Worker's messages would go; `more` adds others (a Worker's path under web/ → its API).
+ * Returns what closes them (the test's after()).
+ * @param {Record<string, () => Promise<object> | object>} [more]
  */
-export async function installWorkers() {
+export async function installWorkers(more = {}) {
   const Comlink = await import('comlink');
   const { carryErrorCodes } = await load('shared/engine/errors.js');
   carryErrorCodes();
@@ -83,6 +85,7 @@ export async function installWorkers() {
       const { loadAudio } = await import('../../js/load-audio.mjs');
       return (await load('features/listen/listen-api.js')).createListenApi(loadAudio);
     },
+    ...more,
   };
   globalThis.Worker = /** @type {any} */ (
     class {
@@ -90,7 +93,7 @@ export async function installWorkers() {
         const { port1, port2 } = new MessageChannel();
         const [, api] = Object.entries(apis).find(([path]) => String(url).endsWith(path)) ?? [];
         if (!api) throw new Error(`no Worker for ${url} under node`);
-        void api().then((answers) => Comlink.expose(answers, port2));
+        void Promise.resolve(api()).then((answers) => Comlink.expose(answers, port2));
         channels.push(port1, port2);
         return port1;
       }

@@ -1,4 +1,4 @@
-// What the Caption view's Worker exposes (web/caption/worker.js implements it over the image
+// What the Caption view's Worker exposes (web/features/caption/worker.js implements it over the image
 // module, wasm/image/imaging.d.ts). The step records are the page module's: the caption's decoder
 // is the same GRU decoder, attending over the L cells of the image grid instead of source tokens.
 import type { Matrix, StepRecord } from '../../../wasm/playground';

@@ -1,5 +1,5 @@
 // Exact match by source length for several models over a task's held-out pairs, as the Worker runs
-// it (web/length/worker.js) and as the tests and the benchmark run it under node. The engine gives
+// it (web/features/length/worker.js) and as the tests and the benchmark run it under node. The engine gives
 // the held-out pairs (heldoutPairs, the data seed of each model's training record, as `apg eval`)
 // and, slice by slice, each slice's bucket counts and which pairs matched (accuracyByLength). The
 // slices exist so the Worker can report progress and read a cancel between them; this file only

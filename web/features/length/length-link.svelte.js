@@ -13,7 +13,7 @@ declareLink('length', [
     key: 'lw',
     get: () => lengthLink.bucketWidth,
     set: (width) => (lengthLink.bucketWidth = width),
-    parse: (text, now) => ({ value: BUCKET_WIDTHS.includes(Number(text)) ? Number(text) : now }),
+    parse: (text, fallback) => ({ value: BUCKET_WIDTHS.includes(Number(text)) ? Number(text) : fallback }),
     fallback: () => DEFAULT_WIDTH,
   },
 ]);

@@ -1,4 +1,4 @@
-// What the Listen view's Worker exposes (web/listen/worker.js implements it over the audio module,
+// What the Listen view's Worker exposes (web/features/listen/worker.js implements it over the audio module,
 // wasm/audio/audio.d.ts). The step records are the page module's: the speech model's decoder is the
 // same GRU decoder, attending over the L positions of the audio encoder (each `reduction` frames of
 // the utterance) instead of source tokens.

@@ -112,8 +112,8 @@ function stopSound() {
 }
 
 // A number of the link, or what the state holds without it.
-const linkNumber = (text, now) => ({
-  value: text !== '' && Number.isFinite(Number(text)) ? Number(text) : now,
+const linkNumber = (text, fallback) => ({
+  value: text !== '' && Number.isFinite(Number(text)) ? Number(text) : fallback,
 });
 
 // The view's part of the link: model, step, compare and what was said.
@@ -136,7 +136,9 @@ declareLink('listen', [
     key: 'lseed',
     get: () => listen.seed,
     set: (seed) => (listen.seed = seed),
-    parse: (text, now) => ({ value: Math.max(0, Math.min(1e9, Math.round(linkNumber(text, now).value))) }),
+    parse: (text, fallback) => ({
+      value: Math.max(0, Math.min(1e9, Math.round(linkNumber(text, fallback).value))),
+    }),
     fallback: () => 1,
   },
   {

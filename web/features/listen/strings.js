@@ -1,4 +1,4 @@
-// The Listen view's strings (web/views/ListenView.svelte, web/listen/*), in English and Chinese.
+// The Listen view's strings (web/features/listen/), in English and Chinese.
 export default {
   en: {
     exportJson: 'Trace (JSON)',

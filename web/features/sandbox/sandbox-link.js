@@ -14,8 +14,8 @@ const MAX_LINK_TOKENS = 8;
 export const tokensText = (/** @type {TokenText[]} */ list) =>
   JSON.stringify(list.map((t) => [t.label, t.key, t.value, t.attend ? 1 : 0]));
 
-/** @param {string} text @param {TokenText[]} now */
-export function parseTokens(text, now) {
+/** @param {string} text @param {TokenText[]} fallback */
+export function parseTokens(text, fallback) {
   try {
     const tokens = JSON.parse(text);
     const valid =
@@ -32,7 +32,7 @@ export function parseTokens(text, now) {
   } catch {
     // a hand-edited link with broken JSON: the example's tokens
   }
-  return { value: now };
+  return { value: fallback };
 }
 
 /**
@@ -48,16 +48,16 @@ export function sandboxLinkFields(sandbox, setTokens) {
       key: 'kind',
       get: () => sandbox.kind,
       set: (kind) => (sandbox.kind = kind),
-      parse: (text, now) => ({ value: attendable.includes(text) ? text : now }),
+      parse: (text, fallback) => ({ value: attendable.includes(text) ? text : fallback }),
       fallback: () => example.kind,
     },
     {
       key: 't',
       get: () => sandbox.temperature,
       set: (t) => (sandbox.temperature = t),
-      parse: (text, now) => {
+      parse: (text, fallback) => {
         const t = Number(text);
-        return { value: t > 0 && t <= 10 ? t : now };
+        return { value: t > 0 && t <= 10 ? t : fallback };
       },
       fallback: () => example.temperature,
     },
@@ -66,7 +66,9 @@ export function sandboxLinkFields(sandbox, setTokens) {
       key: 'g',
       get: () => sandbox.scale,
       set: (g) => (sandbox.scale = g),
-      parse: (text, now) => ({ value: text !== '' && Number.isFinite(Number(text)) ? Number(text) : now }),
+      parse: (text, fallback) => ({
+        value: text !== '' && Number.isFinite(Number(text)) ? Number(text) : fallback,
+      }),
       fallback: () => example.scale,
     },
     {

@@ -48,11 +48,11 @@ declareLink('self', [
     key: 'sa',
     get: () => [selfAttention.layer, selfAttention.head, selfAttention.token],
     set: ([layer, head, token]) => Object.assign(selfAttention, { layer, head, token }),
-    parse: (text, now) => {
+    parse: (text, fallback) => {
       const sa = text.split('.').map(Number);
       return sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)
         ? { value: sa }
-        : { value: now };
+        : { value: fallback };
     },
     format: (sa) => sa.join('.'),
     fallback: () => [0, 0, 0],

@@ -47,7 +47,7 @@ export function beamText(nodes, path, separator) {
 }
 
 /**
- * Whether a compared decode's key (web/state/compare.svelte.js: [name, input] and what-ifs, if
+ * Whether a compared decode's key (web/features/compare/compare.svelte.js: [name, input] and what-ifs, if
  * any, after them) is the plain decode of `input` by `name`: what the compare stop's text is about.
  */
 export function comparedAs(key, name, input) {

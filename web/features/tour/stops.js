@@ -1,7 +1,7 @@
 // The guided path through the page, in the articles' order, on the running example
-// "tom chase jerry" (English → Chinese). Each stop is a link's fields (what readDecodeUrl in
-// web/state/url.js reads, so a stop sets the page exactly as a link would), the element it talks
-// about, and its texts' keys in web/i18n/tour.js. Plain data: the node tests read it as it is.
+// "tom chase jerry" (English → Chinese). Each stop is a link's fields (read by the page's link,
+// web/shared/link/link.svelte.js, so a stop sets the page exactly as a link would), the element it
+// talks about, and its texts' keys in strings.js. Plain data: the node tests read it as it is.
 
 export const SENTENCE = 'tom chase jerry';
 

@@ -1,5 +1,5 @@
-// The guided tour's texts (web/tour/stops.js lists the stops; {name} is filled from the engine's
-// answers by web/tour/facts.js).
+// The guided tour's texts (web/features/tour/stops.js lists the stops; {name} is filled from the engine's
+// answers by web/features/tour/facts.js).
 export default {
   en: {
     start: 'Guided tour',

@@ -1,4 +1,4 @@
-// The training loop of one run, as the Worker drives it (web/train/worker.js); here apart from the
+// The training loop of one run, as the Worker drives it (web/features/train/worker.js); here apart from the
 // Worker's messaging so it can be tested with a scripted run.
 //
 // The run trains in chunks of step(n) calls, n chosen so a chunk takes about `chunkMs`; between

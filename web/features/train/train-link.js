@@ -68,7 +68,7 @@ const FIELDS = {
  * The parser of one configuration field's text (the link's, and a control's): its value, or the
  * value kept and a note naming the field, what it asked for and what is used.
  * @param {keyof typeof FIELDS} field
- * @returns {(text: string, now: any) => import('../../shared/link/link.svelte.js').Parsed<any>}
+ * @returns {(text: string, fallback: any) => import('../../shared/link/link.svelte.js').Parsed<any>}
  */
 export function configParser(field) {
   const [key, kind, min, max] = FIELDS[field];
@@ -76,20 +76,20 @@ export function configParser(field) {
   if (Array.isArray(kind))
     return oneOf(
       kind,
-      (text, now) =>
-        new Text(linksDict, 'notOneOf', { field: asked(text), options: kind.join(', '), used: now }),
+      (text, fallback) =>
+        new Text(linksDict, 'notOneOf', { field: asked(text), options: kind.join(', '), used: fallback }),
     );
   return numberIn(Number(min), Number(max), {
     whole: kind === 'int',
-    bad: (text, now) => new Text(linksDict, 'notNumber', { field: asked(text), used: now }),
+    bad: (text, fallback) => new Text(linksDict, 'notNumber', { field: asked(text), used: fallback }),
   });
 }
 
 /** The score functions a link names: those the page knows, once each; a note names the others. */
-export function parseScores(/** @type {string} */ text, /** @type {string[]} */ now) {
+export function parseScores(/** @type {string} */ text, /** @type {string[]} */ fallback) {
   const asked = text.split(',').filter(Boolean);
   const known = [...new Set(asked.filter((s) => SCORES.includes(s)))];
-  const value = known.length ? known : now;
+  const value = known.length ? known : fallback;
   if (known.length === asked.length) return { value };
   const unknown = asked.filter((s) => !SCORES.includes(s)).join(', ');
   return { value, note: new Text(linksDict, 'unknownScores', { unknown, used: value.join(', ') }) };

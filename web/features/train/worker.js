@@ -4,7 +4,7 @@
 // Worker: the page's first load fetches neither trainer.js nor trainer.wasm.
 //
 // The loop itself (chunks of step(n), evaluations, which snapshots keep their bytes) is
-// web/train/loop.js; this file gives it the trainer module and Comlink's messages.
+// web/features/train/loop.js; this file gives it the trainer module and Comlink's messages.
 import * as Comlink from 'comlink';
 import createTrainer from '@engine/trainer.js';
 import { carryErrorCodes } from '../../shared/engine/errors.js';

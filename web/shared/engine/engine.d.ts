@@ -1,4 +1,4 @@
-// What the engine Worker exposes (web/engine/worker.js implements it; tsc checks that it does).
+// What the engine Worker exposes (web/shared/engine/worker.js implements it; tsc checks that it does).
 // The types of the engine's answers are those of the wasm module (wasm/playground.d.ts).
 import type {
   AttendOptions,

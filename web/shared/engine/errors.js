@@ -1,5 +1,5 @@
 // Errors from the Worker to the page. Comlink's default transfer of a thrown Error keeps only its
-// name, message and stack; the engine's errors also carry `code` and `details` (web/lib/errors.js),
+// name, message and stack; the engine's errors also carry `code` and `details` (web/shared/lib/errors.js),
 // and the page decides by them. carryErrorCodes() makes Comlink carry both; the page's side needs
 // nothing (Comlink rebuilds the Error with every field it was sent).
 import * as Comlink from 'comlink';

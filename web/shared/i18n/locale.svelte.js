@@ -28,7 +28,7 @@ declareLink('lang', [
     key: 'lang',
     get: () => locale.lang,
     set: (lang) => (locale.lang = lang),
-    parse: (text, now) => ({ value: LANGS.includes(/** @type {any} */ (text)) ? text : now }),
+    parse: (text, fallback) => ({ value: LANGS.includes(/** @type {any} */ (text)) ? text : fallback }),
     fallback: () => preferredLang(platform.languages),
     written: () => 'always',
   },

@@ -1,6 +1,6 @@
 // The translation machinery in plain JS, so the page's plain modules (tasks, errors, link notes,
 // exports) can be translated too and still be imported by node's unit tests. The language itself
-// lives in web/state/locale.svelte.js, which hands its reactive reader to readLangFrom: a text
+// lives in web/shared/i18n/locale.svelte.js, which hands its reactive reader to readLangFrom: a text
 // computed inside a component's markup then follows a switch of language.
 
 /** @type {() => 'en' | 'zh'} */

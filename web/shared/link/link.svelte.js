@@ -14,7 +14,8 @@ import { noteLink } from './notes.svelte.js';
  * @typedef {{ value: T, note?: Note | Note[] }} Parsed
  */
 /**
- * One field of the link. `earlier` holds the values of the fields before it in the same pass
+ * One field of the link. Its parser gets the field's text and what the state takes without it
+ * (a bad text keeps that, and its note says so). `earlier` holds the values of the fields before it in the same pass
  * (read from a link, or the states' own when writing): a fallback may follow them (without an
  * input, a task's own first example).
  * @template T
@@ -22,7 +23,7 @@ import { noteLink } from './notes.svelte.js';
  *   key: string,
  *   get: () => T,
  *   set: (value: T) => void,
- *   parse: (text: string, now: T) => Parsed<T>,
+ *   parse: (text: string, fallback: T) => Parsed<T>,
  *   format?: (value: T) => string,
  *   fallback?: (earlier: Record<string, any>) => T,
  *   written?: (earlier: Record<string, any>) => 'always' | 'never' | 'changed',
@@ -94,9 +95,8 @@ export function readLink(hash, { groups } = {}) {
   const earlier = {};
   const chosen = fields.filter((f) => !groups || groups.includes(f.group));
   for (const f of chosen) {
-    const parsed = params.has(f.key)
-      ? f.parse(params.get(f.key) ?? '', f.get())
-      : { value: /** @type {any} */ (f.fallback)(earlier) };
+    const fallback = /** @type {any} */ (f.fallback)(earlier);
+    const parsed = params.has(f.key) ? f.parse(params.get(f.key) ?? '', fallback) : { value: fallback };
     if (parsed.note) notes.push(...[parsed.note].flat());
     f.set(parsed.value);
     earlier[f.key] = parsed.value;
@@ -115,19 +115,11 @@ export function readLink(hash, { groups } = {}) {
 export function linkValues(hash, groups) {
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
   const values = {};
-  for (const f of fields.filter((f) => groups.includes(f.group)))
-    values[f.key] = params.has(f.key)
-      ? f.parse(params.get(f.key) ?? '', f.get()).value
-      : /** @type {any} */ (f.fallback)(values);
+  for (const f of fields.filter((f) => groups.includes(f.group))) {
+    const fallback = /** @type {any} */ (f.fallback)(values);
+    values[f.key] = params.has(f.key) ? f.parse(params.get(f.key) ?? '', fallback).value : fallback;
+  }
   return values;
-}
-
-/** Whether a field of the link holds `value` now (compared as the link writes them). */
-export function fieldHolds(key, value) {
-  const f = fields.find((f) => f.key === key);
-  return (
-    Boolean(f) && text(/** @type {Declared} */ (f), f?.get()) === text(/** @type {Declared} */ (f), value)
-  );
 }
 
 /**

@@ -1,4 +1,4 @@
-// What a link asked for that the page cannot show (url.js, train-url.js and the checks after loading).
+// What a link asked for that the page cannot show: the notes of the link's parsers (link.svelte.js, each feature's fields) and of the checks after loading.
 export default {
   en: {
     decode: 'Decode',

@@ -94,16 +94,16 @@ export function moduleLinkFields(state, stepper, keys, models, compare) {
       key: keys.score,
       get: () => state.score,
       set: (score) => (state.score = score),
-      parse: (text, now) => ({ value: models.some((m) => m.score === text) ? text : now }),
+      parse: (text, fallback) => ({ value: models.some((m) => m.score === text) ? text : fallback }),
       fallback: () => defaultScore(models),
     },
     {
       key: keys.step,
       get: () => stepper.step,
       set: (step) => (stepper.step = step),
-      parse: (text, now) => {
+      parse: (text, fallback) => {
         const step = Number(text);
-        return { value: Number.isInteger(step) && step >= 0 ? Math.min(step, MAX_STEP) : now };
+        return { value: Number.isInteger(step) && step >= 0 ? Math.min(step, MAX_STEP) : fallback };
       },
       fallback: () => 0,
     },

@@ -27,14 +27,17 @@ const MODEL =
 export const formatModel = (/** @type {ModelChoice} */ m) =>
   `${m.score}-${m.style}${m.encoder === 'transformer' ? '-transformer' : ''}`;
 
-/** @param {string} text @param {ModelChoice} now */
-export function parseModel(text, now) {
+/** @param {string} text @param {ModelChoice} fallback */
+export function parseModel(text, fallback) {
   const match = MODEL.exec(text);
   if (match)
     return { value: { score: match[1], style: match[2], encoder: match[3] ? 'transformer' : 'gru' } };
   return {
-    value: now,
-    note: new Text(linksDict, 'noModel', { model: quote(text), shown: `${now.score}-${now.style}` }),
+    value: fallback,
+    note: new Text(linksDict, 'noModel', {
+      model: quote(text),
+      shown: `${fallback.score}-${fallback.style}`,
+    }),
   };
 }
 
@@ -63,11 +66,11 @@ export const formatForces = (/** @type {[number, number][]} */ forces) =>
   forces.map((f) => f.join(':')).join(',');
 
 /** A step number from 0; one past the decode's end is known only once decoded (the decode says so). */
-export function parseStep(/** @type {string} */ text, /** @type {number} */ now) {
+export function parseStep(/** @type {string} */ text, /** @type {number} */ fallback) {
   const step = Number(text);
   return Number.isInteger(step) && step >= 0
     ? { value: Math.min(step, MAX_STEP) }
-    : { value: now, note: new Text(linksDict, 'badStep', { step: quote(text) }) };
+    : { value: fallback, note: new Text(linksDict, 'badStep', { step: quote(text) }) };
 }
 
 /**
@@ -83,15 +86,15 @@ export function textLinkFields({ choice, stepper, output, remember }) {
       key: 'task',
       get: () => choice.task,
       set: (task) => (choice.task = task),
-      parse: (text, now) =>
+      parse: (text, fallback) =>
         TASK_IDS.includes(text)
           ? { value: text }
           : {
-              value: now,
+              value: fallback,
               note: new Text(linksDict, 'noTask', {
                 task: quote(text),
                 tasks: TASK_IDS.join(', '),
-                shown: taskOf(now).label,
+                shown: taskOf(fallback).label,
               }),
             },
       fallback: () => choiceDefaults.task,
@@ -143,7 +146,7 @@ export function textLinkFields({ choice, stepper, output, remember }) {
       set: (k) => (choice.beamWidth = k),
       parse: numberIn(1, 8, {
         whole: true,
-        bad: (text, now) => new Text(linksDict, 'badBeam', { k: quote(text), n: now }),
+        bad: (text, fallback) => new Text(linksDict, 'badBeam', { k: quote(text), n: fallback }),
       }),
       fallback: () => choiceDefaults.beamWidth,
       written: (earlier) => (earlier.view === 'beam' ? 'always' : 'changed'),

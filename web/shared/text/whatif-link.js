@@ -121,7 +121,7 @@ function englishNote(key, params) {
 }
 
 /**
- * What the engine Worker's decode takes for `items` (web/engine/worker.js applies each before
+ * What the engine Worker's decode takes for `items` (web/shared/engine/worker.js applies each before
  * its step, masks first, then unmasks, the pin and the temperature).
  * @param {WhatIf[]} items
  */

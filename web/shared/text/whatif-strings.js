@@ -1,4 +1,4 @@
-// The what-if controls of Decode and Compare (web/components/WhatIf*.svelte, web/state/whatif*.js).
+// The what-if controls of Decode and Compare (WhatIfPanel, WhatIfBaseline) and the what-ifs' texts (whatif.svelte.js, whatif-link.js).
 export default {
   en: {
     title: 'What if…',

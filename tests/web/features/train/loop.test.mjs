@@ -1,4 +1,4 @@
-// The training loop of a run (web/train/loop.js) with a scripted run and clock: evaluations at
+// The training loop of a run (web/features/train/loop.js) with a scripted run and clock: evaluations at
 // step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; the
 // snapshot bytes kept only when saving costs at most saveShare of the training time, and always
 // with the last evaluation; a diverged run stops with the bytes of its last good parameters;

@@ -1,4 +1,4 @@
-// The formula panels' shared arithmetic-free pieces (web/lib/worked-example.js): the TeX number,
+// The formula panels' shared arithmetic-free pieces (web/shared/stepping/worked-example.js): the TeX number,
 // the softmax's worked example written from a step record, and the split into the positions of
 // the largest weights and the rest, on a hand-made record.
 import assert from 'node:assert/strict';

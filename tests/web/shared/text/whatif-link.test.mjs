@@ -1,4 +1,4 @@
-// The decode's what-ifs in the link (web/state/whatif-url.js): every form reads back as written,
+// The decode's what-ifs in the link (web/shared/text/whatif-link.js): every form reads back as written,
 // a malformed item is left out with a note naming it, and what the worker is handed follows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
