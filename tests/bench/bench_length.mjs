@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { launchBrowser } from '../e2e/browser.mjs';
 import { serveBuild } from '../e2e/static-server.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { lengthAccuracy } from '../../web/length/evaluate.js';
+import { lengthAccuracy } from '../../web/features/length/evaluate.js';
 import { emit } from './timer.mjs';
 
 const section = 'accuracy by length, 1,000 held-out pairs (Worker in Chromium)';

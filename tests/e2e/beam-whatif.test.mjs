@@ -25,7 +25,7 @@ const hash = (fields) =>
 
 /** The engine's beam search of INPUT in node, with the link's what-ifs as the page sends them. */
 async function reference(wi, k = 3) {
-  const { decodeOptions, readWhatIfUrl } = await import('../../web/state/whatif-url.js');
+  const { decodeOptions, readWhatIfUrl } = await import('../../web/shared/text/whatif-link.js');
   const session = engineModel.decode(INPUT, { topK: 5 });
   try {
     return session.beam(k, wi ? decodeOptions(readWhatIfUrl(`#wi=${wi}`)) : undefined);

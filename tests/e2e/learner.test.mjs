@@ -638,7 +638,7 @@ describe('the page as a learner meets it', () => {
     const cell = p.locator('[data-testid=sa-value-1] .c').nth(2);
     const value = Number(await cell.getAttribute('data-value'));
     await cell.tap();
-    const { formatNumber } = await import('../../web/lib/format.js');
+    const { formatNumber } = await import('../../web/shared/lib/format.js');
     await p.waitForFunction(
       (text) => document.querySelector('[data-testid=sa-readout]')?.textContent.includes(text),
       `v[2] = ${formatNumber(value)}`,

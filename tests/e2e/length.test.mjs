@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadTrainer } from '../js/trainer-fixture.mjs';
-import { lengthAccuracy } from '../../web/length/evaluate.js';
-import { percent } from '../../web/length/summary.js';
+import { lengthAccuracy } from '../../web/features/length/evaluate.js';
+import { percent } from '../../web/shared/lib/length-summary.js';
 import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 

@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadAudio, readModel } from '../js/load-audio.mjs';
-import { SCORES } from '../../web/lib/tasks.js';
+import { SCORES } from '../../web/shared/lib/score-functions.js';
 import { launchBrowser, openFresh, pageScreenshot, watchConsole } from './browser.mjs';
 import { listenHash, shippedSpeech } from './listen-page.mjs';
 import { serveBuild } from './static-server.mjs';

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
-import { formatNumber, showToken as show } from '../../web/lib/format.js';
+import { formatNumber, showToken as show } from '../../web/shared/lib/format.js';
 import { launchBrowser, waitForStep, pageScreenshot, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 

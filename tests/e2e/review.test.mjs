@@ -287,8 +287,8 @@ describe('a first-time learner’s findings', () => {
   });
 
   test('the Why attention view names each score function as the other views do, in both languages', async () => {
-    const { default: length } = await import('../../web/i18n/length.js');
-    const { default: formulas } = await import('../../web/i18n/formulas.js');
+    const { default: length } = await import('../../web/features/length/strings.js');
+    const { default: formulas } = await import('../../web/shared/i18n/formulas.js');
     // In Chinese "general" was 通用 in this view and 一般式 in Decode, Compare and the formulas.
     for (const lang of ['en', 'zh'])
       for (const score of ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'])

@@ -7,8 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
-import { formatNumber } from '../../web/lib/format.js';
-import { exampleQuery, exampleTokens } from '../../web/state/example.js';
+import { formatNumber } from '../../web/shared/lib/format.js';
+import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
 import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import { loadEngine } from '../js/load-engine.mjs';
-import { formatNumber } from '../../web/lib/format.js';
+import { formatNumber } from '../../web/shared/lib/format.js';
 import { launchBrowser, urlSettled, waitForStep } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 

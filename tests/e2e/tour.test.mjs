@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
-import dict from '../../web/i18n/tour.js';
-import { formatNumber } from '../../web/lib/format.js';
-import { exampleQuery, exampleTokens } from '../../web/state/example.js';
-import { STOPS } from '../../web/tour/stops.js';
+import dict from '../../web/features/tour/strings.js';
+import { formatNumber } from '../../web/shared/lib/format.js';
+import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
+import { STOPS } from '../../web/features/tour/stops.js';
 import { loadEngine } from '../js/load-engine.mjs';
 import { launchBrowser, urlSettled } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';

@@ -46,7 +46,7 @@ function reference(items) {
 // The link's what-ifs as the reference takes them (the URL is read back by web/state/whatif-url.js).
 async function linkedItems() {
   await urlSettled(page);
-  const { readWhatIfUrl } = await import('../../web/state/whatif-url.js');
+  const { readWhatIfUrl } = await import('../../web/shared/text/whatif-link.js');
   return readWhatIfUrl(new URL(page.url()).hash);
 }
 

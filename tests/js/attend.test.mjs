@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 
 import { useEngine } from './engine-fixture.mjs';
 import { referenceContext, referenceScores, referenceWeights } from './reference.mjs';
-import { exampleQuery, exampleTokens } from '../../web/state/example.js';
+import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
 
 // Float32 inputs and outputs against a double reference: the engine rounds every product and
 // exp to float32 (relative error ~6e-8 each); over a handful of terms 2e-6 is ample, while a wrong

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { lengthAccuracy, SLICE } from '../../web/length/evaluate.js';
+import { lengthAccuracy, SLICE } from '../../web/features/length/evaluate.js';
 import { errorOf, useTrainer } from './trainer-fixture.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,0 +1,167 @@
+// The training loop of a run (web/features/train/loop.js) with a scripted run and clock: evaluations at
+// step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; the
+// snapshot bytes kept only when saving costs at most saveShare of the training time, and always
+// with the last evaluation; a diverged run stops with the bytes of its last good parameters;
+// pause holds the loop and resume goes on; an error from the engine ends it with its code.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { trainingLoop } from '../../../../web/features/train/loop.js';
+
+// A run whose step takes `msPerStep` of the fake clock and whose save() takes `saveMs`.
+function scriptedRun({
+  total = 100,
+  msPerStep = 2,
+  saveMs = 30,
+  divergeAt = Infinity,
+  failAt = Infinity,
+} = {}) {
+  const clock = { t: 0 };
+  let step = 0;
+  const calls = [];
+  const run = {
+    step(n) {
+      calls.push(n);
+      if (step + 1 >= failAt)
+        throw Object.assign(new Error('bad state'), { code: 'bad_state', details: { step } });
+      const to = Math.min(total, step + n);
+      clock.t += (to - step) * msPerStep;
+      if (to >= divergeAt)
+        return {
+          step: divergeAt - 1,
+          totalSteps: total,
+          loss: NaN,
+          diverged: true,
+          done: false,
+          message: 'the loss is NaN',
+        };
+      step = to;
+      return { step, totalSteps: total, loss: 1 / (1 + step), diverged: false, done: step >= total };
+    },
+    evaluate(limit) {
+      return {
+        step,
+        heldoutExactMatch: step / total,
+        examples: limit,
+        probe: { source: ['a'], output: ['b'], rows: 1, cols: 1, weights: [1] },
+      };
+    },
+    save() {
+      clock.t += saveMs;
+      return new Uint8Array([step & 255, 7]);
+    },
+  };
+  return { run, clock, calls };
+}
+
+const options = { evalEvery: 10, evalExamples: 50, chunkMs: 20, maxChunk: 1000, saveShare: 0.1 };
+
+async function train(script, opts = options, during = undefined) {
+  const { run, clock, calls } = scriptedRun(script);
+  const messages = [];
+  const loop = trainingLoop(run, (m, transfer) => messages.push({ ...m, transfer }), {
+    now: () => clock.t,
+    yieldToMessages: async () => during?.(loop, messages),
+  });
+  await loop.start(opts);
+  return { messages, calls, phase: loop.phase };
+}
+
+test('evaluations at step 0, every evalEvery steps and at the end; chunks never cross one', async () => {
+  const { messages, calls, phase } = await train({ total: 95 });
+  assert.equal(phase, 'done');
+  const evals = messages.filter((m) => m.type === 'evaluation').map((m) => m.evaluation.step);
+  assert.deepEqual(evals, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95]);
+  assert.equal(messages.at(-1).type, 'done');
+  assert.equal(messages.at(-1).step, 95);
+  assert.ok(
+    calls.every((n) => n >= 1 && n <= 10),
+    `chunks ${calls}`,
+  );
+  // The reports are the run's own objects' numbers, in order.
+  const steps = messages.filter((m) => m.type === 'progress').map((m) => m.progress.step);
+  assert.deepEqual(
+    steps,
+    [...steps].sort((a, b) => a - b),
+  );
+  assert.equal(steps.at(-1), 95);
+});
+
+test('chunk size follows the time per step toward chunkMs', async () => {
+  // 2 ms a step, chunks of 20 ms: 10 steps a call once measured (the first call is 1 step).
+  const { calls } = await train({ total: 200, msPerStep: 2 }, { ...options, evalEvery: 1000 });
+  assert.equal(calls[0], 1);
+  assert.ok(
+    calls.slice(1, -1).every((n) => n === 10),
+    `chunks ${calls}`,
+  );
+  const slow = await train({ total: 20, msPerStep: 50 }, { ...options, evalEvery: 1000 });
+  assert.ok(
+    slow.calls.every((n) => n === 1),
+    'a step slower than a chunk: one step a call',
+  );
+});
+
+test('bytes only when saving costs at most saveShare of the training since the last ones, and always at the end', async () => {
+  // 2 ms a step: before any save is measured its cost is taken as 300 ms, so the first bytes come
+  // once 3,000 ms (1,500 steps) trained; that save takes 30 ms, so the next are due after 300 ms
+  // (150 steps), at the next evaluation.
+  const { messages } = await train({ total: 2000, msPerStep: 2, saveMs: 30 }, { ...options, evalEvery: 250 });
+  const evals = messages.filter((m) => m.type === 'evaluation');
+  const kept = evals.filter((m) => m.bytes).map((m) => m.evaluation.step);
+  assert.deepEqual(kept, [1500, 1750, 2000]);
+  for (const m of evals.filter((m) => m.bytes)) assert.deepEqual(m.transfer, [m.bytes.buffer], 'transferred');
+  assert.deepEqual([...evals.at(-1).bytes], [2000 & 255, 7]);
+  // A save share of 1: every evaluation keeps its bytes (past the first guess of 300 ms).
+  const all = await train({ total: 100, msPerStep: 40, saveMs: 1 }, { ...options, saveShare: 1 });
+  assert.ok(
+    all.messages
+      .filter((m) => m.type === 'evaluation')
+      .slice(1)
+      .every((m) => m.bytes),
+  );
+});
+
+test('a diverged run stops with its message and the bytes of its last good parameters', async () => {
+  const { messages, phase } = await train({ total: 100, divergeAt: 23 });
+  assert.equal(phase, 'diverged');
+  const last = messages.at(-1);
+  assert.equal(last.type, 'diverged');
+  assert.equal(last.message, 'the loss is NaN');
+  assert.equal(last.step, 22);
+  assert.deepEqual([...last.bytes], [20, 7], 'saved after the run restored step 20’s parameters');
+  assert.ok(!messages.some((m) => m.type === 'done'));
+});
+
+test('pause holds the loop until resume; cancel ends it', async () => {
+  let paused = 0;
+  const { messages, phase } = await train({ total: 60 }, options, (loop, seen) => {
+    const steps = seen.filter((m) => m.type === 'progress').length;
+    if (steps === 3 && paused === 0) {
+      assert.equal(loop.pause(), 'paused');
+      paused++;
+      // Resumed later, from outside the loop (the page's message).
+      setTimeout(() => assert.equal(loop.resume(), 'running'), 20);
+    }
+  });
+  assert.equal(paused, 1);
+  assert.equal(phase, 'done');
+  assert.equal(messages.filter((m) => m.type === 'progress').at(-1).progress.step, 60);
+
+  const cancelled = await train({ total: 1000 }, options, (loop, seen) => {
+    if (seen.filter((m) => m.type === 'progress').length === 2) loop.cancel();
+  });
+  assert.equal(cancelled.phase, 'cancelled');
+  assert.equal(cancelled.messages.filter((m) => m.type === 'progress').length, 2);
+  assert.ok(!cancelled.messages.some((m) => m.type === 'done'));
+});
+
+test('an engine error ends the loop with its code and details', async () => {
+  const { messages, phase } = await train({ total: 100, failAt: 5 });
+  assert.equal(phase, 'failed');
+  assert.deepEqual(messages.at(-1), {
+    type: 'failed',
+    error: { code: 'bad_state', message: 'bad state', details: { step: 10 } },
+    transfer: undefined,
+  });
+});

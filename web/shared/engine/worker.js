@@ -1,0 +1,13 @@
+// The engine's module Worker: loads the wasm build once and answers the page through Comlink, so
+// the page's thread never blocks on the engine (engine-api.js holds what it answers).
+import * as Comlink from 'comlink';
+import createPlayground from '@engine/playground.js';
+import { createEngineApi } from './engine-api.js';
+import { carryErrorCodes } from './errors.js';
+
+carryErrorCodes();
+const api = createEngineApi(() => createPlayground());
+// The browser tests read this to check that the page closes the sessions it no longer shows.
+/** @type {any} */ (globalThis).openSessions = api.openSessions;
+// Synchronously, before anything awaits, so no early message is missed.
+Comlink.expose(api);

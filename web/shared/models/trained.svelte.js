@@ -1,0 +1,208 @@
+// Models that are not shipped: those trained in the Train view (kept in this browser, or only
+// held in memory for the snapshots under the scrub slider) and .safetensors files the person
+// loaded. Each gets an engine name, its bytes are registered with the engine state (loaded into
+// the engine Worker by Model.load when first chosen), and the model choice lists the saved ones
+// beside the shipped models.
+import { errorText, readError } from '../lib/errors.js';
+import { choice, chooseModel } from '../text/choice.svelte.js';
+import { stepper } from '../text/decode.svelte.js';
+import { page } from '../view.svelte.js';
+import { engine, engineApi, loadEngine, models, modelSources } from '../engine/engine.svelte.js';
+import { deleteSaved, listSaved, saveModel, savedBytes } from './saved-models.js';
+import { declareLink } from '../link/link.svelte.js';
+import { noteLink } from '../link/notes.svelte.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../link/strings.js';
+import modelsDict from './strings.js';
+
+export const saved = $state({
+  /** @type {'loading' | 'ready' | 'unavailable'} */
+  status: 'loading',
+  /** @type {import('./saved-models.js').SavedModel[]} */
+  list: [],
+  /** @type {string | Text} the last file load's or save's problem, in the engine's words */
+  error: '',
+  /** @type {string | Text} */
+  notice: '',
+});
+
+const register = (id) =>
+  modelSources.set(id, () =>
+    savedBytes(id).then((b) => b ?? Promise.reject(new Error('its bytes are gone from this browser'))),
+  );
+
+// The link may name a saved model (trained=…): it is chosen once the list is read.
+let linked = '';
+declareLink('trained', [
+  {
+    key: 'trained',
+    get: () => choice.trained,
+    set: (id) => {
+      choice.trained = '';
+      linked = id;
+      if (saved.status !== 'loading') chooseLinked();
+    },
+    parse: (text) => ({ value: text }),
+    fallback: () => '',
+  },
+]);
+
+function chooseLinked() {
+  const id = linked;
+  linked = '';
+  if (!id) return;
+  const m = saved.list.find((s) => s.id === id);
+  if (m) chooseTrained(m);
+  else if (!modelSources.has(id)) noteLink(new Text(linksDict, 'noTrained', { model: id }));
+}
+
+export async function refreshSaved() {
+  try {
+    saved.list = await listSaved();
+    for (const m of saved.list) register(m.id);
+    saved.status = 'ready';
+  } catch (error) {
+    saved.status = 'unavailable';
+    saved.error = new Text(modelsDict, 'cannotKeep', { message: error?.message ?? error });
+  }
+}
+
+/** @type {Promise<void> | null} */
+let first = null;
+/** Reads the models kept in this browser (main.js, once the link is read) and chooses the link's. */
+export function readSaved() {
+  first ??= refreshSaved().then(chooseLinked);
+  return first;
+}
+
+/** A name for a new model, unique in this browser. */
+export const newModelId = (base) =>
+  `${base}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * Registers bytes under an engine name that is held only in memory (a snapshot under the slider).
+ * @param {string} name
+ * @param {Uint8Array} bytes
+ */
+export function holdModel(name, bytes) {
+  if (!modelSources.has(name)) modelSources.set(name, () => bytes);
+}
+
+/**
+ * Makes the model `name` the one decoded (Decode, Compare, Beam), with its score function and style
+ * so the formulas are its own.
+ * @param {{ id: string, task: string, score: string, style: string, encoder?: string }} m
+ * @param {{ input?: string, view?: import('../view.svelte.js').View }} [options]
+ */
+export function chooseTrained(m, { input, view } = {}) {
+  chooseModel(m);
+  if (input) choice.input = input;
+  stepper.step = 0;
+  if (view) page.view = view;
+}
+
+/**
+ * Keeps a model in this browser and lists it.
+ * @param {import('./saved-models.js').SavedModel} meta
+ * @param {Uint8Array} bytes
+ */
+export async function keepModel(meta, bytes) {
+  try {
+    await saveModel(meta, bytes);
+    register(meta.id);
+    saved.list = [...saved.list.filter((m) => m.id !== meta.id), meta];
+    saved.error = '';
+    return true;
+  } catch (error) {
+    saved.error = new Text(modelsDict, 'notKeptError', { message: error?.message ?? error });
+    return false;
+  }
+}
+
+export async function forgetModel(id) {
+  await deleteSaved(id);
+  saved.list = saved.list.filter((m) => m.id !== id);
+  modelSources.delete(id);
+  delete models[id];
+  if (choice.trained === id) choice.trained = '';
+  engineApi()
+    .unloadModel(id)
+    .catch(() => {});
+}
+
+/** The saved model's bytes as a .safetensors download. */
+export async function downloadModel(id) {
+  const bytes = await savedBytes(id);
+  if (!bytes) throw new Error('its bytes are gone from this browser');
+  downloadBytes(`${id}.safetensors`, bytes);
+}
+
+/** @param {string} fileName @param {Uint8Array} bytes */
+export function downloadBytes(fileName, bytes) {
+  const url = URL.createObjectURL(
+    new Blob([/** @type {BlobPart} */ (bytes)], { type: 'application/octet-stream' }),
+  );
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * A .safetensors file the person picked or dropped: validated by the engine's loader (its message
+ * shown when it refuses), then kept and listed.
+ * @param {File} file
+ */
+export async function loadFile(file) {
+  saved.error = '';
+  saved.notice = '';
+  await loadEngine();
+  const limit = engine.limits?.maxFileBytes;
+  if (limit && file.size > limit) {
+    saved.error = new Text(modelsDict, 'tooBig', {
+      file: file.name,
+      size: file.size.toLocaleString('en'),
+      limit: limit.toLocaleString('en'),
+    });
+    return null;
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const id = newModelId(
+    file.name
+      .replace(/\.safetensors$/i, '')
+      .replace(/[^A-Za-z0-9_.-]+/g, '-')
+      .slice(0, 40) || 'file',
+  );
+  try {
+    const info = await engineApi().loadBytes(id, bytes.slice().buffer);
+    const meta = {
+      id,
+      label: file.name,
+      task: String(info.task ?? ''),
+      score: String(info.score ?? ''),
+      style: String(info.style ?? ''),
+      encoder: String(info.dims?.encoder ?? 'gru'),
+      step: null,
+      heldoutExactMatch: info.heldoutExactMatch ?? null,
+      bytes: bytes.length,
+      created: Date.now(),
+      origin: /** @type {const} */ ('file'),
+    };
+    models[id] = { status: 'ready', info, error: '' };
+    if (await keepModel(meta, bytes))
+      saved.notice = new Text(modelsDict, 'loaded', {
+        file: file.name,
+        task: meta.task,
+        score: meta.score,
+        style: meta.style,
+      });
+    return meta;
+  } catch (error) {
+    saved.error = new Text(modelsDict, 'notAModel', {
+      file: file.name,
+      message: errorText(readError(error)),
+    });
+    return null;
+  }
+}

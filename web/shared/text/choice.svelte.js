@@ -1,0 +1,124 @@
+// What the person chose for the text views (Decode, Compare, Beam, Self-attention): the task, the
+// model (score function, style, encoder, or a trained one), the input, the forced tokens and the
+// beam width. The views' engine requests follow from these; where the stepper stands is
+// decode.svelte.js's.
+import { scoreFunction } from '../lib/score-functions.js';
+import { modelName, task as taskOf } from './tasks.js';
+import { availableModels, hasModel, selfAttentionModel } from '../engine/engine.svelte.js';
+import { Text } from '../i18n/translate.js';
+import linksDict from '../link/strings.js';
+
+/**
+ * @typedef {{ task: string, score: string, style: string, encoder: string, input: string,
+ *             forces: [number, number][], beamWidth: number }} ChoiceFields
+ */
+/** What the text views show without a link. @type {Readonly<ChoiceFields>} */
+export const choiceDefaults = Object.freeze({
+  task: 'zh',
+  score: 'additive',
+  style: 'bahdanau',
+  /** 'gru' (BiGRU) or 'transformer' (shipped for additive Bahdanau on zh and dates) */
+  encoder: 'gru',
+  input: 'tom chase jerry',
+  /** [step, tokenId]: the tokens forced (what-if) */
+  forces: [],
+  beamWidth: 3,
+});
+
+/** @type {ChoiceFields & { trained: string }} */
+export const choice = $state({
+  task: choiceDefaults.task,
+  score: choiceDefaults.score,
+  style: choiceDefaults.style,
+  encoder: choiceDefaults.encoder,
+  input: choiceDefaults.input,
+  /** @type {[number, number][]} */
+  forces: [],
+  beamWidth: choiceDefaults.beamWidth,
+  /** a model trained in the page or loaded from a file (its engine name), instead of a shipped one */
+  trained: '',
+});
+
+/** The input a task starts from without a link's input: the default's, or the task's first example. */
+export const inputOf = (taskId) =>
+  taskId === choiceDefaults.task ? choiceDefaults.input : taskOf(taskId).examples[0];
+
+export const currentModelName = () =>
+  choice.trained ||
+  modelName(choice.task, choice.score, choice.style) +
+    (choice.encoder === 'transformer' ? '-transformer' : '');
+
+/** The choice in one line (the folded settings on a phone): task · model · “input”. */
+export function choiceSummary() {
+  const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
+  const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
+  return `${taskOf(choice.task).label} · ${scoreFunction(choice.score).label} · ${style}${encoder} · “${choice.input}”`;
+}
+
+/** The empty-input message, in the task's words (before the engine is asked). */
+export function inputProblem(input) {
+  if (input.trim() === '') return `Type ${taskOf(choice.task).what}, or pick an example.`;
+  return '';
+}
+
+export function setModel(score, style = choice.style) {
+  choice.trained = '';
+  choice.score = score;
+  choice.style = style;
+  choice.forces = [];
+  keepEncoderShipped();
+}
+
+/** Whether the chosen task, score function and style are shipped with a Transformer encoder too. */
+export const hasTransformer = () =>
+  hasModel(`${modelName(choice.task, choice.score, choice.style)}-transformer`);
+
+// Back to the BiGRU encoder when the choice has no Transformer-encoder checkpoint.
+export function keepEncoderShipped() {
+  if (choice.encoder === 'transformer' && !hasTransformer()) choice.encoder = 'gru';
+}
+
+/** 'gru' or 'transformer'; choosing the Transformer moves to the score and style it is shipped with. */
+export function setEncoder(encoder) {
+  if (encoder === 'transformer' && !hasTransformer()) {
+    if (!hasModel(selfAttentionModel(choice.task))) return;
+    choice.score = 'additive';
+    choice.style = 'bahdanau';
+  }
+  choice.trained = '';
+  choice.encoder = encoder;
+  choice.forces = [];
+}
+
+/**
+ * A link may name a model that is not shipped (a Luong model on the reverse task, a Transformer
+ * encoder for another score function): the nearest shipped one is shown, and the link note says so.
+ * @param {(string | Text)[]} notes
+ */
+export function keepLinkedModelShipped(notes) {
+  const asked = currentModelName();
+  if (hasModel(asked)) return;
+  const shipped = availableModels(choice.task);
+  if (!shipped.length) return;
+  if (!hasModel(modelName(choice.task, choice.score, choice.style)))
+    Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
+  keepEncoderShipped();
+  notes.push(new Text(linksDict, 'notShipped', { model: asked, shown: currentModelName() }));
+}
+
+/**
+ * Makes the model `m` (trained in the page or loaded from a file) the one the text views decode,
+ * with its score function and style, so the formulas are its own.
+ * @param {{ id: string, task: string, score: string, style: string, encoder?: string }} m
+ */
+export function chooseModel(m) {
+  choice.trained = m.id;
+  choice.score = m.score;
+  choice.style = m.style;
+  choice.encoder = m.encoder === 'transformer' ? 'transformer' : 'gru';
+  if (hasTask(m.task)) choice.task = m.task;
+  choice.forces = [];
+}
+
+/** Whether `taskId` is one of the text tasks (a trained own-pairs model has none of them). */
+export const hasTask = (taskId) => taskOf(taskId).id === taskId;
