@@ -83,7 +83,7 @@ export default defineConfig({
     outDir: here('./build/web'),
     emptyOutDir: true,
     target: 'es2022',
-    // The checkpoints (web/models/*.safetensors, found by web/state/checkpoints.js) are always
+    // The checkpoints (web/models/*.safetensors, found by web/shared/engine/checkpoints.js) are always
     // separate files, fetched only when their model is chosen; never inlined into the bundle.
     // Nor are KaTeX's fonts: the Content-Security-Policy loads fonts from the page's origin only.
     assetsInlineLimit: (file) => (/\.(safetensors|woff2?|ttf)$/.test(file) ? false : undefined),

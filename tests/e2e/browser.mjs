@@ -73,7 +73,7 @@ export async function afterFrame(page, ms) {
 
 /**
  * Waits until the page has written its state into the URL: it does so URL_DELAY (250) ms after the
- * last change (web/state/url.js); a later timer of the page fires after that one.
+ * last change (web/shared/link/link.svelte.js); a later timer of the page fires after that one.
  */
 export const urlSettled = (page) => afterFrame(page, 400);
 

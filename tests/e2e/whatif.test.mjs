@@ -43,7 +43,7 @@ function reference(items) {
   }
 }
 
-// The link's what-ifs as the reference takes them (the URL is read back by web/state/whatif-url.js).
+// The link's what-ifs as the reference takes them (the URL is read back by web/shared/text/whatif-link.js).
 async function linkedItems() {
   await urlSettled(page);
   const { readWhatIfUrl } = await import('../../web/shared/text/whatif-link.js');

@@ -37,11 +37,11 @@ for (const file of files) {
 }
 JS
 
-# Texts: the page's examples (web/lib/tasks.js), each for both vocabularies (the first byte picks
+# Texts: the page's examples (web/shared/text/tasks.js), each for both vocabularies (the first byte picks
 # the model: even = zh words, odd = dates characters), and a few hostile shapes.
 node --input-type=module - "$out/tokenizer" <<'JS'
 import { writeFileSync } from 'node:fs';
-const { tasks } = await import(new URL('web/lib/tasks.js', `file://${process.cwd()}/`).href);
+const { tasks } = await import(new URL('web/shared/text/tasks.js', `file://${process.cwd()}/`).href);
 const [dir] = process.argv.slice(2);
 const texts = tasks.flatMap((t) => t.examples);
 texts.push('tmo chsed jery', 'Tom chased Jerry.', '汤姆 追逐 杰瑞', 'a\u0000b', '  ?! ', 'x'.repeat(300));
