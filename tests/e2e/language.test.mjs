@@ -2,13 +2,14 @@
 // outside an allow-list (formulas, the models' tokens and names, units, GRU, …); the switch is in
 // the URL (lang=), survives a reload, sets <html lang>; the browser's language chooses when the
 // link does not; Chinese tokens carry lang="zh"; the interface's Chinese is drawn with the shipped
-// font. (Each view's layout in Chinese at 375 and 1440 px is tests/e2e/layout.test.mjs's.)
+// font; nothing reaches past the screen's edge in Chinese (every view at 1440 and 375 px).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { pageScreenshot, shotPath, urlSettled, waitForStep } from './browser.mjs';
 import { useBrowser } from './fixture.mjs';
+import { edgeTests } from './layout.mjs';
 import { VIEW_STATES as VIEWS } from './views.mjs';
 
 const fx = useBrowser();
@@ -210,3 +211,5 @@ test('Chinese tokens carry lang="zh" in every view that shows them', async () =>
   );
   assert.deepEqual(await unmarked(), [], 'Compare');
 });
+
+describe('nothing reaches past the screen’s edge, in Chinese', () => edgeTests(fx, 'zh'));

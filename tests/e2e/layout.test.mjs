@@ -1,17 +1,16 @@
 // The page's layout at a phone's, a tablet's and laptops' sizes, in headless Chromium, each checked
-// by its geometry: no view reaches past the screen's edge (every view × 1440 and 375 px × English
-// and Chinese), no heatmap scrolls into blank space, text meets WCAG AA contrast, the nav keeps to
+// by its geometry: no view reaches past the screen's edge (every view × 1440 and 375 px, in
+// English here and in Chinese in language.test.mjs), no heatmap scrolls into blank space, text meets WCAG AA contrast, the nav keeps to
 // one line, a touch screen gets no keyboard hints and targets a finger can hit. (A view's own
 // layout checks are in its file.) With APG_SHOTS set, every view's screenshots go there.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { afterFrame, pageScreenshot, scrollThrough, urlSettled, waitForStep } from './browser.mjs';
+import { afterFrame, urlSettled, waitForStep } from './browser.mjs';
 import { lowContrast } from './contrast.mjs';
 import { hashOf } from './decode-view.mjs';
 import { DESKTOP, PHONE, useBrowser } from './fixture.mjs';
-import { lineCount, pastTheEdge } from './layout.mjs';
-import { VIEW_STATES } from './views.mjs';
+import { edgeTests, lineCount } from './layout.mjs';
 
 const fx = useBrowser();
 const LONG = 'tom chased jerry in the kitchen yesterday';
@@ -28,24 +27,8 @@ const compareDone = (page) =>
     { timeout: 40_000 },
   );
 
-describe('nothing reaches past the screen’s edge', () => {
-  for (const view of VIEW_STATES)
-    for (const [width, options] of [
-      [1440, DESKTOP],
-      [375, PHONE],
-    ])
-      for (const lang of ['en', 'zh'])
-        test(`${view.name} at ${width} px in ${lang}`, async () => {
-          const page = await fx.open(hashOf({ view: view.id, ...view.hash, lang }), options);
-          await view.ready(page);
-          await urlSettled(page);
-          // every part drawn, as for a reader scrolling down (cards off screen skip their layout)
-          await scrollThrough(page, 0);
-          const found = await pastTheEdge(page);
-          assert.deepEqual(found, { scrollWidth: width, width, found: [] }, JSON.stringify(found));
-          await pageScreenshot(page, `${view.name}-${width}-${lang}`);
-        });
-});
+// (in Chinese: tests/e2e/language.test.mjs)
+describe('nothing reaches past the screen’s edge, in English', () => edgeTests(fx, 'en'));
 
 test('on a phone no heatmap scrolls sideways into blank space', async () => {
   const p = await fx.open(hashOf({ task: 'zh', model: 'additive-bahdanau', input: LONG }), {
