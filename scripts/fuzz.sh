@@ -5,12 +5,16 @@
 #                                    build/fuzz/corpus/<target> and grown run after run
 #   bash scripts/fuzz.sh smoke       each target for a fixed, small number of inputs (the seeds
 #                                    and FUZZ_SMOKE_RUNS inputs, default 2000): a quick check
+# FUZZ_PRESET names the build the targets come from: `fuzz` (optimised, for long runs) unless told;
+# npm test's smoke takes them from `native-asan`, which builds them beside its sanitized suites
+# so that a test run compiles the instrumented library once.
 # Exits non-zero when a target finds a crash; the input is saved under build/fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-60}
-bash scripts/build.sh fuzz
-bash tests/fuzz/make_seeds.sh build/fuzz/seeds >/dev/null
+preset=${FUZZ_PRESET:-fuzz}
+bash scripts/build.sh "$preset"
+bash tests/fuzz/make_seeds.sh build/fuzz/seeds "build/$preset" >/dev/null
 mkdir -p build/fuzz/artifacts
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -31,7 +35,7 @@ for target in checkpoint tokenizer metadata speech whatif; do
   fi
   echo "== fuzz_$target ($mode)"
   log="build/fuzz/$target.log"
-  if build/fuzz/fuzz_$target "${args[@]}" >"$log" 2>&1; then
+  if "build/$preset/fuzz_$target" "${args[@]}" >"$log" 2>&1; then
     grep -E '^(Done|#[0-9]+\s+DONE)|stat::number_of_executed_units' "$log" | tail -2 || true
   else
     status=1

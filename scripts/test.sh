@@ -4,13 +4,22 @@
 # scripts/junit-count.mjs); a check with one verdict (lint, type check, fuzz smoke) is one test.
 #   1. lint: clang-format and Prettier (npm run lint)
 #   2. type checks: svelte-check and tsc (npm run check), when package.json defines the script
-#   3. native doctest suite (ctest)        4. the same suite under ASan + UBSan
-#   5. the same suite compiled to wasm and run under node (ctest)
-#   6. the fuzz targets for a fixed number of executions each (scripts/fuzz.sh smoke), when present
-#   7. JS binding tests, the page modules' unit tests and the browser tests in headless Chromium (node --test)
+#   3. the native doctest suites (ctest), one program per folder of tests/
+#   4. under ASan + UBSan, and 5. compiled to wasm and run under node: the suites where they add
+#      something (CMakePresets.json, APG_TEST_SUITES: kernels, layers, models, IO and tokenizers,
+#      sessions, traces), not the long training cases a third time
+#   6. the fuzz targets for a fixed number of executions each (scripts/fuzz.sh smoke), built by
+#      native-asan beside its suites (clang, one instrumented library for both)
+#   7. the JS binding tests, the page modules' unit tests and the browser tests in headless
+#      Chromium (node --test): every tests/{js,web,e2e}/*.test.mjs, so a new file needs no change here
 # A build that fails counts as one failed test.
+#
+# bash scripts/test.sh quick (npm run test:quick) is the inner loop's tier: the native suites, the
+# node unit tests (tests/js, tests/web) and one browser file (tests/e2e/csp.test.mjs: every text
+# view loads and runs the engine with no console message).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
 logs=build/test-logs
 mkdir -p "$logs"
 rm -f "$logs"/*.xml
@@ -70,41 +79,58 @@ has_npm_script() {
   node -e 'process.exit(JSON.parse(require("fs").readFileSync("package.json", "utf8")).scripts?.[process.argv[1]] ? 0 : 1)' "$1"
 }
 
+# Builds a preset and runs its ctest suites.
+ctest_preset() {
+  local preset=$1
+  step "build $preset" bash scripts/build.sh "$preset"
+  echo "== ctest: $preset"
+  local junit="$PWD/$logs/ctest-$preset.xml"
+  ctest --preset "$preset" --output-junit "$junit" >"$logs/ctest-$preset.log" 2>&1
+  local status=$?
+  grep -E 'tests passed|tests failed|\*\*\*Failed|Failed |Not Run' "$logs/ctest-$preset.log"
+  add_junit "$status" "$junit"
+  [ "$failed" -eq 0 ] || echo "(the whole output: $logs/ctest-$preset.log)"
+  stop_if_red
+}
+
+# Runs node's test runner on the files given and counts their tests.
+node_tests() {
+  [ $# -gt 0 ] || return 0
+  # The spec reporter for the reader, JUnit XML for the count. Two files at a time: node's default
+  # (one less than the cores) runs them one by one on two cores. Each browser file has one server
+  # and one Chromium of its own (tests/e2e/fixture.mjs). A file still running after 10 minutes is
+  # stopped and counts as failed, so a hung wait shows as that file's failure inside CI's 30.
+  node --test --test-concurrency=2 --test-timeout=600000 --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=junit --test-reporter-destination="$logs/node.xml" "$@" 2>&1 |
+    tee "$logs/node.log"
+  add_junit "${PIPESTATUS[0]}" "$logs/node.xml"
+}
+
+if [ "$mode" = quick ]; then
+  ctest_preset native
+  step "build wasm" bash scripts/build.sh wasm
+  echo "== web build"
+  step "web build" node_modules/.bin/vite build --logLevel warn
+  echo "== node --test (bindings, page modules and one browser file)"
+  mapfile -t js_tests < <(find tests/js tests/web -name '*.test.mjs' 2>/dev/null | sort)
+  node_tests "${js_tests[@]}" tests/e2e/csp.test.mjs
+  finish
+fi
+
 check lint npm run --silent lint
 if has_npm_script check; then
   check "type check (svelte-check, tsc)" npm run --silent check
 fi
 
-for preset in native native-asan wasm; do
-  step "build $preset" bash scripts/build.sh "$preset"
-  echo "== ctest: $preset"
-  junit="$PWD/$logs/ctest-$preset.xml"
-  ctest --preset "$preset" --output-junit "$junit" >"$logs/ctest-$preset.log" 2>&1
-  status=$?
-  grep -E 'tests passed|tests failed|\*\*\*Failed|Failed |Not Run' "$logs/ctest-$preset.log"
-  add_junit "$status" "$junit"
-  [ "$failed" -eq 0 ] || echo "(the whole output: $logs/ctest-$preset.log)"
-  stop_if_red
-done
+for preset in native native-asan wasm; do ctest_preset "$preset"; done
 
-if [ -f scripts/fuzz.sh ]; then
-  check "fuzz smoke" bash scripts/fuzz.sh smoke
-fi
+# the targets native-asan built with its suites
+check "fuzz smoke" env FUZZ_PRESET=native-asan bash scripts/fuzz.sh smoke
 
 echo "== web build"
 step "web build" node_modules/.bin/vite build --logLevel warn
 
 echo "== node --test (bindings, page modules and browser)"
 mapfile -t js_tests < <(find tests/js tests/web tests/e2e -name '*.test.mjs' 2>/dev/null | sort)
-if [ ${#js_tests[@]} -gt 0 ]; then
-  # The spec reporter for the reader, JUnit XML for the count. Two files at a time: node's default
-  # (one less than the cores) runs them one by one on two cores. Each file has its own server on a
-  # free port, its own browser and profile, and temporary files of its own. A file still running
-  # after 10 minutes (the longest takes under 3 here) is stopped and counts as failed, so a hung
-  # wait shows as that file's failure well inside CI's 30 minutes instead of running into them.
-  node --test --test-concurrency=2 --test-timeout=600000 --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=junit --test-reporter-destination="$logs/node.xml" "${js_tests[@]}" 2>&1 |
-    tee "$logs/node.log"
-  add_junit "${PIPESTATUS[0]}" "$logs/node.xml"
-fi
+node_tests "${js_tests[@]}"
 finish

@@ -1,7 +1,7 @@
 // Headless Debian Chromium through playwright-core.
 
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 
 const { chromium } = await import('playwright-core');
 
@@ -103,11 +103,38 @@ export function scrollThrough(page, top) {
 }
 
 /**
- * A full-page screenshot of everything a reader scrolling down would see: the page is scrolled
- * through once (scrollThrough) and the cards' skipping of off-screen rendering switched off for
- * the picture.
+ * The folder screenshots go to, named by APG_SHOTS (created on first use), or null: screenshots
+ * are for a person to look at, no test compares them, so a plain run writes none.
  */
-export async function pageScreenshot(page, path) {
+export const shotsDir = process.env.APG_SHOTS ? resolve(process.env.APG_SHOTS) : null;
+
+/** Where the screenshot `name` (with its extension) goes, or null when none is asked for. */
+export function shotPath(name) {
+  if (!shotsDir) return null;
+  mkdirSync(shotsDir, { recursive: true });
+  return join(shotsDir, name);
+}
+
+/**
+ * A screenshot of a page's screen or an element, as `name`.png in the APG_SHOTS folder when one
+ * is asked for.
+ * @param {import('playwright-core').Page | import('playwright-core').Locator} target
+ * @param {string} name
+ * @param {{ fullPage?: boolean }} [options]
+ */
+export async function shot(target, name, options = {}) {
+  const path = shotPath(`${name}.png`);
+  if (path) await target.screenshot({ ...options, path });
+}
+
+/**
+ * A full-page screenshot of everything a reader scrolling down would see, as `name`.png in the
+ * APG_SHOTS folder when one is asked for: the page is scrolled through once (scrollThrough) and
+ * the cards' skipping of off-screen rendering switched off for the picture.
+ */
+export async function pageScreenshot(page, name) {
+  const path = shotPath(`${name}.png`);
+  if (!path) return;
   await scrollThrough(page);
   // Set on each element (not by a <style> tag, which the page's Content-Security-Policy refuses).
   const lazy = (visible) =>

@@ -1,20 +1,25 @@
 // The Caption view in headless Chromium against the image module run here in node: the overlay's
 // weights, the stage grids and the context are the engine's numbers for the scene shown; dragging
 // an object re-captions the scene and moves the weight peak of the word naming it; an uploaded
-// PNG is captioned as the engine captions its pixels; bad uploads give a message; the first page
-// load does not fetch the image module; the console stays free of errors. Screenshots go to
-// test-output/.
+// PNG is captioned as the engine captions its pixels; bad uploads and bad links give a message;
+// the first page load does not fetch the image module; the layout on a laptop and a phone.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { readdirSync } from 'node:fs';
+import { before, beforeEach, describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 
 import { loadImaging, readModel } from '../js/load-imaging.mjs';
-import { launchBrowser, pageScreenshot, urlSettled } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { pageScreenshot, urlSettled } from './browser.mjs';
+import { PHONE, useBrowser } from './fixture.mjs';
+import { pastTheEdge } from './layout.mjs';
+import { checkStepBar } from './step-bar.mjs';
 
-const shots = new URL('../../test-output/', import.meta.url).pathname;
-mkdirSync(shots, { recursive: true });
+const fx = useBrowser();
+/** Each test's page: 1440 × 1000, in a fresh context. */
+let page;
+beforeEach(async () => {
+  page = await fx.page();
+});
 
 const MODEL = 'scenes-additive-bahdanau';
 // A small red circle well above a large blue square: "a small red circle above a large blue square".
@@ -26,15 +31,7 @@ const sceneParam = (objects) => objects.map((o) => [o.shape, o.color, o.size, o.
 const hashOf = (objects, extra = {}) =>
   `#${new URLSearchParams({ view: 'caption', cap: 'additive', scene: sceneParam(objects), ...extra })}`;
 
-let im, model, server, browser, page;
-const consoleErrors = [];
-
-function watchConsole(p) {
-  p.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  p.on('pageerror', (error) => consoleErrors.push(String(error)));
-}
+let im, model;
 
 /** The engine's caption of a picture in node: plain data, the session deleted. */
 function captionOf(pixels, width, height, channels) {
@@ -56,20 +53,8 @@ function reference(objects) {
 const argmax = (xs) => Array.from(xs).reduce((b, x, j, all) => (x > all[b] ? j : b), 0);
 
 before(async () => {
-  [im, server, browser] = await Promise.all([loadImaging(), serveBuild(), launchBrowser()]);
+  im = await loadImaging();
   model = im.ImageModel.load(readModel(`${MODEL}.safetensors`));
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  watchConsole(page);
-});
-
-// The browser and the server are closed whatever else fails: left open they keep the process alive.
-after(async () => {
-  try {
-    model?.delete();
-  } finally {
-    await browser?.close();
-    await server?.close();
-  }
 });
 
 /**
@@ -78,7 +63,7 @@ after(async () => {
  */
 async function open(p, hash) {
   await p.goto('about:blank');
-  await p.goto(`${server.url}${hash}`);
+  await p.goto(fx.link(hash));
 }
 
 /** Waits until the view shows a caption of model `name` at word `i` with text `text` (any when null). */
@@ -160,11 +145,10 @@ function png(width, height, rgb = null) {
 
 describe('caption view', () => {
   test('the first page load does not fetch the image module; opening the view does', async () => {
-    const p = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    watchConsole(p);
+    const p = page;
     const urls = [];
     p.on('request', (r) => urls.push(r.url()));
-    await p.goto(`${server.url}#view=decode`);
+    await p.goto(fx.link('#view=decode'));
     await p.waitForSelector('[data-testid=decode]', { timeout: 20_000 });
     await urlSettled(p);
     const imaging = (u) => /imaging|scenes-|CaptionView/.test(u);
@@ -179,7 +163,6 @@ describe('caption view', () => {
       urls.some((u) => /imaging.*\.wasm$/.test(u)),
       'no image .wasm fetched',
     );
-    await p.close();
   });
 
   test("the overlay's, the grids' and the context's numbers are the engine's, word by word", async () => {
@@ -418,49 +401,93 @@ describe('caption view', () => {
       );
       assert.deepEqual(overlay, first, `${score}: the first word's weights`);
     }
-    await pageScreenshot(page, `${shots}caption-1440.png`);
-    const phone = await browser.newPage({
-      viewport: { width: 375, height: 800 },
-      isMobile: true,
-      hasTouch: true,
-    });
-    watchConsole(phone);
-    await phone.goto(`${server.url}${hashOf(SCENE)}`);
+    await pageScreenshot(page, 'caption-compare-1440');
+    const phone = await fx.open(hashOf(SCENE), PHONE);
     await waitForCaption(phone, 0);
     const sideways = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.ok(sideways <= 0, `the phone layout scrolls sideways by ${sideways} px`);
-    await pageScreenshot(phone, `${shots}caption-375.png`);
-    await phone.close();
+    await pageScreenshot(phone, 'caption-375');
   });
 
   test('a missing image .wasm or a broken scene checkpoint gives a message instead of hanging', async () => {
-    const context = await browser.newContext();
-    // their consoles are expected to report the 404 and the failed load
+    // their consoles report the 404 and the failed loads
+    const expected = /404|did not load|Failed to load|WebAssembly|checkpoint|safetensors/;
+    const context = await fx.context({}, { expected });
     await context.route('**/imaging-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
     const noEngine = await context.newPage();
-    await noEngine.goto(`${server.url}${hashOf(SCENE)}`);
+    await noEngine.goto(fx.link(hashOf(SCENE)));
     await noEngine.waitForSelector('[data-testid=caption-engine-error]', { timeout: 20_000 });
     assert.match(
       await noEngine.textContent('[data-testid=caption-engine-error]'),
       /The image engine did not load/,
     );
-    await context.close();
 
-    const broken = await browser.newContext();
+    const broken = await fx.context({}, { expected });
     await broken.route('**/scenes-additive-bahdanau-*.safetensors', (route) =>
       route.fulfill({ status: 200, body: 'not a checkpoint' }),
     );
     const badModel = await broken.newPage();
-    await badModel.goto(`${server.url}${hashOf(SCENE)}`);
+    await badModel.goto(fx.link(hashOf(SCENE)));
     await badModel.waitForSelector('[data-testid=caption-error]', { timeout: 20_000 });
     assert.match(
       await badModel.textContent('[data-testid=caption-error]'),
       /scenes-additive-bahdanau: .*checkpoint/,
     );
-    await broken.close();
   });
 
-  test('no console errors on the way', () => {
-    assert.deepEqual(consoleErrors, []);
+  test('the step bar: the same marks, names without them, the focus kept at the ends, a phone’s marks alone', () =>
+    checkStepBar(fx, {
+      view: 'caption',
+      prefix: 'caption-',
+      play: 'caption-play',
+      names: ['First word', 'Back', 'Step', 'Last word'],
+    }));
+
+  test('the file picker has a name for a screen reader', async () => {
+    await page.goto(fx.link({ view: 'caption', lang: 'en' }));
+    await page.locator('[data-testid=upload]').waitFor({ timeout: 20_000 });
+    // it was announced as "button"
+    assert.match(await page.locator('[data-testid=upload]').ariaSnapshot(), /button "Your own image"/);
+  });
+
+  test('its scores and weights on a small laptop: the 8 columns whole, side by side where they fit', async () => {
+    for (const width of [1024, 1280, 1440]) {
+      const p = await fx.open({ view: 'caption', lang: 'en' }, { viewport: { width, height: 800 } });
+      await p.waitForSelector('[data-testid=caption-weight-63]', { timeout: 60_000 });
+      const found = await p.evaluate(() =>
+        ['caption-scores-panel', 'caption-weights-panel'].map((id) => {
+          const panel = /** @type {Element} */ (document.querySelector(`[data-testid=${id}]`));
+          const scroll = /** @type {HTMLElement} */ (panel.querySelector('.scroll'));
+          return {
+            cut: scroll.scrollWidth - scroll.clientWidth,
+            top: Math.round(panel.getBoundingClientRect().top),
+          };
+        }),
+      );
+      const where = `${width}: ${JSON.stringify(found)}`;
+      // at 1024 px 385 px of table in a 261 px box
+      for (const panel of found) assert.ok(panel.cut <= 0, where);
+      assert.equal(found[0].top === found[1].top, width >= 1280, where);
+    }
+  });
+
+  test('its words × cells heatmap on a phone: its own size in a box that scrolls, labels readable', async () => {
+    const phone = await fx.open({ view: 'caption', lang: 'en' }, PHONE);
+    const svg = phone.locator('[data-testid=caption-heatmap] svg');
+    await svg.waitFor({ state: 'attached', timeout: 60_000 });
+    await svg.scrollIntoViewIfNeeded();
+    const found = await svg.evaluate((el) => {
+      const box = /** @type {HTMLElement} */ (el.closest('.heatmap-scroll'));
+      return {
+        shown: el.getBoundingClientRect().width,
+        drawn: Number(el.getAttribute('width')),
+        scrolls: box.scrollWidth > box.clientWidth,
+        right: box.getBoundingClientRect().right,
+      };
+    });
+    // squeezed to 328 px: 64 columns of 14 px drawn at a third of their size, 4 px labels
+    assert.ok(found.drawn > 800 && Math.abs(found.shown - found.drawn) < 1, JSON.stringify(found));
+    assert.ok(found.scrolls && found.right <= 375, JSON.stringify(found));
+    assert.deepEqual(await pastTheEdge(phone), { scrollWidth: 375, width: 375, found: [] });
   });
 });

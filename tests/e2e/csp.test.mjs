@@ -3,19 +3,23 @@
 // forbids (inline script, eval, inline style attributes, remote origins) is refused and reported.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 
 import { directives } from '../../web/csp.js';
-import { launchBrowser } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { useBrowser } from './fixture.mjs';
 
+const fx = useBrowser();
 const built = new URL('../../build/web/index.html', import.meta.url);
-let server, browser, page;
+/**
+ * One page for the file, every message of which (not only errors, and its Workers' too) is kept:
+ * the views load in it one after another, then its Worker and its document are tried against the
+ * policy. The fixture lets through only the refusals the last test provokes (and counts itself).
+ */
+let page;
 const messages = [];
 
 before(async () => {
-  [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page = await fx.page({}, { keep: true, expected: /Content Security Policy/ });
   page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => messages.push(`pageerror: ${e}`));
   page.on('worker', (w) => w.on('console', (m) => messages.push(`worker ${m.type()}: ${m.text()}`)));
@@ -26,10 +30,6 @@ before(async () => {
       /** @type {any} */ (window).violations.push({ directive: e.violatedDirective, blocked: e.blockedURI }),
     );
   });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const violations = () => page.evaluate(() => /** @type {any} */ (window).violations.splice(0));
@@ -58,7 +58,7 @@ test('every view works under it with no console message and no violation', async
   };
   for (const [view, selector] of Object.entries(ready)) {
     await page.goto('about:blank');
-    const response = await page.goto(server.url + hash(view));
+    const response = await page.goto(fx.link(hash(view)));
     assert.match(
       response?.headers()['content-security-policy'] ?? '',
       /script-src 'self' 'wasm-unsafe-eval'/,

@@ -2,29 +2,23 @@
 // machine has: Chromium's record of the fonts it drew a node's text with (CDP
 // CSS.getPlatformFontsForNode) names the shipped subset, for the decode view's tokens and the
 // heatmap's SVG labels; the exported SVG carries that font's bytes; the PNG export draws with it;
-// no console errors (the Content-Security-Policy allows all of it). A screenshot of the zh
-// decode view and the exported PNG go to test-output/.
+// no console errors (the Content-Security-Policy allows all of it).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { before, test } from 'node:test';
 
-import { launchBrowser, pageScreenshot, waitForStep } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { pageScreenshot, shotPath, waitForStep } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
 
-const shots = new URL('../../test-output/', import.meta.url).pathname;
-mkdirSync(shots, { recursive: true });
+const fx = useBrowser();
 const fontBytes = readFileSync(new URL('../../web/fonts/noto-sans-sc-subset.woff2', import.meta.url));
 const INPUT = 'tom chase jerry';
 
-let server, browser, page, cdp;
-const consoleErrors = [];
+/** One page for the file: each test reads another part of the same zh decode. */
+let page, cdp;
 
 before(async () => {
-  server = await serveBuild();
-  browser = await launchBrowser();
-  page = await browser.newPage({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  page = await fx.page({ viewport: { width: 1280, height: 900 } }, { keep: true });
   const hash = new URLSearchParams({
     view: 'decode',
     task: 'zh',
@@ -32,17 +26,12 @@ before(async () => {
     input: INPUT,
     step: '2',
   });
-  await page.goto(`${server.url}#${hash}`);
+  await page.goto(fx.link(`#${hash}`));
   await waitForStep(page, 'zh-additive-bahdanau', 2);
   await page.evaluate(() => document.fonts.ready);
   cdp = await page.context().newCDPSession(page);
   await cdp.send('DOM.enable');
   await cdp.send('CSS.enable');
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 /** The fonts Chromium drew the text of the node at `selector` with: [{familyName, isCustomFont, glyphCount}]. */
@@ -68,6 +57,7 @@ test('the page loads its Chinese font and draws the zh tokens with it', async ()
     [['Noto Sans CJK SC', true]],
     'every glyph of the token from the shipped font',
   );
+  await pageScreenshot(page, 'font-zh-decode-1280');
 });
 
 test("the heatmap's SVG labels are drawn with it", async () => {
@@ -99,7 +89,8 @@ test('the exported SVG embeds the font, and the PNG is drawn with it', async () 
   // The PNG is, pixel for pixel, the exported SVG (font inside) drawn at 2×, and differs from
   // the same SVG without its embedded font (the machine's own CJK font, or none, draws other glyphs).
   const png = await grab('png');
-  writeFileSync(`${shots}font-zh-heatmap.png`, png);
+  const path = shotPath('font-zh-heatmap.png');
+  if (path) writeFileSync(path, png);
   const diffs = await page.evaluate(
     async ({ svg, png }) => {
       const pixels = async (blob, scale, size) => {
@@ -131,9 +122,4 @@ test('the exported SVG embeds the font, and the PNG is drawn with it', async () 
   );
   assert.equal(diffs.withFont, 0, 'the PNG is the SVG with its font');
   assert.ok(diffs.without > 0, `the font changes the picture (${diffs.without} bytes differ without it)`);
-});
-
-test('a screenshot of the zh decode view; no console errors', async () => {
-  await pageScreenshot(page, `${shots}font-zh-decode.png`);
-  assert.deepEqual(consoleErrors, []);
 });

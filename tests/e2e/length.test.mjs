@@ -1,25 +1,34 @@
 // The "Why attention" view in headless Chromium: the numbers on screen equal the engine's result
 // computed in node (the trainer module, the same held-out pairs and slices as the page's Worker);
 // progress shows while it runs and a cancel stops it; a bucket opens its held-out sources in Decode;
-// the link restores the view; 375 px works with touch; no console errors.
+// the link restores the view; the summary, the readout and the labels in both languages; 375 px
+// works with touch.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { before, beforeEach, describe, test } from 'node:test';
 
-import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { lengthAccuracy } from '../../web/features/length/evaluate.js';
 import { percent } from '../../web/shared/lib/length-summary.js';
-import { launchBrowser, urlSettled } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { loadTrainer } from '../js/trainer-fixture.mjs';
+import { shot, urlSettled } from './browser.mjs';
+import { PHONE, useBrowser } from './fixture.mjs';
+import { pastTheEdge } from './layout.mjs';
 
-const shots = new URL('../../test-output/', import.meta.url).pathname;
-mkdirSync(shots, { recursive: true });
+const fx = useBrowser();
+/** Each test's page: 1440 × 1000, in a fresh context. */
+let page;
+beforeEach(async () => {
+  page = await fx.page();
+});
+
 const checkpoint = (name) =>
   new Uint8Array(readFileSync(new URL(`../../web/models/${name}.safetensors`, import.meta.url)));
 const SCORES = ['none', 'dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'];
 
-let server, browser, page, trainer;
-const consoleErrors = [];
+let trainer;
+before(async () => {
+  trainer = await loadTrainer();
+});
 /** task/width → { results by score, sources } as the engine gives them in node */
 const expected = new Map();
 
@@ -47,7 +56,7 @@ async function engineResult(task, width) {
   return expected.get(key);
 }
 
-const waitDone = (p = page) => p.locator('[data-testid=length-summary]').waitFor({ timeout: 60_000 });
+const waitDone = (p = page) => p.locator('[data-testid=length-summary]').waitFor({ timeout: 90_000 });
 const text = (selector, p = page) => p.locator(selector).innerText();
 const svgText = (selector, p = page) => p.locator(selector).textContent();
 
@@ -64,24 +73,13 @@ function recordProgress(p) {
   });
 }
 
-describe('the Why attention view', () => {
-  before(async () => {
-    [server, browser, trainer] = await Promise.all([serveBuild(), launchBrowser(), loadTrainer()]);
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
-    await recordProgress(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describe('the chart', () => {
   test('the chart’s numbers equal the engine’s result computed in node, with progress on the way', async () => {
     const want = await engineResult('reverse', 4);
-    await page.goto(`${server.url}#view=length&task=reverse`);
+    await recordProgress(page);
+    await page.goto(fx.link('#view=length&task=reverse'));
     await waitDone();
-    await page.screenshot({ path: `${shots}length-desktop.png`, fullPage: true });
+    await shot(page, 'length-1440', { fullPage: true });
     const seen = [...(await page.evaluate(() => [.../** @type {any} */ (window).__progress]))];
     // a model part-way (done/total below 1000) was on screen, and every model reached 1000 / 1000
     assert.ok(
@@ -120,7 +118,7 @@ describe('the Why attention view', () => {
         `${b.hits} / ${b.pairs} · ${percent(b.hits, b.pairs)}`,
       );
     }
-    await page.screenshot({ path: `${shots}length-desktop-hover.png` });
+    await shot(page, 'length-hover-1440');
   });
 
   test('a bucket opens its held-out sources in Decode, one after the other', async () => {
@@ -131,6 +129,8 @@ describe('the Why attention view', () => {
       if (r.sourceLengths[k] >= 13 && r.sourceLengths[k] <= 16)
         inBucket.push({ source: sources[k], match: r.matches[k] });
     assert.equal(inBucket.length, 258);
+    await page.goto(fx.link('#view=length&task=reverse'));
+    await waitDone();
     await page.click('[data-testid=length-bucket-13]');
     await page.locator('[data-testid=length-examples]').waitFor();
     assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[0].source);
@@ -147,7 +147,7 @@ describe('the Why attention view', () => {
     assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[9].source);
     await urlSettled(page);
     assert.match(page.url(), /view=decode&task=reverse&model=none-bahdanau/);
-    await page.screenshot({ path: `${shots}length-decode.png` });
+    await shot(page, 'length-decode-1440');
     // another score function in Decode: the marks are that model's (the engine's per-pair results)
     await page.check('[data-testid=score-additive]', { force: true });
     await page.locator('[data-testid=decode][data-model=reverse-additive-bahdanau]').waitFor();
@@ -170,10 +170,8 @@ describe('the Why attention view', () => {
   });
 
   test('the link restores the view and its bucket width, the chart recomputes, and a cancel stops it', async () => {
-    const fresh = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    fresh.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    fresh.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
-    await fresh.goto(`${server.url}#view=length&task=zh&lw=2`);
+    const fresh = page;
+    await fresh.goto(fx.link('#view=length&task=zh&lw=2'));
     await waitDone(fresh);
     assert.equal(await fresh.isChecked('[data-testid=length-task-zh]'), true);
     assert.equal(await fresh.isChecked('[data-testid=length-width-2]'), true);
@@ -201,41 +199,111 @@ describe('the Why attention view', () => {
       await text(`[data-testid=length-cell-none-${b.minLength}]`, fresh),
       `${percent(b.hits, b.pairs)}\n${b.hits} / ${b.pairs}`,
     );
-    await fresh.close();
   });
 
   test('375 px wide with touch: a tap shows a bucket, a second tap opens it; no sideways scroll', async () => {
-    const phone = await browser.newPage({
-      viewport: { width: 375, height: 800 },
-      hasTouch: true,
-      isMobile: true,
-    });
-    phone.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    phone.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
-    await phone.goto(`${server.url}#view=length&task=reverse`);
+    const phone = await fx.open('#view=length&task=reverse', PHONE);
     await waitDone(phone);
     assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375));
-    await phone.screenshot({ path: `${shots}length-phone.png`, fullPage: true });
+    await shot(phone, 'length-375', { fullPage: true });
     await phone.locator('[data-testid=length-bucket-5]').tap();
     assert.match(await text('[data-testid=length-readout-title]', phone), /5–8: 331 pairs/);
     await phone.locator('[data-testid=length-bucket-5]').tap();
     await phone.locator('[data-testid=length-examples]').waitFor();
     assert.match(await text('[data-testid=length-examples-title]', phone), /5–8 tokens.*1 of 331/);
     assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375));
-    await phone.screenshot({ path: `${shots}length-phone-decode.png` });
-    await phone.close();
+    await shot(phone, 'length-decode-375');
   });
 
-  test('in Chinese, and no console errors', async () => {
-    const zh = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    zh.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    zh.on('pageerror', (e) => consoleErrors.push(String(e.stack)));
-    await zh.goto(`${server.url}#view=length&task=reverse&lang=zh`);
+  test('in Chinese', async () => {
+    const zh = page;
+    await zh.goto(fx.link('#view=length&task=reverse&lang=zh'));
     await waitDone(zh);
     assert.equal(await text('[data-testid=view-length]', zh), '为什么需要注意力');
     assert.match(await text('[data-testid=length-summary]', zh), /没有注意力时/);
-    await zh.screenshot({ path: `${shots}length-desktop-zh.png`, fullPage: true });
-    await zh.close();
-    assert.deepEqual(consoleErrors, []);
+    await shot(zh, 'length-1440-zh', { fullPage: true });
+  });
+});
+
+describe('the summary, the readout and the labels', () => {
+  test('the summary does not count a model below the baseline among those that hold up', async () => {
+    await page.goto(fx.link({ view: 'length', task: 'dates', lang: 'en' }));
+    const summary = await page.locator('[data-testid=length-summary]').innerText({ timeout: 90_000 });
+    const pct = (s) => Number(s.replace(' %', ''));
+    const baselineLast = pct(summary.match(/to ([\d.]+ %) on/)[1]);
+    const stay = summary.match(/(\d+) of the (\d+) models stay between ([\d.]+ %) and/);
+    // It read "6 of the 6 models stay between 39.53 % and 100.00 %": cosine, below the baseline's 41.86 %.
+    assert.ok(pct(stay[3]) > baselineLast, summary);
+    const weak = summary.match(/No better than the baseline there: cosine \(([\d.]+ %)\)/);
+    assert.ok(weak && pct(weak[1]) <= baselineLast, summary);
+    assert.equal(Number(stay[1]), Number(stay[2]) - 1);
+  });
+
+  test('the view says when it has decoded, and its readout’s keys stand level with their names', async () => {
+    await page.goto(fx.link({ view: 'length', task: 'reverse', lang: 'en' }));
+    await waitDone();
+    await page.hover('[data-testid=length-bucket-13]');
+    await page.locator('[data-testid=length-readout-title]').waitFor();
+    const offsets = await page.$$eval('[data-testid=length-readout] li', (rows) =>
+      rows.map((li) => {
+        const mid = (el) => {
+          const r = el.getBoundingClientRect();
+          return r.top + r.height / 2;
+        };
+        return Math.abs(mid(li.querySelector('.swatch')) - mid(li.querySelector('.name')));
+      }),
+    );
+    // Finished, the status still read "Decoding 1000 held-out pairs per model".
+    assert.match(
+      await page.locator('[data-testid=length-progress] .status').innerText(),
+      /^Decoded 1000 held-out/,
+    );
+    // Each key sat at the top of its row, a line above its model's name.
+    assert.equal(offsets.length, 7);
+    for (const d of offsets) assert.ok(d < 3, String(offsets));
+  });
+
+  test('in Chinese a bucket’s spoken label lists the models with the Chinese list mark', async () => {
+    await page.goto(fx.link({ view: 'length', task: 'reverse', lang: 'zh' }));
+    await waitDone();
+    const label = await page.getAttribute('[data-testid=length-bucket-1]', 'aria-label');
+    // It read "无注意力（一个固定向量） 100.00 %, 点积 100.00 %, …" with English commas.
+    assert.match(label, /100\.00 %、点积 100\.00 %、缩放点积/);
+    assert.doesNotMatch(label, /, /);
+  });
+
+  test('the view names each score function as the other views do, in both languages', async () => {
+    const { default: length } = await import('../../web/features/length/strings.js');
+    const { default: formulas } = await import('../../web/shared/i18n/formulas.js');
+    // In Chinese "general" was 通用 in this view and 一般式 in Decode, Compare and the formulas.
+    for (const lang of ['en', 'zh'])
+      for (const score of ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'])
+        assert.equal(length[lang][`model_${score}`], formulas[lang][`${score}Label`], `${lang} ${score}`);
+  });
+
+  test('its table on a phone: a model’s name above its figures, nothing scrolled away', async () => {
+    for (const lang of ['en', 'zh']) {
+      const phone = await fx.open({ view: 'length', task: 'zh', lang }, PHONE);
+      await waitDone(phone);
+      const found = await phone.$eval('[data-testid=length-table]', (table) => {
+        const wrap = /** @type {HTMLElement} */ (table.parentElement);
+        return {
+          scrolls: wrap.scrollWidth - wrap.clientWidth,
+          cells: [...table.querySelectorAll('td')].map((td) => {
+            const b = td.getBoundingClientRect();
+            return { right: Math.round(b.right), width: b.width, cut: td.scrollWidth > td.clientWidth };
+          }),
+          caption: Math.round(
+            /** @type {Element} */ (table.querySelector('caption')).getBoundingClientRect().right,
+          ),
+        };
+      });
+      const where = `${lang}: ${JSON.stringify(found).slice(0, 400)}`;
+      // seven models × five columns; "no attention (one fixed vector)" wrapped onto four lines
+      assert.ok(found.cells.length >= 30, where);
+      assert.ok(found.scrolls <= 0 && found.caption <= 375, where);
+      for (const cell of found.cells) assert.ok(cell.width > 0 && cell.right <= 375 && !cell.cut, where);
+      assert.deepEqual(await pastTheEdge(phone), { scrollWidth: 375, width: 375, found: [] });
+    }
   });
 });

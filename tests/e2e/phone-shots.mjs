@@ -1,6 +1,7 @@
 // Screenshots of every view at a phone's, a tablet's and two laptops' sizes, in English and Chinese,
 // into the folder named on the command line (a look at them is part of changing the layout):
 // node tests/e2e/phone-shots.mjs build/phone-shots [view …]
+// What reaches past the screen's edge is tests/e2e/layout.test.mjs's to find.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, scrollThrough, urlSettled } from './browser.mjs';
@@ -51,31 +52,6 @@ try {
         await page.goto(`${server.url}#view=${view}&lang=${lang}`);
         await page.waitForTimeout(['length', 'train', 'listen', 'caption'].includes(view) ? 5000 : 2500);
         await urlSettled(page);
-        // what reaches past the screen's right edge outside a box that scrolls or clips it
-        const wide = await page.evaluate(() => {
-          const w = document.documentElement.clientWidth;
-          const over = [];
-          for (const el of document.querySelectorAll('body *')) {
-            const b = el.getBoundingClientRect();
-            if (!b.width || b.right <= w + 0.5) continue;
-            let clipped = false;
-            for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
-              if (
-                getComputedStyle(up).overflowX !== 'visible' &&
-                up.getBoundingClientRect().right <= w + 0.5
-              ) {
-                clipped = true;
-                break;
-              }
-            if (!clipped)
-              over.push(
-                `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''} ${Math.round(b.right)}`,
-              );
-          }
-          return { scrollWidth: document.documentElement.scrollWidth, w, over: over.slice(0, 8) };
-        });
-        if (wide.scrollWidth > wide.w || wide.over.length)
-          console.log(view, lang, width, JSON.stringify(wide));
         // the page cut into pieces a look can take in at once, each part shown as a reader scrolls
         await pieces(page, join(out, `${view}-${lang}-${width}`), Math.max(height, 1200));
         await page.close();

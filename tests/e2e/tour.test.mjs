@@ -1,40 +1,31 @@
 // The guided tour in the page: the whole path in English and in Chinese, each stop's view and
 // state (read back from the link the page writes) and its text, whose numbers must equal the
 // engine's own run in node; leaving and resuming; each stop's own link; a walk by keyboard only;
-// the bar at 375 px. Zero console errors throughout.
+// the bar at 375 px.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 
 import dict from '../../web/features/tour/strings.js';
 import { formatNumber } from '../../web/shared/lib/format.js';
 import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
 import { STOPS } from '../../web/features/tour/stops.js';
-import { loadEngine } from '../js/load-engine.mjs';
-import { launchBrowser, urlSettled } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { urlSettled } from './browser.mjs';
+import { ap, model } from './engine.mjs';
+import { useBrowser } from './fixture.mjs';
 
 const SENTENCE = 'tom chase jerry';
-const modelFile = (name) =>
-  new Uint8Array(readFileSync(new URL(`../../web/models/${name}.safetensors`, import.meta.url)));
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
 
-let server, browser, ap;
+const fx = useBrowser();
 /** What each stop's text must cite, from the engine in node: stop id → params. */
 const expected = {};
-const consoleErrors = [];
 
 function decodeWith(name, input) {
-  const model = ap.Model.load(modelFile(name));
-  const session = model.decode(input);
+  const session = model(name).decode(input);
   const steps = session.run();
-  const out = { steps, outputText: session.outputText(), session, model };
-  return out;
+  return { steps, outputText: session.outputText(), session };
 }
-const close = ({ session, model }) => {
-  session.delete();
-  model.delete();
-};
+const close = ({ session }) => session.delete();
 const largest = (weights) => weights.indexOf(Math.max(...weights));
 
 function attentionFacts(name) {
@@ -56,8 +47,7 @@ function attentionFacts(name) {
   return { facts, index: i };
 }
 
-before(async () => {
-  [server, browser, ap] = await Promise.all([serveBuild(), launchBrowser(), loadEngine()]);
+before(() => {
   const fixed = decodeWith('zh-none-bahdanau', SENTENCE);
   expected.fixed = { output: fixed.outputText };
   close(fixed);
@@ -107,17 +97,7 @@ before(async () => {
   };
   close(greedy);
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function newPage(width = 1440, height = 1000) {
-  const page = await browser.newPage({ viewport: { width, height } });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  return page;
-}
+const newPage = (width = 1440, height = 1000) => fx.page({ viewport: { width, height } });
 const hashFields = async (page) => {
   await urlSettled(page);
   return Object.fromEntries(new URLSearchParams(await page.evaluate(() => location.hash.slice(1))));
@@ -204,29 +184,25 @@ async function walk(page, lang) {
 describe('the guided tour', () => {
   test('walks the whole path in English from the masthead button', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}#lang=en`);
+    await page.goto(`${fx.url}#lang=en`);
     const start = page.locator('[data-testid=tour-start]');
     assert.equal(await start.innerText(), 'Guided tour');
     await start.click();
     await walk(page, 'en');
-    await page.close();
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('walks the whole path in Chinese', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}#lang=zh`);
+    await page.goto(`${fx.url}#lang=zh`);
     const start = page.locator('[data-testid=tour-start]');
     assert.equal(await start.innerText(), '导览');
     await start.click();
     await walk(page, 'zh');
-    await page.close();
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('leaving keeps the stop’s state to explore; the masthead resumes there, after a reload too', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}#tour=3&lang=en`);
+    await page.goto(`${fx.url}#tour=3&lang=en`);
     await checkStop(page, 2, 'en');
     await page.click('[data-testid=tour-leave]');
     await page.waitForSelector('[data-testid=tour]', { state: 'detached' });
@@ -257,19 +233,16 @@ describe('the guided tour', () => {
     await page.click('[data-testid=tour-again]');
     await checkStop(page, 2, 'en');
     await page.click('[data-testid=tour-leave]');
-    await page.close();
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('switching the language redraws the stop and the bad-stop note in the other language', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}#tour=3&lang=en`);
+    await page.goto(`${fx.url}#tour=3&lang=en`);
     await checkStop(page, 2, 'en');
     await page.click('[data-testid=lang-zh]');
     await checkStop(page, 2, 'zh');
-    await page.close();
     const bad = await newPage();
-    await bad.goto(`${server.url}#tour=99&lang=en`);
+    await bad.goto(`${fx.url}#tour=99&lang=en`);
     const notes = bad.locator('[data-testid=link-notes]');
     await notes.waitFor();
     assert.match(await notes.innerText(), /There is no tour stop “99”/);
@@ -277,15 +250,13 @@ describe('the guided tour', () => {
     await bad.waitForFunction(() =>
       document.querySelector('[data-testid=link-notes]')?.textContent?.includes('导览没有第 “99” 站'),
     );
-    await bad.close();
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('a stop drops the what-ifs the page had, so its numbers are the trained model’s', async () => {
     const page = await newPage();
     // step 1's attention pinned on “jerry”: 汤姆's weights are no longer the model's own
     await page.goto(
-      `${server.url}#view=decode&task=zh&model=additive-bahdanau&input=tom+chase+jerry&step=0&wi=p2@0&lang=en`,
+      `${fx.url}#view=decode&task=zh&model=additive-bahdanau&input=tom+chase+jerry&step=0&wi=p2@0&lang=en`,
     );
     await page.locator('[data-testid=decode]').waitFor();
     assert.equal((await hashFields(page)).wi, 'p2@0');
@@ -294,22 +265,20 @@ describe('the guided tour', () => {
     await page.click('[data-testid=tour-next]');
     await checkStop(page, 2, 'en');
     assert.equal((await hashFields(page)).wi, undefined);
-    await page.close();
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('each stop’s own link opens that stop; a stop that is not there gives a link note', async () => {
     for (let i = 0; i < STOPS.length; i++) {
       const page = await newPage();
-      await page.goto(`${server.url}#tour=${i + 1}&lang=zh`);
+      await page.goto(`${fx.url}#tour=${i + 1}&lang=zh`);
       await checkStop(page, i, 'zh');
       const link = page.locator('[data-testid=tour-link]');
       assert.equal(await link.getAttribute('href'), `#tour=${i + 1}`);
-      await page.close();
+      await page.context().close();
     }
     for (const bad of ['0', '9', 'three']) {
       const page = await newPage();
-      await page.goto(`${server.url}#tour=${bad}&lang=en`);
+      await page.goto(`${fx.url}#tour=${bad}&lang=en`);
       const notes = page.locator('[data-testid=link-notes]');
       await notes.waitFor();
       assert.match(
@@ -317,14 +286,13 @@ describe('the guided tour', () => {
         new RegExp(`There is no tour stop “${bad}” \\(the stops are 1 to ${STOPS.length}\\)`),
       );
       assert.equal(await page.locator('[data-testid=tour]').count(), 0);
-      await page.close();
+      await page.context().close();
     }
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('can be walked by keyboard only, and leaves the stepping keys to the page', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}#lang=en`);
+    await page.goto(`${fx.url}#lang=en`);
     await page.locator('[data-testid=engine-status] [data-testid=isa]').waitFor();
     for (let tabs = 0; tabs < 10 && (await activeTestid(page)) !== 'tour-start'; tabs++)
       await page.keyboard.press('Tab');
@@ -361,13 +329,11 @@ describe('the guided tour', () => {
     );
     await page.keyboard.press('Enter');
     await checkStop(page, STOPS.length - 2, 'en');
-    await page.close();
-    assert.deepEqual(consoleErrors, []);
   });
 
   test('at 375 px the bar is docked at the bottom, inside the width, under what it talks about', async () => {
     const page = await newPage(375, 800);
-    await page.goto(`${server.url}#tour=1&lang=zh`);
+    await page.goto(`${fx.url}#tour=1&lang=zh`);
     for (let i = 0; i < STOPS.length; i++) {
       await checkStop(page, i, 'zh');
       const bar = await page.locator('[data-testid=tour]').boundingBox();
@@ -379,7 +345,5 @@ describe('the guided tour', () => {
       assert.ok(overflow <= 0, `no sideways scrolling (${overflow} px)`);
       await page.click('[data-testid=tour-next]');
     }
-    await page.close();
-    assert.deepEqual(consoleErrors, []);
   });
 });

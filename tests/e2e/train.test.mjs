@@ -1,29 +1,33 @@
-// The Train view in headless Chromium with the real trainer module: dates trains for a few
-// hundred steps in a Worker, the loss falls, the numbers on the charts and the run card are the
-// engine's reports, the slider scrubs back to earlier alignments, the trained model opens in
-// Decode (whose stepper shows the same alignment the engine reported for the probe), it is kept
-// after a reload, downloads and loads again, a diverging run stops with its message and keeps its
-// last good model, cancel terminates the Workers, own pairs show the engine's messages, and the
-// page's first load fetches no trainer. Screenshots go to test-output/.
+// The Train view in headless Chromium with the real trainer module: dates trains for a few hundred
+// steps in a Worker, the loss falls, the numbers on the charts and the run card are the engine's
+// reports, the slider scrubs back to earlier alignments, the trained model opens in Decode (whose
+// stepper shows the same alignment the engine reported for the probe), Beam and Compare, it is
+// kept after a reload, downloads and loads again; a diverging run stops with its message and keeps
+// its last good model, cancel terminates the Workers, own pairs show the engine's messages, the
+// page's first load fetches no trainer, a late-loading view keeps its link; and a location run of
+// dates shows in Decode, Compare and Beam what tests/e2e/training_golden.json says it must.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { launchBrowser, pageScreenshot, urlSettled, waitForStep } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { linkOf, RUNS } from '../js/training-reference.mjs';
+import { pageScreenshot, shot, urlSettled, waitForStep } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
+import { trainInPage } from './train-page.mjs';
 
-const shots = new URL('../../test-output/', import.meta.url).pathname;
-mkdirSync(shots, { recursive: true });
-const built = existsSync(new URL('../../build/wasm/trainer.js', import.meta.url));
+const fx = useBrowser();
+const golden = JSON.parse(readFileSync(new URL('training_golden.json', import.meta.url), 'utf8'));
+const tmp = mkdtempSync(join(tmpdir(), 'apg-train-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
 
-let server, browser, context, page;
-const consoleErrors = [];
 const STEPS = 300;
 
 const trainHash = (fields) => `#${new URLSearchParams({ view: 'train', ...fields })}`;
 async function open(p, hash, ready = '[data-testid=train-start]:not([disabled])') {
   await p.goto('about:blank');
-  await p.goto(server.url + hash);
+  await p.goto(fx.link(hash));
   await p.waitForSelector(ready, { timeout: 60_000 });
 }
 const runStatus = (p, score) => p.locator(`[data-testid=run-${score}]`).getAttribute('data-status');
@@ -60,35 +64,30 @@ async function runWorkers(p) {
   return names.filter((n) => /^train-\d+-/.test(n)).map((n) => n.replace(/^train-\d+-/, 'train-'));
 }
 
-describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not built' }, () => {
-  before(async () => {
-    [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+test('the first load of the page fetches neither the trainer nor its Worker', async () => {
+  const page = await fx.page();
+  const urls = [];
+  const listen = (r) => urls.push(r.url());
+  page.on('request', listen);
+  await page.goto(fx.link('#view=decode&task=dates&model=additive-bahdanau&input=29+november+2026'));
+  await waitForStep(page, 'dates-additive-bahdanau', 0);
+  await page.waitForTimeout(500);
+  page.off('request', listen);
+  assert.ok(
+    urls.some((u) => /playground.*\.wasm$/.test(u)),
+    'the page engine loaded',
+  );
+  assert.deepEqual(
+    urls.filter((u) => /trainer|TrainView/.test(u)),
+    [],
+  );
+});
 
-  test('the first load of the page fetches neither the trainer nor its Worker', async () => {
-    const urls = [];
-    const listen = (r) => urls.push(r.url());
-    page.on('request', listen);
-    await page.goto(server.url + '#view=decode&task=dates&model=additive-bahdanau&input=29+november+2026');
-    await waitForStep(page, 'dates-additive-bahdanau', 0);
-    await page.waitForTimeout(500);
-    page.off('request', listen);
-    assert.ok(
-      urls.some((u) => /playground.*\.wasm$/.test(u)),
-      'the page engine loaded',
-    );
-    assert.deepEqual(
-      urls.filter((u) => /trainer|TrainView/.test(u)),
-      [],
-    );
+describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
+  /** One page for the run: it trains once, and the tests after the first look at what it made. */
+  let page;
+  before(async () => {
+    page = await fx.page({}, { keep: true });
   });
 
   test(`dates trains ${STEPS} steps: the loss falls and every number shown is the engine's`, async () => {
@@ -156,7 +155,7 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
       probe.weights.slice(0, probe.cols).map(String),
     );
     assert.ok(await page.locator('[data-testid=run-additive-kept]').isVisible(), 'the finished run is kept');
-    await pageScreenshot(page, `${shots}train-desktop.png`);
+    await pageScreenshot(page, 'train-1440');
   });
 
   test('the slider scrubs back: the alignment and the curves of an earlier evaluation', async () => {
@@ -251,7 +250,7 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
       page.waitForEvent('download'),
       page.locator('[data-testid=saved-download]').first().click(),
     ]);
-    const file = `${shots}trained-download.safetensors`;
+    const file = join(tmp, 'trained-download.safetensors');
     await download.saveAs(file);
     const bytes = readFileSync(file);
     assert.ok(bytes.length > 1000, 'a .safetensors file');
@@ -277,7 +276,7 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     assert.equal(await saved.count(), before, 'still gone after a reload');
     assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 0);
 
-    const junk = `${shots}not-a-model.safetensors`;
+    const junk = join(tmp, 'not-a-model.safetensors');
     writeFileSync(junk, Buffer.from('this is not a safetensors file at all'));
     await page.locator('[data-testid=saved-file]').setInputFiles(junk);
     await page.waitForSelector('[data-testid=saved-error]');
@@ -300,137 +299,294 @@ describe('the Train view', { skip: built ? false : 'build/wasm/trainer.js is not
     );
     assert.equal(await saved.filter({ hasText: 'dropped.safetensors' }).count(), 1);
   });
+});
 
-  test('a diverging run (a huge learning rate) stops with its message and keeps the last good model', async () => {
-    await open(page, trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1e30' }));
-    await page.click('[data-testid=train-start]');
-    await waitForStatus(page, 'additive', ['diverged', 'failed'], 60_000);
-    assert.equal(await runStatus(page, 'additive'), 'diverged');
-    const message = await page.locator('[data-testid=run-additive-message]').textContent();
-    assert.ok(message && message.length > 10, `a message: ${message}`);
-    assert.ok(
-      await page.locator('[data-testid=run-additive-final-decode]').isVisible(),
-      'the last good model opens',
-    );
-    await page.click('[data-testid=run-additive-final-decode]');
-    await decodedModel(page);
+test('a diverging run (a huge learning rate) stops with its message and keeps the last good model', async () => {
+  const page = await fx.page();
+  await open(page, trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1e30' }));
+  await page.click('[data-testid=train-start]');
+  await waitForStatus(page, 'additive', ['diverged', 'failed'], 60_000);
+  assert.equal(await runStatus(page, 'additive'), 'diverged');
+  const message = await page.locator('[data-testid=run-additive-message]').textContent();
+  assert.ok(message && message.length > 10, `a message: ${message}`);
+  assert.ok(
+    await page.locator('[data-testid=run-additive-final-decode]').isVisible(),
+    'the last good model opens',
+  );
+  await page.click('[data-testid=run-additive-final-decode]');
+  await decodedModel(page);
+});
+
+test('pause holds the runs, resume goes on, cancel terminates their Workers', async () => {
+  const page = await fx.page();
+  await open(page, trainHash({ 'tr-scores': 'dot,additive', 'tr-steps': '20000' }));
+  await page.click('[data-testid=train-start]');
+  await page.waitForFunction(
+    () =>
+      ['dot', 'additive'].every(
+        (s) => Number(document.querySelector(`[data-testid=run-${s}-step]`)?.textContent?.split(' ')[0]) > 0,
+      ),
+    null,
+    { timeout: 60_000 },
+  );
+  assert.deepEqual((await runWorkers(page)).sort(), ['train-additive', 'train-dot'], 'one Worker per run');
+  await page.click('[data-testid=train-pause]');
+  await waitForStatus(page, 'dot', ['paused']);
+  const held = await page.locator('[data-testid=run-dot-step]').textContent();
+  await page.waitForTimeout(600);
+  assert.equal(await page.locator('[data-testid=run-dot-step]').textContent(), held, 'paused');
+  await page.click('[data-testid=train-resume]');
+  await page.waitForFunction(
+    (held) => document.querySelector('[data-testid=run-dot-step]')?.textContent !== held,
+    held,
+    { timeout: 20_000 },
+  );
+  await page.click('[data-testid=train-cancel]');
+  assert.equal(await runStatus(page, 'dot'), 'cancelled');
+  assert.equal(await runStatus(page, 'additive'), 'cancelled');
+  for (let i = 0; i < 50 && (await runWorkers(page)).length > 0; i++) await page.waitForTimeout(100);
+  assert.deepEqual(await runWorkers(page), [], 'the runs’ Workers are gone');
+  await urlSettled(page);
+  assert.match(page.url(), /tr-scores=dot%2Cadditive/);
+  assert.match(page.url(), /tr-steps=20000/);
+});
+
+test('own pairs: the engine’s reading, and its message for a bad line (the data stays out of the URL)', async () => {
+  const page = await fx.page();
+  await open(page, trainHash({ 'tr-data': 'pairs' }), '[data-testid=pairs-text]');
+  await page.waitForFunction(() =>
+    /at most/.test(document.querySelector('[data-testid=pairs-limits]')?.textContent ?? ''),
+  );
+  assert.match(
+    await page.locator('[data-testid=pairs-limits]').textContent(),
+    /at most 50,000 pairs and 2,000,000 bytes/,
+  );
+  await page.locator('[data-testid=pairs-text]').fill('abc\tcba\nno tab on this line\nxyz\tzyx\n');
+  await page.waitForSelector('[data-testid=pairs-error]');
+  assert.match(await page.locator('[data-testid=pairs-error]').textContent(), /\b2\b/, 'names line 2');
+  assert.ok(await page.locator('[data-testid=train-start]').isDisabled(), 'no training on refused pairs');
+  const lines = [];
+  for (let i = 0; i < 120; i++) {
+    const word = [...String(1000 + i)].map((d) => 'abcdefghij'[Number(d)]).join('');
+    lines.push(`${word}\t${[...word].reverse().join('')}`);
+  }
+  // Dropped as a file on the text box (as a person drags a .tsv in).
+  await page.locator('[data-testid=pairs-text]').evaluate((box, text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], 'reverse.tsv', { type: 'text/tab-separated-values' }));
+    box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, lines.join('\n'));
+  await page.waitForSelector('[data-testid=pairs-summary]');
+  assert.equal(await page.locator('[data-testid=pairs-text]').inputValue(), lines.join('\n'));
+  const summary = await page.locator('[data-testid=pairs-summary]').textContent();
+  const [count, train, held] = [...summary.matchAll(/(\d[\d,]*)/g)].map((m) =>
+    Number(m[1].replace(/,/g, '')),
+  );
+  assert.equal(count, 120);
+  assert.equal(train + held, 120, 'train + held out = all pairs');
+  assert.match(summary, /character tokens/);
+  assert.ok((await page.locator('[data-testid=hist-source] rect').count()) > 0, 'a length histogram');
+  assert.ok(await page.locator('[data-testid=train-start]').isEnabled());
+  await urlSettled(page);
+  assert.doesNotMatch(decodeURIComponent(page.url()), /cba|abc/, 'no pair in the URL');
+  // A short run on them: its model decodes the engine's probe in Decode as the trainer traced it.
+  await page.locator('[data-testid=train-steps]').fill('40');
+  await page.locator('[data-testid=train-steps]').blur();
+  for (const box of await page.locator('[data-testid^=train-score-]').all())
+    if ((await box.getAttribute('data-testid')) !== 'train-score-additive') await box.uncheck();
+  await page.click('[data-testid=train-start]');
+  await waitForStatus(page, 'additive', ['done'], 120_000);
+  const [run] = await reported(page);
+  assert.equal(run.reports.at(-1).step, 40);
+  await page.click('[data-testid=run-additive-final-decode]');
+  const name = await decodedModel(page);
+  assert.match(name, /^pairs-additive-bahdanau-step40-/);
+  await checkTrace(page, name, run.evaluations.at(-1).probe);
+});
+
+test('at 375 px the view fits the width', async () => {
+  const phone = await fx.open(trainHash({ 'tr-scores': 'additive,cosine', 'tr-steps': '60' }), {
+    viewport: { width: 375, height: 800 },
+  });
+  await phone.click('[data-testid=settings-summary]');
+  await phone.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
+  await phone.click('[data-testid=train-start]');
+  await waitForStatus(phone, 'cosine', ['done'], 120_000);
+  // The cosine run states the bound for the probe's n (the engine's number: e² / (e² + n − 1)).
+  const bound = phone.locator('[data-testid=run-cosine-bound]');
+  await bound.waitFor();
+  const n = Number(await bound.getAttribute('data-n'));
+  const cols = (await reported(phone))[1].evaluations.at(-1).probe.cols;
+  assert.equal(n, cols);
+  const e2 = Math.exp(2);
+  assert.ok(Math.abs(Number(await bound.getAttribute('data-value')) - e2 / (e2 + n - 1)) < 1e-6);
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert.ok(overflow <= 0, `no sideways scroll (${overflow} px too wide)`);
+  await pageScreenshot(phone, 'train-375');
+  await phone.locator('[data-testid=chart-loss]').scrollIntoViewIfNeeded();
+  await shot(phone, 'train-charts-375');
+  await phone.locator('[data-testid=run-cosine]').scrollIntoViewIfNeeded();
+  await shot(phone, 'train-run-375');
+});
+
+test('a link into the view while its code comes late keeps its task, score functions and steps', async () => {
+  // The Train view's code, and the state that reads its fields from the link, arrive only when
+  // the view opens; the page writes its state into the link 250 ms after it starts. Here the
+  // view's code is held back for 2 s: the link's fields must survive, in the view and the address.
+  const hash = new URLSearchParams({
+    view: 'train',
+    'tr-task': 'speech',
+    'tr-scores': 'location,dot',
+    'tr-steps': '40',
+  });
+  const context = await fx.context();
+  await context.route(/\/assets\/(TrainView|train[^/]*)-[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await route.continue();
+  });
+  const page = await context.newPage();
+  await page.goto(fx.link(`#${hash}`));
+  const linkNow = async () => new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
+  await page.waitForTimeout(1000);
+  const waiting = await linkNow();
+  for (const [key, value] of hash) assert.equal(waiting.get(key), value, `${key} while loading`);
+  await page.waitForSelector('[data-testid=train-speech-encoder]', { timeout: 60_000 });
+  assert.equal(await page.inputValue('[data-testid=train-steps]'), '40');
+  assert.equal(await page.isChecked('[data-testid=train-score-location]'), true);
+  assert.equal(await page.isChecked('[data-testid=train-score-dot]'), true);
+  assert.equal(await page.isChecked('[data-testid=train-score-additive]'), false);
+  await urlSettled(page);
+  const written = await linkNow();
+  for (const [key, value] of hash) assert.equal(written.get(key), value, `${key} once shown`);
+});
+
+describe('a location run of dates, trained once, in Decode, Compare and Beam', () => {
+  const run = RUNS.datesLocation;
+  const want = golden.datesLocation;
+  /** One page for the run: it trains once, and the tests after the first look at its model. */
+  let page;
+  before(async () => {
+    page = await fx.page({}, { keep: true });
   });
 
-  test('pause holds the runs, resume goes on, cancel terminates their Workers', async () => {
-    await open(page, trainHash({ 'tr-scores': 'dot,additive', 'tr-steps': '20000' }));
-    await page.click('[data-testid=train-start]');
+  /** Every heatmap cell `${testid}-${i}-${j}`'s data-value, as rows. */
+  const heatmap = (testid) =>
+    page.$$eval(
+      `[data-testid^="${testid}-"]`,
+      (els, t) => {
+        const rows = [];
+        for (const e of els) {
+          const m = new RegExp(`^${t}-(\\d+)-(\\d+)$`).exec(e.getAttribute('data-testid') ?? '');
+          if (!m) continue;
+          (rows[Number(m[1])] ??= [])[Number(m[2])] = Number(e.getAttribute('data-value'));
+        }
+        return rows;
+      },
+      testid.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    );
+
+  test(`${run.steps} steps of dates location train in the page, and the finished run is kept`, async () => {
+    await trainInPage(page, fx.url, linkOf(run), 120_000);
+    await page.waitForSelector('[data-testid=run-location-kept]');
+  });
+
+  test('Decode shows the previous weights and the location features of the golden records', async () => {
+    assert.equal(want.score, 'location');
+    await page.click('[data-testid=run-location-final-decode]');
     await page.waitForFunction(
-      () =>
-        ['dot', 'additive'].every(
-          (s) =>
-            Number(document.querySelector(`[data-testid=run-${s}-step]`)?.textContent?.split(' ')[0]) > 0,
-        ),
+      () => /location/.test(document.querySelector('[data-testid=decode]')?.getAttribute('data-model') ?? ''),
       null,
-      { timeout: 60_000 },
+      { timeout: 30_000 },
     );
-    assert.deepEqual((await runWorkers(page)).sort(), ['train-additive', 'train-dot'], 'one Worker per run');
-    await page.click('[data-testid=train-pause]');
-    await waitForStatus(page, 'dot', ['paused']);
-    const held = await page.locator('[data-testid=run-dot-step]').textContent();
-    await page.waitForTimeout(600);
-    assert.equal(await page.locator('[data-testid=run-dot-step]').textContent(), held, 'paused');
-    await page.click('[data-testid=train-resume]');
+    const name = (await page.locator('[data-testid=decode]').getAttribute('data-model')) ?? '';
+    await waitForStep(page, name, 0);
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), want.probe);
+    await page.click('[data-testid=step]');
+    await page.click('[data-testid=step]');
+    await waitForStep(page, name, 2);
+    await page.waitForSelector('[data-testid=previous-panel]');
+    const previous = want.step2.previousWeights;
+    assert.ok(previous.length > 10, 'the probe has its tokens');
+    assert.deepEqual(previous, want.weights[1], "step 2 reads step 1's weights");
+    const bars = await page.$$eval('[data-testid^=previous-weights-]', (els) =>
+      els.map((e) => Number(e.getAttribute('data-value'))),
+    );
+    assert.deepEqual(bars, previous);
+    const features = await page.locator('[data-testid=location-features]').getAttribute('data-values');
+    assert.deepEqual(features?.split(',').map(Number), want.step2.location);
+    await pageScreenshot(page, 'decode-trained-location-1440');
+  });
+
+  test('Compare’s card and Beam’s beams are the golden decode’s, and a reload keeps the model', async () => {
+    await page.click('[data-testid=view-train]');
+    await page.click('[data-testid=run-location-final-compare]');
+    await page.waitForFunction(() => /trained=/.test(location.hash), null, { timeout: 30_000 });
+    const name =
+      new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('trained') ?? '';
+    assert.match(name, new RegExp(`^dates-location-bahdanau-step${run.steps}-`));
+    await page.waitForSelector(`[data-testid="output-${name}"]`, { timeout: 30_000 });
+    assert.equal(await page.textContent(`[data-testid="output-${name}"]`), want.outputText);
+    assert.equal(
+      Number(await page.getAttribute(`[data-testid="accuracy-${name}"]`, 'data-value')),
+      want.heldoutExactMatch,
+    );
+    assert.deepEqual(await heatmap(`cmp-${name}`), want.weights, 'its weights, step by step');
+    // its title names it and is no button choosing the shipped location model (which would drop it)
+    assert.equal(
+      (await page.textContent(`[data-testid="compare-${name}"] h3`))?.trim(),
+      'location · Bahdanau',
+    );
+    assert.equal(await page.locator(`[data-testid="compare-${name}"] h3 button`).count(), 0);
+    // the shipped location model is there too, and its card is not the trained one's
+    await page.waitForSelector('[data-testid="output-dates-location-bahdanau"]', { timeout: 30_000 });
+    await pageScreenshot(page, 'compare-trained-location-1440');
+
+    // Beam: the trained model's beams.
+    const beams = want.beam;
+    await page.click('[data-testid=view-beam]');
+    await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
     await page.waitForFunction(
-      (held) => document.querySelector('[data-testid=run-dot-step]')?.textContent !== held,
-      held,
-      { timeout: 20_000 },
+      (n) => document.querySelectorAll('[data-testid=beams] li').length === n,
+      beams.beams.length,
     );
-    await page.click('[data-testid=train-cancel]');
-    assert.equal(await runStatus(page, 'dot'), 'cancelled');
-    assert.equal(await runStatus(page, 'additive'), 'cancelled');
-    for (let i = 0; i < 50 && (await runWorkers(page)).length > 0; i++) await page.waitForTimeout(100);
-    assert.deepEqual(await runWorkers(page), [], 'the runs’ Workers are gone');
-    await urlSettled(page);
-    assert.match(page.url(), /tr-scores=dot%2Cadditive/);
-    assert.match(page.url(), /tr-steps=20000/);
-  });
-
-  test('own pairs: the engine’s reading, and its message for a bad line (the data stays out of the URL)', async () => {
-    await open(page, trainHash({ 'tr-data': 'pairs' }), '[data-testid=pairs-text]');
-    await page.waitForFunction(() =>
-      /at most/.test(document.querySelector('[data-testid=pairs-limits]')?.textContent ?? ''),
-    );
-    assert.match(
-      await page.locator('[data-testid=pairs-limits]').textContent(),
-      /at most 50,000 pairs and 2,000,000 bytes/,
-    );
-    await page.locator('[data-testid=pairs-text]').fill('abc\tcba\nno tab on this line\nxyz\tzyx\n');
-    await page.waitForSelector('[data-testid=pairs-error]');
-    assert.match(await page.locator('[data-testid=pairs-error]').textContent(), /\b2\b/, 'names line 2');
-    assert.ok(await page.locator('[data-testid=train-start]').isDisabled(), 'no training on refused pairs');
-    const lines = [];
-    for (let i = 0; i < 120; i++) {
-      const word = [...String(1000 + i)].map((d) => 'abcdefghij'[Number(d)]).join('');
-      lines.push(`${word}\t${[...word].reverse().join('')}`);
+    for (let b = 0; b < beams.beams.length; b++) {
+      const score = await page.getAttribute(`[data-testid=beam-${b}] .score`, 'data-value');
+      assert.equal(Number(score), beams.scores[b], `beam ${b}: score`);
+      const text = await page.textContent(`[data-testid=beam-${b}] .text`);
+      const tokens = beams.beams[b].map((id) => beams.nodes[id].token).filter((t) => t !== '</s>');
+      assert.equal(text, tokens.join(''), `beam ${b}: output`);
+      // a beam stopped by the length limit without </s> is marked cut (the engine ranks it after
+      // every beam that ended, whatever its score)
+      const ended = beams.nodes[beams.beams[b].at(-1)].token === '</s>';
+      const mark = (await page.textContent(`[data-testid=beam-${b}-cut]`))?.trim();
+      assert.equal(mark, ended ? '' : 'cut', `beam ${b}: cut mark`);
     }
-    // Dropped as a file on the text box (as a person drags a .tsv in).
-    await page.locator('[data-testid=pairs-text]').evaluate((box, text) => {
-      const data = new DataTransfer();
-      data.items.add(new File([text], 'reverse.tsv', { type: 'text/tab-separated-values' }));
-      box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-    }, lines.join('\n'));
-    await page.waitForSelector('[data-testid=pairs-summary]');
-    assert.equal(await page.locator('[data-testid=pairs-text]').inputValue(), lines.join('\n'));
-    const summary = await page.locator('[data-testid=pairs-summary]').textContent();
-    const [count, train, held] = [...summary.matchAll(/(\d[\d,]*)/g)].map((m) =>
-      Number(m[1].replace(/,/g, '')),
+    const cut = beams.beams.filter((path) => beams.nodes[path.at(-1)].token !== '</s>').length;
+    assert.ok(cut > 0 && cut < beams.beams.length, 'this short run’s beams: some ended, some cut');
+    assert.equal(await page.locator('[data-testid=beamview-cut-note]').count(), 1);
+    assert.deepEqual(
+      await heatmap('beam-heatmap'),
+      beams.beams[0].map((id) => beams.nodes[id].weights),
+      'the best beam’s weights',
     );
-    assert.equal(count, 120);
-    assert.equal(train + held, 120, 'train + held out = all pairs');
-    assert.match(summary, /character tokens/);
-    assert.ok((await page.locator('[data-testid=hist-source] rect').count()) > 0, 'a length histogram');
-    assert.ok(await page.locator('[data-testid=train-start]').isEnabled());
-    await urlSettled(page);
-    assert.doesNotMatch(decodeURIComponent(page.url()), /cba|abc/, 'no pair in the URL');
-    // A short run on them: its model decodes the engine's probe in Decode as the trainer traced it.
-    await page.locator('[data-testid=train-steps]').fill('40');
-    await page.locator('[data-testid=train-steps]').blur();
-    for (const box of await page.locator('[data-testid^=train-score-]').all())
-      if ((await box.getAttribute('data-testid')) !== 'train-score-additive') await box.uncheck();
-    await page.click('[data-testid=train-start]');
-    await waitForStatus(page, 'additive', ['done'], 120_000);
-    const [run] = await reported(page);
-    assert.equal(run.reports.at(-1).step, 40);
-    await page.click('[data-testid=run-additive-final-decode]');
-    const name = await decodedModel(page);
-    assert.match(name, /^pairs-additive-bahdanau-step40-/);
-    await checkTrace(page, name, run.evaluations.at(-1).probe);
-  });
+    await pageScreenshot(page, 'beam-trained-location-1440-en');
+    await page.click('[data-testid=lang-zh]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh');
+    const firstCut = beams.beams.findIndex((path) => beams.nodes[path.at(-1)].token !== '</s>');
+    assert.equal((await page.textContent(`[data-testid=beam-${firstCut}-cut]`))?.trim(), '截断');
+    await pageScreenshot(page, 'beam-trained-location-1440-zh');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await pageScreenshot(page, 'beam-trained-location-375-zh');
+    await page.click('[data-testid=lang-en]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await pageScreenshot(page, 'beam-trained-location-375-en');
+    await page.setViewportSize({ width: 1440, height: 1000 });
 
-  test('at 375 px the view fits the width', async () => {
-    const phone = await context.newPage();
-    phone.on('pageerror', (e) => consoleErrors.push(String(e)));
-    await phone.setViewportSize({ width: 375, height: 800 });
-    await phone.goto(server.url + trainHash({ 'tr-scores': 'additive,cosine', 'tr-steps': '60' }));
-    await phone.click('[data-testid=settings-summary]');
-    await phone.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
-    await phone.click('[data-testid=train-start]');
-    await waitForStatus(phone, 'cosine', ['done'], 120_000);
-    // The cosine run states the bound for the probe's n (the engine's number: e² / (e² + n − 1)).
-    const bound = phone.locator('[data-testid=run-cosine-bound]');
-    await bound.waitFor();
-    const n = Number(await bound.getAttribute('data-n'));
-    const cols = (await reported(phone))[1].evaluations.at(-1).probe.cols;
-    assert.equal(n, cols);
-    const e2 = Math.exp(2);
-    assert.ok(Math.abs(Number(await bound.getAttribute('data-value')) - e2 / (e2 + n - 1)) < 1e-6);
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-    assert.ok(overflow <= 0, `no sideways scroll (${overflow} px too wide)`);
-    await pageScreenshot(phone, `${shots}train-phone.png`);
-    await phone.locator('[data-testid=chart-loss]').scrollIntoViewIfNeeded();
-    await phone.screenshot({ path: `${shots}train-phone-charts.png` });
-    await phone.locator('[data-testid=run-cosine]').scrollIntoViewIfNeeded();
-    await phone.screenshot({ path: `${shots}train-phone-run.png` });
-    await phone.close();
-  });
-
-  test('no console errors along the way', () => {
-    assert.deepEqual(consoleErrors, []);
+    // kept: a reload lists it and the link still names it
+    await page.reload();
+    await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
+    const score0 = await page.getAttribute('[data-testid=beam-0] .score', 'data-value');
+    assert.equal(Number(score0), beams.scores[0], 'after a reload: the kept model’s best beam');
   });
 });
 
@@ -457,22 +613,18 @@ async function decodedModel(p) {
       { timeout: 30_000 },
     )
     .catch(async (e) => {
-      await p.screenshot({ path: '/tmp/diag.png' });
-      console.error(
-        'DIAG',
-        await p.evaluate(() => {
-          const d = document.querySelector('[data-testid=decode]');
-          return [
-            d?.dataset.model,
-            d?.className,
-            document.querySelector('[data-testid=trained-model]')?.value,
-            document.querySelectorAll('[data-testid=trained-model]').length,
-            location.hash.slice(0, 300),
-            document.querySelector('main')?.textContent?.slice(0, 300),
-          ];
-        }),
-      );
-      throw e;
+      const shown = await p.evaluate(() => {
+        const d = document.querySelector('[data-testid=decode]');
+        return [
+          d?.dataset.model,
+          d?.className,
+          document.querySelector('[data-testid=trained-model]')?.value,
+          document.querySelectorAll('[data-testid=trained-model]').length,
+          location.hash.slice(0, 300),
+          document.querySelector('main')?.textContent?.slice(0, 300),
+        ];
+      });
+      throw new Error(`no trained model decoded; the view shows ${JSON.stringify(shown)}`, { cause: e });
     });
   return /** @type {string} */ (await p.locator('[data-testid=decode]').getAttribute('data-model'));
 }

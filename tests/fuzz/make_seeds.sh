@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Writes the fuzz targets' seed corpora under DIR (default build/fuzz/seeds), from what the repo
 # ships: the checkpoints in web/models, the metadata JSON inside them, and the page's example
-# texts. Nothing here is committed; run again to regenerate.
+# texts, and small checkpoints of every kind from make_tiny_checkpoints in BUILD (default
+# build/fuzz). Nothing here is committed; run again to regenerate.
+#   bash tests/fuzz/make_seeds.sh [DIR [BUILD]]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-build/fuzz/seeds}
+build=${2:-build/fuzz}
 rm -rf "$out"
 mkdir -p "$out/checkpoint" "$out/tokenizer" "$out/metadata" "$out/speech" "$out/whatif"
 
@@ -15,8 +18,8 @@ for name in dates-additive-bahdanau zh-general-luong reverse-dot-bahdanau zh-add
 done
 head -c 4096 web/models/dates-dot-luong.safetensors >"$out/checkpoint/cut-header"
 # And small ones of every kind (built with the fuzz targets), on which the fuzzer runs fast.
-if [ -x build/fuzz/make_tiny_checkpoints ]; then
-  build/fuzz/make_tiny_checkpoints "$out/checkpoint" >/dev/null
+if [ -x "$build/make_tiny_checkpoints" ]; then
+  "$build/make_tiny_checkpoints" "$out/checkpoint" >/dev/null
 fi
 head -c 1000 web/models/reverse-general-bahdanau.safetensors >"$out/checkpoint/cut-1000"
 

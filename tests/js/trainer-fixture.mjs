@@ -38,11 +38,12 @@ export function readSafetensors(bytes) {
 
 /**
  * The native half of the determinism test: the doctest case "Run: 30 steps of dates…" of the
- * native build, which writes its per-step progress and its save() when APG_RUN_RECORD is set.
+ * native build's train suite, which writes its per-step progress and its save() when
+ * APG_RUN_RECORD is set.
  * @returns {{ loss: number[], gradNorm: number[], learningRate: number[], file: Uint8Array }}
  */
 export function nativeRun() {
-  const binary = `${root}build/native/apg_tests`;
+  const binary = `${root}build/native/apg_tests_train`;
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run bash scripts/build.sh native first`);
   const dir = mkdtempSync(join(tmpdir(), 'apg-run-'));
   try {

@@ -1,17 +1,18 @@
 // The Chinese interface in headless Chromium: every view switched to 中文 shows no English words
 // outside an allow-list (formulas, the models' tokens and names, units, GRU, …); the switch is in
-// the URL (lang=), survives a reload, sets <html lang>; the interface's Chinese is drawn with the
-// shipped font; no console errors. Screenshots of every view in zh at 1440×1000 and 375×800 go to
-// test-output/.
+// the URL (lang=), survives a reload, sets <html lang>; the browser's language chooses when the
+// link does not; Chinese tokens carry lang="zh"; the interface's Chinese is drawn with the shipped
+// font; nothing reaches past the screen's edge in Chinese (every view at 1440 and 375 px).
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
 
-import { launchBrowser, pageScreenshot, urlSettled, waitForStep } from './browser.mjs';
-import { serveBuild } from './static-server.mjs';
+import { pageScreenshot, shotPath, urlSettled, waitForStep } from './browser.mjs';
+import { useBrowser } from './fixture.mjs';
+import { edgeTests } from './layout.mjs';
+import { VIEW_STATES as VIEWS } from './views.mjs';
 
-const shots = new URL('../../test-output/', import.meta.url).pathname;
-mkdirSync(shots, { recursive: true });
+const fx = useBrowser();
 
 // Where English stays English: what the models read and write (tokens, examples, the input),
 // formulas (KaTeX), the heatmaps' SVG labels, numbers in code, the scene's words.
@@ -41,72 +42,22 @@ const ALLOWED = new Set(
   (
     'Attention Playground WebAssembly C++ softmax GRU BiGRU Transformer Bahdanau Luong Tom Jerry ' +
     'Query Key Value JSON CSV SVG PNG ISO safetensors IndexedDB Worker Web Audio ' +
-    'log exp max tanh cos nats dq dk da dh Softmax Home End chase RNN Adam English accuracyByLength'
+    'log exp max tanh cos nats Hz kHz dq dk da dh Softmax Home End chase RNN Adam English accuracyByLength'
   ).split(' '),
 );
-const SCORES = 'dot|scaled_dot|general|additive|cosine|scaled_cosine|none';
+const SCORES = 'dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none';
 const MODEL_NAME = new RegExp(
-  `\\b((dates|zh|reverse|scenes)-)?(${SCORES})(-(bahdanau|luong))?(-transformer)?\\b`,
+  `\\b((dates|zh|reverse|scenes|speech)-)?(${SCORES})(-(bahdanau|luong))?(-transformer)?\\b`,
   'g',
 );
 
-const WHATIF_INPUT = 'tom chased jerry in the kitchen';
-const VIEWS = [
-  { id: 'decode', hash: { task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' } },
-  { id: 'compare', hash: { task: 'zh', input: 'tom chase jerry' }, ready: '[data-testid^=cmp-]' },
-  { id: 'beam', hash: { task: 'zh', input: 'tom chase jerry' }, ready: '[data-testid=beam-0]' },
-  { id: 'self', hash: { task: 'zh', input: 'tom chase jerry' }, ready: '[data-testid=sa-detail]' },
-  { id: 'sandbox', hash: {}, ready: '[data-testid=stages]' },
-  { id: 'train', hash: {}, ready: '[data-testid=train-start]:not([disabled])' },
-  { id: 'caption', hash: {}, ready: '[data-testid=caption]' },
-  // the what-ifs: a mask, a pin and a temperature, so the panel lists each, the stages carry their
-  // mark and the formula view its note
-  {
-    id: 'decode',
-    name: 'decode-whatif',
-    hash: { task: 'zh', model: 'additive-bahdanau', input: WHATIF_INPUT, step: '3', wi: 'm2@1,p0@3,t0.5@2' },
-    step: 3,
-  },
-  {
-    id: 'compare',
-    name: 'compare-whatif',
-    hash: { task: 'zh', model: 'additive-bahdanau', input: WHATIF_INPUT, wi: 'm2@1' },
-    ready: '[data-testid^=whatif-list-]',
-  },
-  // evaluated in its Worker; a hovered bucket shows its numbers
-  {
-    id: 'length',
-    hash: { task: 'reverse' },
-    ready: '[data-testid=length-summary]',
-    then: (page) => page.hover('[data-testid=length-bucket-9]'),
-  },
-];
-
-let server, browser;
-const consoleErrors = [];
-
-before(async () => {
-  [server, browser] = await Promise.all([serveBuild(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function newPage(viewport = { width: 1440, height: 1000 }) {
-  const page = await browser.newPage({ viewport });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  return page;
-}
+const newPage = (viewport = { width: 1440, height: 1000 }) => fx.page({ viewport });
 
 async function open(page, view, lang = 'zh') {
   const hash = new URLSearchParams({ view: view.id, ...view.hash, ...(lang ? { lang } : {}) });
   await page.goto('about:blank');
-  await page.goto(`${server.url}#${hash}`);
-  if (view.id === 'decode') await waitForStep(page, 'zh-additive-bahdanau', view.step ?? 1, 30_000);
-  else await page.waitForSelector(view.ready, { state: 'attached', timeout: 90_000 });
-  await view.then?.(page);
+  await page.goto(fx.link(`#${hash}`));
+  await view.ready(page);
   await page.evaluate(() => document.fonts.ready);
 }
 
@@ -145,26 +96,14 @@ test('every view in Chinese: no English words left outside the allow-list', asyn
   const left = {};
   for (const view of VIEWS) {
     await open(page, view);
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh', view.id);
-    await pageScreenshot(page, `${shots}i18n-zh-${view.name ?? view.id}-1440.png`);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh', view.name);
+    await pageScreenshot(page, `language-zh-${view.name}-1440`);
     const words = wordsOf(await englishLeft(page));
-    if (words.length) left[view.name ?? view.id] = words;
+    if (words.length) left[view.name] = words;
   }
-  await page.close();
-  writeFileSync(`${shots}i18n-english-left.json`, JSON.stringify(left, null, 1));
+  const path = shotPath('language-english-left.json');
+  if (path) writeFileSync(path, JSON.stringify(left, null, 1));
   assert.deepEqual(left, {}, 'English words in the zh interface');
-});
-
-test('the phone width in Chinese, every view (screenshots)', async () => {
-  const page = await newPage({ width: 375, height: 800 });
-  for (const view of VIEWS) {
-    await open(page, view);
-    await pageScreenshot(page, `${shots}i18n-zh-${view.name ?? view.id}-375.png`);
-    // nothing wider than the screen
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-    assert.ok(overflow <= 1, `${view.name ?? view.id}: the page is ${overflow} px wider than the phone`);
-  }
-  await page.close();
 });
 
 test('the switch: keyboard reachable, in the URL, through a reload, <html lang> follows', async () => {
@@ -191,7 +130,6 @@ test('the switch: keyboard reachable, in the URL, through a reload, <html lang> 
   assert.match(page.url(), /step=1/);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
   assert.equal(await page.locator('[data-testid=view-beam]').textContent(), 'Beam search');
-  await page.close();
 });
 
 test("a what-if link's note follows a switch of language while it is shown", async () => {
@@ -205,18 +143,14 @@ test("a what-if link's note follows a switch of language while it is shown", asy
     await notes.textContent(),
     /Some what-ifs in the link are not .* \(“zz”\); the others are kept\./,
   );
-  await page.close();
 });
 
 test("the browser's language chooses when the link says nothing", async () => {
-  const context = await browser.newContext({ locale: 'zh-CN' });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(`${server.url}#view=sandbox`);
+  const page = await fx.page({ locale: 'zh-CN' });
+  await page.goto(fx.link('#view=sandbox'));
   await page.waitForSelector('[data-testid=stages]');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
   assert.equal(await page.locator('[data-testid=view-sandbox]').textContent(), '沙盒');
-  await context.close();
 });
 
 test("the interface's Chinese is drawn with the shipped font", async () => {
@@ -237,9 +171,45 @@ test("the interface's Chinese is drawn with the shipped font", async () => {
       selector,
     );
   }
-  await page.close();
 });
 
-test('no console errors', () => {
-  assert.deepEqual(consoleErrors, []);
+test('Chinese tokens carry lang="zh" in every view that shows them', async () => {
+  const page = await newPage();
+  const unmarked = () =>
+    page.evaluate(() => {
+      const out = [];
+      const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode())
+        if (/[\u3400-\u9fff]/.test(n.textContent) && !n.parentElement?.closest('[lang|=zh], title'))
+          out.push(`${n.parentElement?.tagName}: ${n.textContent.trim().slice(0, 20)}`);
+      return out;
+    });
+  await page.goto(
+    fx.link({
+      view: 'decode',
+      task: 'zh',
+      model: 'additive-bahdanau',
+      input: 'tom chase jerry',
+      step: '1',
+      reveal: '1',
+    }),
+  );
+  await waitForStep(page, 'zh-additive-bahdanau', 1);
+  await page.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
+  await waitForStep(page, 'zh-additive-bahdanau', 1);
+  assert.deepEqual(await unmarked(), [], 'Decode');
+  await page.click('[data-testid=view-beam]');
+  await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
+  assert.deepEqual(await unmarked(), [], 'Beam');
+  await page.click('[data-testid=view-compare]');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid^="output-zh-"]').length >= 6,
+    null,
+    {
+      timeout: 30_000,
+    },
+  );
+  assert.deepEqual(await unmarked(), [], 'Compare');
 });
+
+describe('nothing reaches past the screen’s edge, in Chinese', () => edgeTests(fx, 'zh'));
