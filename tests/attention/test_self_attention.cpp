@@ -224,10 +224,11 @@ TEST_CASE("self-attention rejects bad shapes and rows with nothing to attend to 
 
 TEST_CASE("keeping only the outputs gives the outputs of the full pass, at every awkward length") {
     // The fused kernel (Keep::outputs) against the pass that keeps every intermediate, both
-    // multi-head and a single head_forward, with padding and causal masks. Scores and values here
-    // are of order 1, where each path is within ~(n + 4)·u·4 of the exact output relative to
-    // Σ|w v| (tests/core/test_attention.cpp derives the bound); 4e-6·(1 + |y|) covers n ≤ 65 for
-    // both paths together, and a wrong weight or a missed mask would be off by orders more.
+    // multi-head and a single head_forward, with padding and causal masks. Each is within the bound
+    // of tests/core/test_attention.cpp of the exact output; with these inputs (|scores| ≤ 6.2,
+    // dk = 4, so Σ|q_p k_p|·scale ≤ 12 and E = γ_5·12 ≈ 3.6e-6) that bound is ≈ 2(2E + 2u·12 + …)
+    // ≈ 1.6e-5 of Σ_c w_c|v_c| ≤ max|v|, so 3e-5·(1 + max|y|) covers the two paths' difference
+    // (measured: 6e-7). A key that leaks through a mask moves an output by 1e-2 or more.
     core::Rng rng(28);
     const Eigen::Index d = 8;
     const SelfAttentionParams params = random_params(d, rng);
@@ -244,9 +245,11 @@ TEST_CASE("keeping only the outputs gives the outputs of the full pass, at every
             options.keep = Keep::outputs;
             self_attention_forward(params, x, options, fast);
             CHECK(fast.heads.empty());
-            const float tol = 4e-6f * (1.0f + full.output.cwiseAbs().maxCoeff());
+            const float tol = 3e-5f * (1.0f + full.concat.cwiseAbs().maxCoeff());
             CHECK((fast.concat - full.concat).cwiseAbs().maxCoeff() <= tol);
-            CHECK((fast.output - full.output).cwiseAbs().maxCoeff() <= tol);
+            // Y = concat W_oᵀ + b_o carries a difference of concat times at most W_o's largest row sum.
+            CHECK((fast.output - full.output).cwiseAbs().maxCoeff() <=
+                  tol * params.w_o.cwiseAbs().rowwise().sum().maxCoeff());
 
             SelfAttentionHead head = full.heads[1];
             head_forward(head, full.allowed, 0.5f, Keep::outputs);
