@@ -3,7 +3,8 @@
 // Queries go in blocks of four rows. For each block the keys are taken in tiles of key_tile:
 //   1. scores: the block's rows of Q, scaled by `scale` as they are packed (the scaling folded into
 //      the product), times the tile's keys, 4 × 8 register tiles at a time (kernels_simd_blocks.hpp),
-//      written key-major: one vector per key holding that key's score for the four rows;
+//      written key-major (one vector per key holding that key's score for the four rows) with the
+//      rows' maxima taken on the way;
 //   2. the online softmax, four rows per vector and no horizontal step: the tile's maximum m_t,
 //      the new running maximum m' = max(m, m_t), the weights e^{s − m'} in place of the scores, the
 //      running sum l' = l·e^{m − m'} + Σ e^{s − m'};
@@ -105,24 +106,25 @@ void query_block(const ConstRows &q, const float *k_panels, const float *v_panel
 
     const size_t end = key_end(mask, nk, r0 + 3); // no row of the block sees a key past it
     f32x4 running_max = splat(neg_inf), running_sum = zero();
-    alignas(16) float tile[32];
     for (size_t t0 = 0; t0 < end; t0 += key_tile) {
         const size_t count = std::min(key_tile, end - t0);
-        // 1. scores, key-major. Keys past `count` in the last group of 8 are computed and ignored.
-        for (size_t j = 0; j < count; j += 8) {
-            blocks::multiply(q_panel, k_panels + (t0 + j) * dk, dk, tile, false);
-            f32x4 a0 = load(tile), a1 = load(tile + 8), a2 = load(tile + 16), a3 = load(tile + 24);
-            f32x4 b0 = load(tile + 4), b1 = load(tile + 12), b2 = load(tile + 20), b3 = load(tile + 28);
-            blocks::transpose(a0, a1, a2, a3);
-            blocks::transpose(b0, b1, b2, b3);
-            float *w = weights + 4 * j;
-            store(w, a0), store(w + 4, a1), store(w + 8, a2), store(w + 12, a3);
-            store(w + 16, b0), store(w + 20, b1), store(w + 24, b2), store(w + 28, b3);
-        }
-        if (!mask.keys.empty() || !mask.allowed.empty() || mask.causal) mask_tile(mask, nk, r0, t0, count, weights);
-        // 2. the online softmax
+        // 1. scores, key-major, and their maximum per row (past `count`, the last group of 8 keys
+        // has scores of keys outside the tile or of the zero padding: computed, never read).
         f32x4 tile_max = splat(neg_inf);
-        for (size_t c = 0; c < count; ++c) tile_max = max(tile_max, load(weights + 4 * c));
+        for (size_t j = 0; j < count; j += 8) {
+            const f32x4 group_max =
+                blocks::multiply_transposed(q_panel, k_panels + (t0 + j) * dk, dk, weights + 4 * j);
+            if (j + 8 <= count)
+                tile_max = max(tile_max, group_max);
+            else
+                for (size_t c = j; c < count; ++c) tile_max = max(tile_max, load(weights + 4 * c));
+        }
+        if (!mask.keys.empty() || !mask.allowed.empty() || mask.causal) {
+            mask_tile(mask, nk, r0, t0, count, weights);
+            tile_max = splat(neg_inf);
+            for (size_t c = 0; c < count; ++c) tile_max = max(tile_max, load(weights + 4 * c));
+        }
+        // 2. the online softmax
         const f32x4 new_max = max(running_max, tile_max);
         // A row that has seen no key yet keeps its maximum at −∞; subtracting 0 instead leaves
         // every weight e^{−∞} = 0 without forming −∞ − (−∞).

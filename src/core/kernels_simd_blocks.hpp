@@ -29,6 +29,13 @@ using std::size_t;
 
 // ---- the 4 × 8 tile on packed panels ----------------------------------------------------------
 
+// Rows r0, r1, r2, r3 (four vectors) → columns: the 4 × 4 transpose, in place.
+inline void transpose(f32x4 &r0, f32x4 &r1, f32x4 &r2, f32x4 &r3) {
+    const f32x4 t0 = interleave_lo(r0, r1), t1 = interleave_lo(r2, r3); // a0 b0 a1 b1 | c0 d0 c1 d1
+    const f32x4 t2 = interleave_hi(r0, r1), t3 = interleave_hi(r2, r3); // a2 b2 a3 b3 | c2 d2 c3 d3
+    r0 = low_halves(t0, t1), r1 = high_halves(t0, t1), r2 = low_halves(t2, t3), r3 = high_halves(t2, t3);
+}
+
 // out (4 × 8, row-major, contiguous) = a panel · b panel, or += when accumulate.
 [[gnu::noinline]] inline void multiply(const float *a, const float *b, size_t k, float *out, bool accumulate) {
     f32x4 acc[4][2];
@@ -49,11 +56,27 @@ using std::size_t;
         for (int j = 0; j < 2; ++j) store(out + 8 * r + 4 * j, acc[r][j]);
 }
 
-// Rows r0, r1, r2, r3 (four vectors) → columns: the 4 × 4 transpose, in place.
-inline void transpose(f32x4 &r0, f32x4 &r1, f32x4 &r2, f32x4 &r3) {
-    const f32x4 t0 = interleave_lo(r0, r1), t1 = interleave_lo(r2, r3); // a0 b0 a1 b1 | c0 d0 c1 d1
-    const f32x4 t2 = interleave_hi(r0, r1), t3 = interleave_hi(r2, r3); // a2 b2 a3 b3 | c2 d2 c3 d3
-    r0 = low_halves(t0, t1), r1 = high_halves(t0, t1), r2 = low_halves(t2, t3), r3 = high_halves(t2, t3);
+
+// The same product, stored transposed (8 × 4: column j of the tile, row j of out, at out + 4j)
+// and without accumulating: a tile of attention scores, key-major as the online softmax reads them.
+// Returns the largest of each of the 4 rows' 8 numbers, which the softmax needs next.
+[[gnu::noinline]] inline f32x4 multiply_transposed(const float *a, const float *b, size_t k, float *out) {
+    f32x4 acc[4][2];
+    for (int r = 0; r < 4; ++r) acc[r][0] = acc[r][1] = zero();
+    for (size_t p = 0; p < k; ++p) {
+        const f32x4 b0 = load(b + 8 * p), b1 = load(b + 8 * p + 4);
+        for (int r = 0; r < 4; ++r) {
+            const f32x4 ar = load_splat(a + 4 * p + r);
+            acc[r][0] = madd(ar, b0, acc[r][0]);
+            acc[r][1] = madd(ar, b1, acc[r][1]);
+        }
+    }
+    for (int j = 0; j < 2; ++j) {
+        transpose(acc[0][j], acc[1][j], acc[2][j], acc[3][j]);
+        for (int t = 0; t < 4; ++t) store(out + 16 * j + 4 * t, acc[t][j]);
+    }
+    return max(max(max(acc[0][0], acc[1][0]), max(acc[2][0], acc[3][0])),
+               max(max(acc[0][1], acc[1][1]), max(acc[2][1], acc[3][1])));
 }
 
 // Packs `count` ≤ 4 rows of A (row i at src + i·stride, k numbers each) into a k × 4 a panel;
