@@ -4,6 +4,7 @@
 # tests/bench/bench_*.mjs (plain JS), then prints one table per section (tests/bench/report.mjs).
 # A new benchmark is a new bench_*.cpp or bench_*.mjs printing the JSON lines of bench.hpp.
 # bench_peak measures each build's multiply–add peak, the denominator of the "% peak" columns.
+# The machine's load (uptime) at the start and the end closes the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 presets=(native wasm wasm-scalar)
@@ -16,6 +17,8 @@ done
 out=build/bench
 rm -rf "$out"
 mkdir -p "$out"
+# The machine's load beside the figures: on a shared machine they are only as good as it was quiet.
+echo "load at start: $(uptime)" >"$out/load.txt"
 for preset in "${presets[@]}"; do
   for src in tests/bench/bench_*.cpp; do
     name=$(basename "$src" .cpp)
@@ -50,4 +53,6 @@ for wasm in build/web/assets/*.wasm; do
   echo "size: $wasm is $(stat -c %s "$wasm") bytes ($note)"
 done | tee -a "$out/simd-check.txt"
 
+echo "load at end: $(uptime)" >>"$out/load.txt"
 node tests/bench/report.mjs "$out"/*.jsonl | tee "$out/report.txt"
+tee -a "$out/report.txt" <"$out/load.txt"

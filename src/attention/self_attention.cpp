@@ -4,6 +4,7 @@
 #include "core/kernels.hpp"
 #include "core/shape_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -112,11 +113,20 @@ void SelfAttentionParams::check() const {
     require_params("self_attention", *this, w_q.rows());
 }
 
-void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale) {
+void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale, Keep keep) {
     constexpr float masked = -std::numeric_limits<float>::infinity();
     const Index nq = head.query.rows(), nk = head.key.rows(), dk = head.query.cols();
     const auto unq = static_cast<std::size_t>(nq), unk = static_cast<std::size_t>(nk),
                udk = static_cast<std::size_t>(dk);
+    head.output.resize(nq, dk);
+    if (keep == Keep::outputs) {
+        // An allowed matrix of ones masks nothing: the kernel then skips the per-key test.
+        const bool masks = std::find(allowed.begin(), allowed.end(), std::uint8_t{0}) != allowed.end();
+        core::fused_attention({view(head.query), unq, udk, udk}, {view(head.key), unk, udk, udk},
+                              {view(head.value), unk, udk, udk}, {view(head.output), unq, udk, udk}, scale,
+                              {.allowed = masks ? allowed : std::span<const std::uint8_t>{}});
+        return;
+    }
     head.raw_scores.resize(nq, nk);
     core::gemm_nt(view(head.query), view(head.key), view(head.raw_scores), unq, unk, udk);
     head.scores = head.raw_scores * scale;
@@ -127,7 +137,6 @@ void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed
             if (!row_mask[c]) head.scores(r, c) = masked;
         core::softmax(row(head.scores, r), row(head.weights, r), row_mask);
     }
-    head.output.resize(nq, dk);
     core::gemm_nn(view(head.weights), view(head.value), view(head.output), unq, udk, unk);
 }
 
@@ -160,15 +169,27 @@ void self_attention_forward(const SelfAttentionParams &params, const Mat &x, con
 
     // Dividing by √dk keeps the variance of the scores near 1, so softmax does not saturate.
     const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-    out.heads.resize(static_cast<std::size_t>(options.heads));
     out.concat.resize(n, d);
-    for (int h = 0; h < options.heads; ++h) {
-        SelfAttentionHead &head = out.heads[static_cast<std::size_t>(h)];
-        head.query = out.query.middleCols(h * dk, dk);
-        head.key = out.key.middleCols(h * dk, dk);
-        head.value = out.value.middleCols(h * dk, dk);
-        head_forward(head, out.allowed, scale);
-        out.concat.middleCols(h * dk, dk) = head.output;
+    if (options.keep == Keep::outputs) {
+        // Each head's columns of Q, K, V are read in place and its output written into concat's.
+        out.heads.clear();
+        const auto ud = static_cast<std::size_t>(d), udk = static_cast<std::size_t>(dk);
+        const core::AttentionMask mask{.keys = options.padding_mask, .causal = options.causal};
+        for (std::size_t h = 0; h < static_cast<std::size_t>(options.heads); ++h) {
+            auto columns = [&](const Mat &m) { return core::ConstRows{view(m).subspan(h * udk), un, udk, ud}; };
+            core::fused_attention(columns(out.query), columns(out.key), columns(out.value),
+                                  {view(out.concat).subspan(h * udk), un, udk, ud}, scale, mask);
+        }
+    } else {
+        out.heads.resize(static_cast<std::size_t>(options.heads));
+        for (int h = 0; h < options.heads; ++h) {
+            SelfAttentionHead &head = out.heads[static_cast<std::size_t>(h)];
+            head.query = out.query.middleCols(h * dk, dk);
+            head.key = out.key.middleCols(h * dk, dk);
+            head.value = out.value.middleCols(h * dk, dk);
+            head_forward(head, out.allowed, scale);
+            out.concat.middleCols(h * dk, dk) = head.output;
+        }
     }
     project(out.concat, params.w_o, params.b_o, out.output);
 }
@@ -186,7 +207,7 @@ void self_attention_backward(const SelfAttentionParams &params, const Mat &x, co
     require_matrix(op, "forward concat", fwd.concat, n, d);
     if (fwd.heads.size() != static_cast<std::size_t>(options.heads))
         fail(op, "the forward result has " + std::to_string(fwd.heads.size()) + " heads, options say " +
-                     std::to_string(options.heads));
+                     std::to_string(options.heads) + " (a forward pass that keeps only its outputs keeps no heads)");
 
     // Y = concat W_oᵀ + b_o
     Mat d_concat = Mat::Zero(n, d);

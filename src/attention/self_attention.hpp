@@ -14,8 +14,15 @@
 //   Y = concat W_oᵀ + b_o                                       n × d
 // Row r (the query at position r) may attend to column c (the key at position c) when
 // padding_mask[c] != 0 (or the mask is empty) and, with causal, c <= r.
+//
+// Two ways to the same outputs: keeping every intermediate above (what the page's trace shows and
+// the backward pass reads), or only the outputs, through the fused kernel of
+// core/kernels_attention.hpp, which forms no n × n matrix (an online softmax over tiles of keys)
+// and reads each head's columns of Q, K, V in place. The two agree within the bound of
+// tests/core/test_attention.cpp, not bit for bit (their sums run in different orders).
 #pragma once
 
+#include "core/kernels_attention.hpp"
 #include "core/params.hpp"
 #include "core/rng.hpp"
 #include "core/tensor.hpp"
@@ -42,10 +49,14 @@ struct SelfAttentionParams {
     void check() const;
 };
 
+// What a forward pass keeps: every head's intermediates, or only the outputs (the fused kernel).
+enum class Keep { everything, outputs };
+
 struct SelfAttentionOptions {
     int heads = 1;                                // h; d % h must be 0
     std::span<const std::uint8_t> padding_mask{}; // n bytes, 1 = real token, 0 = padding; empty = no padding
     bool causal = false;                          // position r attends only to positions <= r
+    Keep keep = Keep::everything;                 // outputs: heads stays empty, concat and output are filled
 };
 
 // Every intermediate of one head, kept for the page and the backward pass.
@@ -69,11 +80,15 @@ struct SelfAttentionResult {
 
 // One head's scaled dot-product attention, the hot path of self_attention_forward (and of the
 // attention benchmark): from head.query (nq × dk), head.key and head.value (nk × dk) it fills
-// raw_scores, scores, weights (nq × nk) and output (nq × dk). allowed: nq × nk bytes, row-major,
-// 1 where query r may attend to key c; every row needs one. scale: 1/√dk. Shapes unchecked.
-void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale);
+// output (nq × dk) and, with Keep::everything, raw_scores, scores and weights (nq × nk); with
+// Keep::outputs those three are left as they were and the fused kernel computes the output.
+// allowed: nq × nk bytes, row-major, 1 where query r may attend to key c; every row needs one.
+// scale: 1/√dk. Shapes unchecked.
+void head_forward(SelfAttentionHead &head, std::span<const std::uint8_t> allowed, float scale,
+                  Keep keep = Keep::everything);
 
-// x: n × d. Throws std::invalid_argument for bad shapes, d % h != 0, a padding mask of the wrong
+// x: n × d. With options.keep == Keep::outputs, out.heads is left empty (backward then refuses it).
+// Throws std::invalid_argument for bad shapes, d % h != 0, a padding mask of the wrong
 // size, or a row with nothing to attend to (every key padded or, with causal, before it).
 void self_attention_forward(const SelfAttentionParams &params, const Mat &x, const SelfAttentionOptions &options,
                             SelfAttentionResult &out);

@@ -3,11 +3,10 @@
 // vector ISA (the wasm-scalar build) every kernel forwards to the scalar reference.
 //
 // The matrix products are register-blocked: a small block of outputs stays in vector registers
-// while the whole k loop runs, so each loaded vector feeds several multiply-adds. The blocks are
-// small non-inlined functions called many times, which lets V8 tier them up to optimised code
-// early (V8 does not replace a running wasm function, so one huge loop would stay in the baseline
-// compiler for its whole first call).
+// while the whole k loop runs, so each loaded vector feeds several multiply-adds (the blocks are
+// in core/kernels_simd_blocks.hpp, shared with the packed GEMM and the fused attention).
 #include "core/kernels.hpp"
+#include "core/kernels_simd_blocks.hpp"
 #include "core/kernels_simd_math.hpp"
 #include "core/shape_check.hpp"
 #include "core/simd_mappings.hpp"
@@ -49,6 +48,9 @@ namespace apg::core::simd {
 namespace {
 
 using namespace apg::core::vec;
+using blocks::dot_n;
+using blocks::panel_nt;
+using blocks::row_nn;
 using std::size_t;
 
 // ---- elementwise approximations -------------------------------------------------------------
@@ -82,71 +84,6 @@ template <class F, class Scalar> void map(const char *name, cfspan x, fspan y, F
     for (; i < n; ++i) y[i] = scalar_op(x[i]);
 }
 
-// ---- dot products ---------------------------------------------------------------------------
-
-// Σ a_i b_i over n floats; four accumulators hide the latency of the additions.
-float dot_n(const float *a, const float *b, size_t n) {
-    f32x4 s0 = zero(), s1 = zero(), s2 = zero(), s3 = zero();
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        s0 = madd(load(a + i), load(b + i), s0);
-        s1 = madd(load(a + i + 4), load(b + i + 4), s1);
-        s2 = madd(load(a + i + 8), load(b + i + 8), s2);
-        s3 = madd(load(a + i + 12), load(b + i + 12), s3);
-    }
-    for (; i + 4 <= n; i += 4) s0 = madd(load(a + i), load(b + i), s0);
-    float sum = hsum(add(add(s0, s1), add(s2, s3)));
-    for (; i < n; ++i) sum += a[i] * b[i];
-    return sum;
-}
-
-// R rows of C = A Bᵀ: R rows of A against all n rows of B, every row of length k with stride k.
-// Four rows of B at a time reduce into one vector with hsum4; with R = 2 that keeps 8
-// accumulators and 6 loaded vectors in registers (16 on x86-64), so 6 loads feed 8 multiply-adds.
-template <int R>
-[[gnu::noinline]] void panel_nt(const float *a, const float *b, float *c, size_t n, size_t k, size_t ldc) {
-    const size_t k4 = k / 4 * 4;
-    size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        const float *bj = b + j * k;
-        // A single row has only 4 accumulators, too few to hide the latency of the additions:
-        // it alternates between two sets, one for even and one for odd steps of p.
-        constexpr int sets = R == 1 ? 2 : 1;
-        f32x4 acc[sets][R][4];
-        for (int set = 0; set < sets; ++set)
-            for (int r = 0; r < R; ++r)
-                for (int t = 0; t < 4; ++t) acc[set][r][t] = zero();
-        auto step = [&](f32x4(&sums)[R][4], size_t p) {
-            const f32x4 b0 = load(bj + p), b1 = load(bj + k + p), b2 = load(bj + 2 * k + p), b3 = load(bj + 3 * k + p);
-            for (int r = 0; r < R; ++r) {
-                const f32x4 av = load(a + r * k + p);
-                sums[r][0] = madd(av, b0, sums[r][0]);
-                sums[r][1] = madd(av, b1, sums[r][1]);
-                sums[r][2] = madd(av, b2, sums[r][2]);
-                sums[r][3] = madd(av, b3, sums[r][3]);
-            }
-        };
-        size_t p = 0;
-        for (; p + 4 * sets <= k4; p += 4 * sets)
-            for (int set = 0; set < sets; ++set) step(acc[set], p + 4 * set);
-        for (; p < k4; p += 4) step(acc[0], p);
-        if constexpr (sets == 2)
-            for (int t = 0; t < 4; ++t) acc[0][0][t] = add(acc[0][0][t], acc[1][0][t]);
-        for (int r = 0; r < R; ++r) {
-            f32x4 sums = hsum4(acc[0][r][0], acc[0][r][1], acc[0][r][2], acc[0][r][3]);
-            if (k4 < k) { // the last k % 4 products of each of the four dot products
-                float tail[4] = {0, 0, 0, 0};
-                for (int t = 0; t < 4; ++t)
-                    for (size_t p = k4; p < k; ++p) tail[t] += a[r * k + p] * bj[t * k + p];
-                sums = add(sums, load(tail));
-            }
-            store(c + r * ldc + j, sums);
-        }
-    }
-    for (; j < n; ++j)
-        for (int r = 0; r < R; ++r) c[r * ldc + j] = dot_n(a + r * k, b + j * k, k);
-}
-
 // C[R × 4·V] block of A B: R rows of A (stride lda) times the k × 4V panel of B (stride ldb).
 // Each step of p loads V vectors of B's row p and broadcasts R numbers of A's column p.
 template <int R, int V>
@@ -165,45 +102,6 @@ template <int R, int V>
     }
     for (int r = 0; r < R; ++r)
         for (int j = 0; j < V; ++j) store(c + r * ldc + 4 * j, acc[r][j]);
-}
-
-// One row of C = A B: c[0..n) = Σ_p a[p] B[p, :] (B is k × n with stride ldb); also gemv_t.
-// Sixteen columns at a time, even and odd p in separate accumulators, so 8 independent additions
-// are in flight (a 1-row block_nn would wait on the latency of each addition).
-[[gnu::noinline]] void row_nn(const float *a, const float *b, size_t ldb, float *c, size_t n, size_t k) {
-    size_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-        f32x4 even[4] = {zero(), zero(), zero(), zero()}, odd[4] = {zero(), zero(), zero(), zero()};
-        size_t p = 0;
-        for (; p + 2 <= k; p += 2) {
-            const f32x4 a0 = load_splat(a + p), a1 = load_splat(a + p + 1);
-            const float *b0 = b + p * ldb + j, *b1 = b0 + ldb;
-            for (int t = 0; t < 4; ++t) {
-                even[t] = madd(a0, load(b0 + 4 * t), even[t]);
-                odd[t] = madd(a1, load(b1 + 4 * t), odd[t]);
-            }
-        }
-        if (p < k) {
-            const f32x4 a0 = load_splat(a + p);
-            for (int t = 0; t < 4; ++t) even[t] = madd(a0, load(b + p * ldb + j + 4 * t), even[t]);
-        }
-        for (int t = 0; t < 4; ++t) store(c + j + 4 * t, add(even[t], odd[t]));
-    }
-    for (; j + 4 <= n; j += 4) {
-        f32x4 even = zero(), odd = zero();
-        size_t p = 0;
-        for (; p + 2 <= k; p += 2) {
-            even = madd(load_splat(a + p), load(b + p * ldb + j), even);
-            odd = madd(load_splat(a + p + 1), load(b + (p + 1) * ldb + j), odd);
-        }
-        if (p < k) even = madd(load_splat(a + p), load(b + p * ldb + j), even);
-        store(c + j, add(even, odd));
-    }
-    for (; j < n; ++j) {
-        float sum = 0.0f;
-        for (size_t p = 0; p < k; ++p) sum += a[p] * b[p * ldb + j];
-        c[j] = sum;
-    }
 }
 
 } // namespace
@@ -235,7 +133,7 @@ void gemv(cfspan a, cfspan x, fspan y, size_t m, size_t n) {
     require_size("gemv", "x", x.size(), n);
     require_size("gemv", "y", y.size(), m);
     // Four rows at a time share each loaded piece of x: y[i..i+4] = A[i..i+4, :] x.
-    panel_nt<1>(x.data(), a.data(), y.data(), m, n, 0);
+    panel_nt<1>(x.data(), 0, a.data(), n, y.data(), m, n, 0);
 }
 
 void gemv_t(cfspan a, cfspan x, fspan y, size_t m, size_t n) {
@@ -253,8 +151,8 @@ void gemm_nt(cfspan a, cfspan b, fspan c, size_t m, size_t n, size_t k) {
     const float *pa = a.data(), *pb = b.data();
     float *pc = c.data();
     size_t i = 0;
-    for (; i + 2 <= m; i += 2) panel_nt<2>(pa + i * k, pb, pc + i * n, n, k, n);
-    for (; i < m; ++i) panel_nt<1>(pa + i * k, pb, pc + i * n, n, k, n);
+    for (; i + 2 <= m; i += 2) panel_nt<2>(pa + i * k, k, pb, k, pc + i * n, n, k, n);
+    for (; i < m; ++i) panel_nt<1>(pa + i * k, k, pb, k, pc + i * n, n, k, n);
 }
 
 void gemm_nn(cfspan a, cfspan b, fspan c, size_t m, size_t n, size_t k) {

@@ -1,6 +1,7 @@
-// Matrix products of the model code on row-major views, with an accumulate flag.
-// Natively they run through Eigen's blocked GEMM; in the wasm build (where Eigen has no SIMD
-// packets) through the src/core kernels, which are wasm_simd128.
+// Matrix products of the model code on row-major views, with an accumulate flag, all through the
+// one packed GEMM of core/kernels_gemm.hpp (wasm_simd128 in the wasm build, SSE natively; Eigen 3.4
+// has no wasm SIMD packets). Each output is one sum in order over the inner index, so the
+// products are deterministic and, for m ≥ 4 rows, the same in every build.
 //   matmul_nt  C[m×n] (+)= A[m×k] B[n×k]ᵀ     (x Wᵀ: a batch of rows times a weight matrix)
 //   matmul_nn  C[m×n] (+)= A[m×k] B[k×n]      (dY W: gradient back to the input)
 //   matmul_tn  C[m×n] (+)= A[k×m]ᵀ B[k×n]     (dYᵀ X: gradient of a weight matrix)

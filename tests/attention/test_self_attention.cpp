@@ -221,3 +221,53 @@ TEST_CASE("self-attention rejects bad shapes and rows with nothing to attend to 
         CHECK(contains(message, "d_output is 3×4, expected 3×6"));
     }
 }
+
+TEST_CASE("keeping only the outputs gives the outputs of the full pass, at every awkward length") {
+    // The fused kernel (Keep::outputs) against the pass that keeps every intermediate, both
+    // multi-head and a single head_forward, with padding and causal masks. Each is within the bound
+    // of tests/core/test_attention.cpp of the exact output; with these inputs (|scores| ≤ 6.2,
+    // dk = 4, so Σ|q_p k_p|·scale ≤ 12 and E = γ_5·12 ≈ 3.6e-6) that bound is ≈ 2(2E + 2u·12 + …)
+    // ≈ 1.6e-5 of Σ_c w_c|v_c| ≤ max|v|, so 3e-5·(1 + max|y|) covers the two paths' difference
+    // (measured: 6e-7). A key that leaks through a mask moves an output by 1e-2 or more.
+    core::Rng rng(28);
+    const Eigen::Index d = 8;
+    const SelfAttentionParams params = random_params(d, rng);
+    for (Eigen::Index n : {1, 3, 4, 5, 8, 17, 64, 65})
+        for (bool causal : {false, true}) {
+            CAPTURE(n);
+            CAPTURE(causal);
+            const Mat x = test::random_mat(n, d, rng);
+            std::vector<std::uint8_t> padding(static_cast<std::size_t>(n), 1);
+            if (n > 2) padding[static_cast<std::size_t>(n) - 1] = padding[1] = 0;
+            SelfAttentionOptions options{.heads = 2, .padding_mask = padding, .causal = causal};
+            SelfAttentionResult full, fast;
+            self_attention_forward(params, x, options, full);
+            options.keep = Keep::outputs;
+            self_attention_forward(params, x, options, fast);
+            CHECK(fast.heads.empty());
+            const float tol = 3e-5f * (1.0f + full.concat.cwiseAbs().maxCoeff());
+            CHECK((fast.concat - full.concat).cwiseAbs().maxCoeff() <= tol);
+            // Y = concat W_oᵀ + b_o carries a difference of concat times at most W_o's largest row sum.
+            CHECK((fast.output - full.output).cwiseAbs().maxCoeff() <=
+                  tol * params.w_o.cwiseAbs().rowwise().sum().maxCoeff());
+
+            SelfAttentionHead head = full.heads[1];
+            head_forward(head, full.allowed, 0.5f, Keep::outputs);
+            CHECK((head.output - full.heads[1].output).cwiseAbs().maxCoeff() <= tol);
+            CHECK(head.weights == full.heads[1].weights); // left as they were
+        }
+}
+
+TEST_CASE("backward refuses a forward pass that kept only its outputs") {
+    core::Rng rng(3);
+    const SelfAttentionParams params = SelfAttentionParams::init(4, rng);
+    const Mat x = test::random_mat(3, 4, rng);
+    SelfAttentionResult fwd;
+    self_attention_forward(params, x, {.heads = 2, .keep = Keep::outputs}, fwd);
+    Mat d_x = Mat::Zero(3, 4);
+    SelfAttentionParams d_params = params.zeros_like();
+    const std::string message = test::invalid_argument_message(
+        [&] { self_attention_backward(params, x, {.heads = 2}, fwd, Mat::Ones(3, 4), d_x, d_params); });
+    CHECK(contains(message, "0 heads"));
+    CHECK(contains(message, "keeps only its outputs"));
+}

@@ -1,9 +1,11 @@
-// Decoding speed of the shipped dates additive model, the library alone (no JS): one step and
-// the whole greedy decode of a 20-character date. bench_decode.mjs measures the same through
+// Decoding speed of the shipped dates additive model, the library alone (no JS): one step (with
+// its flops, so the report gives its share of the multiply-add peak) and the whole greedy decode
+// of a 20-character date. bench_decode.mjs measures the same through
 // the JS API, so the two tables show what the bindings add.
 #include "bench.hpp"
 #include "decode/session.hpp"
 #include "io/model.hpp"
+#include "model_flops.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -19,13 +21,16 @@ int main(int argc, char **argv) {
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     const auto model = apg::io::Model::load(bytes);
     const std::string date = "sunday, 29 nov. 2026"; // 20 characters
-    apg::decode::DecodeSession session(model.network(), model.encode_source(date));
+    const auto source = model.encode_source(date);
+    apg::decode::DecodeSession session(model.network(), source);
     const std::string section = "decode, dates additive bahdanau (library only)";
     double step_ns = apg::bench::time_ns([&] {
         if (session.done()) session.reset();
         session.step();
     });
-    apg::bench::emit(section, "one step", impl, step_ns, 0);
+    // flops of a step: its multiply-adds (model_flops.hpp), so the report shows it as % of peak
+    const double step_flops = 2 * apg::bench::decoder_step_macs(model.config(), static_cast<double>(source.size()));
+    apg::bench::emit(section, "one step", impl, step_ns, step_flops);
     double decode_ns = apg::bench::time_ns([&] {
         apg::decode::DecodeSession s(model.network(), model.encode_source(date));
         s.run();
