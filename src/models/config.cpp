@@ -32,6 +32,14 @@ EncoderKind parse_encoder_kind(std::string_view text) {
     throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer, conv, audio)");
 }
 
+std::string_view name(DecoderKind kind) { return kind == DecoderKind::gru ? "gru" : "transformer"; }
+
+DecoderKind parse_decoder_kind(std::string_view text) {
+    if (text == "gru") return DecoderKind::gru;
+    if (text == "transformer") return DecoderKind::transformer;
+    throw std::invalid_argument("unknown decoder \"" + std::string(text) + "\" (valid: gru, transformer)");
+}
+
 namespace {
 
 // Out of line with plain arguments: each call site stays small (the wasm build has a size budget).
@@ -56,9 +64,8 @@ void ModelConfig::validate() const {
     require_range("source_vocab", source_vocab, 1, limits::max_vocab_tokens);
     require_range("target_vocab", target_vocab, 1, limits::max_vocab_tokens);
     require_range("embedding", embedding, 1, limits::max_model_dim);
-    if (encoder != EncoderKind::transformer) {
-        require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
-    } else {
+    if (encoder != EncoderKind::transformer) require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
+    if (has_transformer()) {
         require_range("heads", heads, 1, limits::max_heads);
         require_range("layers", layers, 1, limits::max_layers);
         require_range("ff_hidden", ff_hidden, 1, limits::max_model_dim);
@@ -107,6 +114,19 @@ void ModelConfig::validate() const {
     if (score == attention::ScoreKind::none && encoder != EncoderKind::gru)
         bad_field("score", "score \"none\" (no attention) needs the gru encoder: its fixed vector is the GRU's final "
                            "states");
+    if (decoder == DecoderKind::transformer) {
+        // Its cross-attention is q·k/√dh with the query its own new state (models/transformer_decoder.hpp).
+        if (score != attention::ScoreKind::scaled_dot)
+            bad_field("score", "a transformer decoder's cross-attention is scaled dot-product: score must be "
+                               "\"scaled_dot\", got \"" +
+                                   std::string(attention::name(score)) + "\"");
+        if (style != AttentionStyle::luong)
+            bad_field("style", "a transformer decoder queries with its new state, as Luong's s_i: style must be "
+                               "\"luong\"");
+        if (encoder != EncoderKind::gru && encoder != EncoderKind::transformer)
+            bad_field("decoder", "a transformer decoder reads a text encoder's states (gru or transformer)");
+        return;
+    }
     if (attention::same_size_query_and_keys(score) && decoder_hidden != encoder_state()) {
         const char *why = encoder == EncoderKind::transformer              ? " = embedding)"
                           : encoder == EncoderKind::conv                   ? " = encoder_hidden + 2)"
@@ -137,8 +157,9 @@ nlohmann::json ModelConfig::to_json() const {
         j["location_width"] = location_width;
     }
     // Written only for the transformer, so GRU checkpoints keep the metadata they always had.
-    if (encoder == EncoderKind::transformer) {
-        j["encoder"] = std::string(name(encoder));
+    if (encoder == EncoderKind::transformer) j["encoder"] = std::string(name(encoder));
+    if (decoder == DecoderKind::transformer) j["decoder"] = std::string(name(decoder));
+    if (has_transformer()) {
         j["heads"] = heads;
         j["layers"] = layers;
         j["ff_hidden"] = ff_hidden;
@@ -222,10 +243,18 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
             bad_field("encoder", "unknown encoder " + quote(encoder) + " (valid: gru, transformer, conv, audio)");
         }
     }
+    if (j.contains("decoder")) {
+        const std::string decoder = string_field(j, "decoder");
+        try {
+            c.decoder = parse_decoder_kind(decoder);
+        } catch (const std::invalid_argument &) {
+            bad_field("decoder", "unknown decoder " + quote(decoder) + " (valid: gru, transformer)");
+        }
+    }
     c.source_vocab = int_field(j, "source_vocab");
     c.target_vocab = int_field(j, "target_vocab");
     c.embedding = int_field(j, "embedding");
-    if (c.encoder == EncoderKind::transformer) {
+    if (c.has_transformer()) {
         c.heads = int_field(j, "heads");
         c.layers = int_field(j, "layers");
         c.ff_hidden = int_field(j, "ff_hidden");
