@@ -34,6 +34,7 @@ const char *usage = R"(usage:
             --score dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none (none: no attention)
             [--location-filters N] [--location-width N (odd)] (location; default 8, 7)
             --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]
+            [--decoder gru|transformer (transformer: score and style default to scaled_dot, luong)]
             [--activation relu|gelu (transformer)]
             [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]
   apg train --task scenes --score S --style bahdanau|luong --seed N --out FILE [--scenes N] [...]
@@ -145,8 +146,10 @@ int cmd_train(const Args &a, const std::string &command_line) {
     // One path with the page's trainer module: train::Run builds data, model and trainer.
     train::RunConfig rc;
     rc.task = a.get("task");
-    rc.score = attention::parse_score_kind(a.get("score"));
-    rc.style = models::parse_attention_style(a.get("style"));
+    rc.decoder = models::parse_decoder_kind(a.get("decoder", "gru"));
+    const bool transformer_decoder = rc.decoder == models::DecoderKind::transformer;
+    rc.score = attention::parse_score_kind(transformer_decoder ? a.get("score", "scaled_dot") : a.get("score"));
+    rc.style = models::parse_attention_style(transformer_decoder ? a.get("style", "luong") : a.get("style"));
     rc.encoder = models::parse_encoder_kind(a.get("encoder", "gru"));
     rc.seed = static_cast<std::uint64_t>(to_int("seed", a.get("seed")));
     const std::string out = a.get("out");
@@ -283,6 +286,7 @@ int main(int argc, char **argv) {
         std::string arg = argv[i];
         command_line += " " + (arg.find(' ') != std::string::npos ? "\"" + arg + "\"" : arg);
     }
+    models::register_transformer_decoder(); // eval and decode read any checkpoint
     try {
         const Args args = parse(argc, argv, 2);
         if (command == "train") return cmd_train(args, command_line);

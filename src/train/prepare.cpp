@@ -46,7 +46,15 @@ models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind
     return c;
 }
 
-TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder) {
+void transformer_decoder_recipe(models::ModelConfig &c, int embedding, int ff_hidden) {
+    c.decoder = models::DecoderKind::transformer;
+    c.embedding = embedding;
+    c.heads = 4;
+    c.layers = 2;
+    c.ff_hidden = ff_hidden;
+}
+
+TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder, models::DecoderKind decoder) {
     TrainOptions o;
     o.batch_size = 32;
     o.learning_rate = 3e-3f;
@@ -66,6 +74,7 @@ TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder) 
     // neighbours), so it needs more steps: dates reached 99.5% of a 200-pair check by step
     // ~1,700, zh by ~2,000 (seed 1); 3,000 leaves room.
     if (encoder == models::EncoderKind::transformer) o.steps = 3000;
+    if (decoder == models::DecoderKind::transformer) o.steps = 3000;
     return o;
 }
 

@@ -49,7 +49,7 @@ int checked_int(const char *name, int value, int lo, int hi) {
 // The recipe's model for a task, score and style, checked (ModelConfig::validate throws its coded
 // error); the text tasks' vocabularies and lengths do not change which kinds fit, so none is built.
 void check_recipe(std::string_view task, attention::ScoreKind score, models::AttentionStyle style,
-                  models::EncoderKind encoder) {
+                  models::EncoderKind encoder, models::DecoderKind decoder = models::DecoderKind::gru) {
     if (task == "scenes") {
         scenes_config(score, style);
     } else if (task == "speech") {
@@ -59,18 +59,23 @@ void check_recipe(std::string_view task, attention::ScoreKind score, models::Att
         stub.data.name = std::string(task);
         stub.data.max_source_len = stub.data.max_target_len = 1;
         stub.source_vocab = stub.target_vocab = io::Vocabulary::build({}, io::Tokenizer::characters);
-        recipe_config(stub, score, style, encoder);
+        models::ModelConfig c = recipe_config(stub, score, style, encoder);
+        if (decoder == models::DecoderKind::transformer) {
+            transformer_decoder_recipe(c, c.embedding, 2 * c.embedding);
+            c.validate();
+        }
     }
 }
 
-std::vector<ScoreOption> trainable_scores(std::string_view task, models::EncoderKind encoder) {
+std::vector<ScoreOption> trainable_scores(std::string_view task, models::EncoderKind encoder,
+                                          models::DecoderKind decoder = models::DecoderKind::gru) {
     std::vector<attention::ScoreKind> kinds(attention::all_score_kinds.begin(), attention::all_score_kinds.end());
     kinds.push_back(attention::ScoreKind::location);
     std::vector<ScoreOption> out;
     for (const auto kind : kinds) {
         ScoreOption option{kind, {}};
         for (const auto style : {models::AttentionStyle::bahdanau, models::AttentionStyle::luong}) try {
-                check_recipe(task, kind, style, encoder);
+                check_recipe(task, kind, style, encoder, decoder);
                 option.styles.push_back(style);
             } catch (const Error &) {
                 // this style cannot take the kind: not offered with it
@@ -110,22 +115,24 @@ TaskInfo speech_info() {
     return t;
 }
 
-TaskInfo info_for(std::string name, models::EncoderKind encoder) {
+TaskInfo info_for(std::string name, models::EncoderKind encoder,
+                  models::DecoderKind decoder = models::DecoderKind::gru) {
     if (name == "scenes") return scenes_info();
     if (name == "speech") return speech_info();
     TaskInfo t;
     const bool pairs = name == "pairs";
-    const TrainOptions o = recipe_options(pairs ? "dates" : name, encoder);
+    const TrainOptions o = recipe_options(pairs ? "dates" : name, encoder, decoder);
     t.name = name;
     t.probe = pairs ? "" : task_probe(name);
     t.steps = pairs ? (encoder == models::EncoderKind::gru ? 1000 : 3000) : o.steps;
     t.batch = o.batch_size;
     t.learning_rate = o.learning_rate;
-    // recipe_config's sizes (prepare.cpp).
-    t.embed = encoder == models::EncoderKind::gru ? 32 : 64;
-    t.hidden = encoder == models::EncoderKind::gru ? 64 : 128;
+    // recipe_config's sizes (prepare.cpp). A Transformer decoder over either encoder: model size
+    // 32, feed-forward 64 (the Transformer encoder's too; the BiGRU's states are projected to 32).
+    t.embed = encoder == models::EncoderKind::gru || decoder == models::DecoderKind::transformer ? 32 : 64;
+    t.hidden = encoder == models::EncoderKind::gru || decoder == models::DecoderKind::transformer ? 64 : 128;
     if (name == "dates" || name == "reverse") t.source_tokenizer = t.target_tokenizer = io::Tokenizer::characters;
-    t.scores = trainable_scores(pairs ? "dates" : name, encoder);
+    t.scores = trainable_scores(pairs ? "dates" : name, encoder, decoder);
     return t;
 }
 
@@ -154,15 +161,17 @@ void copy_in(const std::vector<float> &flat, const std::vector<core::TensorRef> 
 
 } // namespace
 
-std::vector<TaskInfo> task_infos(models::EncoderKind encoder) {
+std::vector<TaskInfo> task_infos(models::EncoderKind encoder, models::DecoderKind decoder) {
     std::vector<TaskInfo> out;
-    for (const auto &name : task_names()) out.push_back(info_for(name, encoder));
+    for (const auto &name : task_names()) out.push_back(info_for(name, encoder, decoder));
     out.push_back(scenes_info());
     out.push_back(speech_info());
     return out;
 }
 
-TaskInfo pairs_info(models::EncoderKind encoder) { return info_for("pairs", encoder); }
+TaskInfo pairs_info(models::EncoderKind encoder, models::DecoderKind decoder) {
+    return info_for("pairs", encoder, decoder);
+}
 
 Run::Run(RunConfig config) : config_(std::move(config)) {
     const RunConfig &c = config_;
@@ -184,6 +193,7 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         };
         if (c.encoder == models::EncoderKind::transformer)
             fixed("encoder", "scenes reads images with its conv encoder, not a transformer");
+        if (c.decoder == models::DecoderKind::transformer) fixed("decoder", "scenes has the GRU decoder of its recipe");
         if (c.embed) fixed("embed", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
         if (c.hidden) fixed("hidden", "scenes has the fixed sizes of its recipe (embeddings 16, conv 62)");
         if (c.activation) fixed("activation", "scenes has no transformer feed-forward");
@@ -194,14 +204,16 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         };
         if (c.encoder == models::EncoderKind::transformer)
             fixed("encoder", "speech hears sound with its audio encoder, not a transformer");
+        if (c.decoder == models::DecoderKind::transformer) fixed("decoder", "speech has the GRU decoder of its recipe");
         if (c.embed) fixed("embed", "speech has the fixed sizes of its recipe (embeddings 16, BiGRU 32)");
         if (c.hidden) fixed("hidden", "speech has the fixed sizes of its recipe (embeddings 16, BiGRU 32)");
         if (c.activation) fixed("activation", "speech has no transformer feed-forward");
     }
-    const TaskInfo recipe = own ? pairs_info(c.encoder) : info_for(c.task, c.encoder);
+    const TaskInfo recipe = own ? pairs_info(c.encoder, c.decoder) : info_for(c.task, c.encoder, c.decoder);
     const int embed = checked_int("embed", c.embed.value_or(recipe.embed), 1, limits::max_train_dim);
     const int hidden = checked_int("hidden", c.hidden.value_or(recipe.hidden), 1, limits::max_train_dim);
-    if (c.encoder == models::EncoderKind::transformer && embed % 4 != 0)
+    if ((c.encoder == models::EncoderKind::transformer || c.decoder == models::DecoderKind::transformer) &&
+        embed % 4 != 0)
         throw InputError(ErrorCode::bad_argument,
                          "embed: the transformer's model size must be a multiple of its 4 heads, got " +
                              std::to_string(embed),
@@ -273,15 +285,18 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         // recipe_config gives dot, scaled dot and cosine a decoder state of the keys' size.
         if (mc.decoder_hidden == recipe.embed) mc.decoder_hidden = embed;
     }
+    // The BiGRU's states are projected to the decoder's model size, the embeddings' (embed).
+    if (c.decoder == models::DecoderKind::transformer)
+        transformer_decoder_recipe(mc, embed, c.encoder == models::EncoderKind::transformer ? hidden : 2 * embed);
     if (c.activation) mc.activation = *c.activation;
     if (c.location_filters) mc.location_filters = *c.location_filters;
     if (c.location_width) mc.location_width = *c.location_width;
     mc.validate();
 
-    options_ = own       ? recipe_options("dates", c.encoder)
+    options_ = own       ? recipe_options("dates", c.encoder, c.decoder)
                : scenes_ ? scenes_options()
                : speech_ ? speech_options()
-                         : recipe_options(c.task, c.encoder);
+                         : recipe_options(c.task, c.encoder, c.decoder);
     options_.seed = c.seed;
     options_.steps = steps;
     options_.batch_size = batch;
@@ -327,6 +342,8 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     task_.data.train = {};
     task_.data.heldout = {};
 
+    // A run evaluates what it trains, so a module that trains a Transformer decoder decodes with it.
+    if (mc.decoder == models::DecoderKind::transformer) models::register_transformer_decoder();
     // The model as apg train initialises it: Seq2Seq(config, seed).
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
     trainer_ = std::make_unique<Trainer>(*network_, task_.train, task_.heldout, kTokens, options_);
@@ -461,6 +478,7 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                       std::string(models::name(c.style)) + " --seed " + std::to_string(c.seed) + " --out " + c.task +
                       ".safetensors";
             if (c.encoder != models::EncoderKind::gru) command += " --encoder " + std::string(models::name(c.encoder));
+            if (c.decoder != models::DecoderKind::gru) command += " --decoder " + std::string(models::name(c.decoder));
             if (c.score == attention::ScoreKind::location)
                 command += " --location-filters " + std::to_string(network_->config().location_filters) +
                            " --location-width " + std::to_string(network_->config().location_width);
@@ -480,6 +498,7 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                              {"train_pairs", task_.train.size()},
                              {"heldout_pairs", task_.heldout.size()},
                              {"heldout_exact_match", heldout >= 0 ? nlohmann::json(heldout) : nlohmann::json()}};
+    if (c.decoder != models::DecoderKind::gru) record["decoder"] = std::string(models::name(c.decoder));
     if (scenes_) record["encoder"] = "conv";
     if (speech_) record["encoder"] = "audio";
     if (examples != task_.heldout.size()) record["heldout_examples"] = examples;

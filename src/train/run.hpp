@@ -36,6 +36,9 @@ struct RunConfig {
     attention::ScoreKind score = attention::ScoreKind::additive;
     models::AttentionStyle style = models::AttentionStyle::bahdanau;
     models::EncoderKind encoder = models::EncoderKind::gru;
+    // transformer: the Transformer decoder (2 layers × 4 heads of the encoder's model size, score
+    // scaled_dot and style luong, which the config then requires); text tasks only.
+    models::DecoderKind decoder = models::DecoderKind::gru;
     // Unset: the task's recipe (prepare.hpp). embed is the embedding size (the transformer's
     // model size, a multiple of its 4 heads); hidden is the GRU encoder's state per direction
     // (the decoder's state is 2 · hidden and the additive attention hidden) or the transformer's
@@ -69,9 +72,11 @@ struct TaskInfo {
     // among them: it is the baseline without attention, not a score function to race.
     std::vector<ScoreOption> scores;
 };
-std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKind::gru);
+std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKind::gru,
+                                 models::DecoderKind decoder = models::DecoderKind::gru);
 // The defaults for own pairs (the dates recipe's sizes and options, 1,000 steps).
-TaskInfo pairs_info(models::EncoderKind encoder = models::EncoderKind::gru);
+TaskInfo pairs_info(models::EncoderKind encoder = models::EncoderKind::gru,
+                    models::DecoderKind decoder = models::DecoderKind::gru);
 
 struct RunProgress : Progress {
     bool done = false;
