@@ -86,9 +86,9 @@ int int_field(const val &v, const std::string &field, std::int64_t lo, std::int6
     return static_cast<int>(whole_number(v, field, lo, hi));
 }
 
-constexpr const char *kConfigKeys[] = {"task",         "pairs",     "tokenization", "score",     "style", "encoder",
-                                       "embed",        "hidden",    "learningRate", "batch",     "steps", "seed",
-                                       "evalExamples", "evalEvery", "probe",        "activation"};
+constexpr const char *kConfigKeys[] = {
+    "task",         "pairs", "tokenization", "score", "style",        "encoder",   "decoder", "embed",     "hidden",
+    "learningRate", "batch", "steps",        "seed",  "evalExamples", "evalEvery", "probe",   "activation"};
 
 train::RunConfig run_config(const val &config) {
     if (!is_object(config)) bad_argument("config", ": expected an object, got " + describe(config));
@@ -115,6 +115,14 @@ train::RunConfig run_config(const val &config) {
             c.tokenization = train::parse_tokenization(text_field(*t, "config.tokenization"));
     } else if (get("tokenization")) {
         bad_argument("config.tokenization", ": only with pairs");
+    }
+    if (const auto v = get("decoder")) {
+        c.decoder = named(*v, "config.decoder", [](const std::string &s) { return models::parse_decoder_kind(s); });
+        // Its cross-attention is scaled dot-product, queried by its new state: the config's score and style.
+        if (c.decoder == models::DecoderKind::transformer) {
+            c.score = attention::ScoreKind::scaled_dot;
+            c.style = models::AttentionStyle::luong;
+        }
     }
     if (const auto v = get("score"))
         c.score = named(*v, "config.score", [](const std::string &s) { return attention::parse_score_kind(s); });
@@ -193,13 +201,21 @@ models::EncoderKind encoder_arg(const val &v) {
     });
 }
 
-val train_tasks_js(val encoder) {
+models::DecoderKind decoder_arg(const val &v) {
+    if (v.isUndefined()) return models::DecoderKind::gru;
+    return named(v, "decoder", [](const std::string &s) { return models::parse_decoder_kind(s); });
+}
+
+val train_tasks_js(val encoder, val decoder) {
     val out = val::array();
-    for (const auto &t : train::task_infos(encoder_arg(encoder))) out.call<void>("push", task_info_to_js(t));
+    for (const auto &t : train::task_infos(encoder_arg(encoder), decoder_arg(decoder)))
+        out.call<void>("push", task_info_to_js(t));
     return out;
 }
 
-val pairs_recipe_js(val encoder) { return task_info_to_js(train::pairs_info(encoder_arg(encoder))); }
+val pairs_recipe_js(val encoder, val decoder) {
+    return task_info_to_js(train::pairs_info(encoder_arg(encoder), decoder_arg(decoder)));
+}
 
 val train_limits_js() {
     val out = val::object();
@@ -291,6 +307,7 @@ val settings_js(Run &run) {
     out.set("score", std::string(attention::name(c.score)));
     out.set("style", std::string(models::name(c.style)));
     out.set("encoder", std::string(models::name(c.encoder)));
+    out.set("decoder", std::string(models::name(c.decoder)));
     out.set("embed", c.embedding);
     out.set("hidden", c.encoder == models::EncoderKind::transformer ? c.ff_hidden : c.encoder_hidden);
     out.set("steps", o.steps);
@@ -312,8 +329,8 @@ val progress_js(Run &run) { return progress_to_js(run.progress()); }
 // Entry points: each takes its own reference to the run first (a delete() from page code during
 // the call cannot free it), then converts.
 val trainLimits() { return guarded(train_limits_js); }
-val trainTasks(val encoder) { return guarded(train_tasks_js, encoder); }
-val pairsRecipe(val encoder) { return guarded(pairs_recipe_js, encoder); }
+val trainTasks(val encoder, val decoder) { return guarded(train_tasks_js, encoder, decoder); }
+val pairsRecipe(val encoder, val decoder) { return guarded(pairs_recipe_js, encoder, decoder); }
 val parsePairs(val text, val tokenization, val seed) { return guarded(parse_pairs_js, text, tokenization, seed); }
 val TrainRun_create(val config) { return guarded(create_js, config); }
 
@@ -337,6 +354,8 @@ template <val (*F)(Run &, val)> val run_call_arg(RunHandle &h, val arg) {
 
 EMSCRIPTEN_BINDINGS(apg_trainer) {
     using namespace apg::wasm;
+    // This module decodes Transformer-decoder checkpoints too: the page's module links none of it.
+    apg::models::register_transformer_decoder();
     emscripten::function("trainLimits", &trainLimits);
     emscripten::function("trainTasks", &trainTasks);
     emscripten::function("pairsRecipe", &pairsRecipe);
@@ -351,8 +370,8 @@ EMSCRIPTEN_BINDINGS(apg_trainer) {
         .function("settings", &run_call<settings_js>)
         .function("progress", &run_call<progress_js>);
     guard_entry("trainLimits");
-    guard_entry("trainTasks", 1);
-    guard_entry("pairsRecipe", 1);
+    guard_entry("trainTasks", 2);
+    guard_entry("pairsRecipe", 2);
     guard_entry("parsePairs", 2);
     guard_static("TrainRunHandle", "create");
     guard_method("TrainRunHandle", "evaluate", 1);
