@@ -51,7 +51,8 @@ export function generatedDeclarations(ap) {
       [
         'One decoding step, every stage with the engine’s numbers. Shape letters: n source tokens,',
         'da additive attention size, dh encoder state size, Hd decoder state size, Vt target',
-        'vocabulary, k top-k tokens (DecodeOptions.topK).',
+        'vocabulary, k top-k tokens (DecodeOptions.topK); the Transformer decoder’s: L layers,',
+        'h heads, dk = d / h, d model size, f feed-forward size, t tokens fed so far (index + 1).',
       ],
       ap.recordSchema('decoder'),
     ),
@@ -107,6 +108,16 @@ export function unpackerSource(schema) {
             `{ data: HEAPF32.slice(at, at + ${v}_size), rows: ${v}_rows, cols: ${v}_cols }`,
             `${v}_size`,
           )};`,
+          `at += ${v}_size;`,
+        );
+        break;
+      case 'tensor':
+        body.push(
+          `const ${v}_rank = HEAP32[i++];`,
+          `const ${v}_shape = Array.from(HEAP32.subarray(i, i + ${v}_rank));`,
+          `i += ${v}_rank;`,
+          `const ${v}_size = ${v}_rank === 0 ? 0 : ${v}_shape.reduce((a, b) => a * b, 1);`,
+          `const ${v} = ${nullable(`{ data: HEAPF32.slice(at, at + ${v}_size), shape: ${v}_shape }`, `${v}_size`)};`,
           `at += ${v}_size;`,
         );
         break;

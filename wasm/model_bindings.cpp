@@ -154,10 +154,11 @@ val info_js(const std::shared_ptr<const Model> &model) {
     val dims = val::object();
     dims.set("embedding", c.embedding);
     dims.set("encoder", std::string(models::name(c.encoder)));
+    dims.set("decoder", std::string(models::name(c.decoder)));
     dims.set("encoderHidden", c.encoder_hidden);
-    dims.set("heads", c.encoder == models::EncoderKind::transformer ? val(c.heads) : val::null());
-    dims.set("layers", c.encoder == models::EncoderKind::transformer ? val(c.layers) : val::null());
-    dims.set("ffHidden", c.encoder == models::EncoderKind::transformer ? val(c.ff_hidden) : val::null());
+    dims.set("heads", c.has_transformer() ? val(c.heads) : val::null());
+    dims.set("layers", c.has_transformer() ? val(c.layers) : val::null());
+    dims.set("ffHidden", c.has_transformer() ? val(c.ff_hidden) : val::null());
     dims.set("bidirectional", c.bidirectional);
     dims.set("encoderState", c.encoder_state());
     dims.set("decoderHidden", c.decoder_hidden);
@@ -190,6 +191,7 @@ struct DecodeRequest {
     std::string text;
     std::optional<std::int64_t> top_k, max_steps;
     std::optional<float> temperature;
+    bool kv_cache = true, qkv = false; // the Transformer decoder's
 };
 
 constexpr std::int64_t kMaxSteps = limits::max_decode_steps;
@@ -208,13 +210,19 @@ DecodeRequest decode_request(const val &text, const val &options_js) {
     if (options.typeOf().as<std::string>() != "object" || options.isNull())
         bad_argument("options", ": expected an object, got " + describe(options));
     for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
-        if (key != "topK" && key != "maxSteps" && key != "temperature")
-            bad_argument("options." + key, " is not an option of decode (topK, maxSteps, temperature)");
+        if (key != "topK" && key != "maxSteps" && key != "temperature" && key != "kvCache" && key != "qkv")
+            bad_argument("options." + key, " is not an option of decode (topK, maxSteps, temperature, kvCache, qkv)");
     DecodeRequest r;
     r.text = text.as<std::string>();
     if (const auto v = option(options, "topK")) r.top_k = whole_number(*v, "options.topK", 1, kMaxTopK);
     if (const auto v = option(options, "maxSteps")) r.max_steps = whole_number(*v, "options.maxSteps", 0, kMaxSteps);
     if (const auto v = option(options, "temperature")) r.temperature = to_temperature(*v);
+    for (const auto &[name, flag] : {std::pair{"kvCache", &r.kv_cache}, std::pair{"qkv", &r.qkv}})
+        if (const auto v = option(options, name)) {
+            if (!v->isTrue() && !v->isFalse())
+                bad_argument(std::string("options.") + name, ": expected true or false, got " + describe(*v));
+            *flag = v->isTrue();
+        }
     return r;
 }
 
@@ -233,6 +241,8 @@ val decode_js(const std::shared_ptr<const Model> &model, const DecodeRequest &r)
     session_options.top_k = r.top_k ? static_cast<int>(*r.top_k) : std::min(5, vocab);
     session_options.max_steps = r.max_steps ? static_cast<int>(*r.max_steps) : 0;
     if (r.temperature) session_options.attention.temperature = *r.temperature;
+    session_options.kv_cache = r.kv_cache;
+    session_options.keep_qkv = r.qkv;
     auto s = std::make_shared<SessionState>();
     s->model = model;
     s->source_tokens = m.source_vocab().tokenize(r.text);
@@ -311,6 +321,33 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, val pairs_j
 
 // ---- Session ----
 
+// The Transformer decoder's what-ifs on one head: {headMask | headUnmask: [layer, head, i]},
+// {headPin: [layer, head, i | weights]}, {headOff | headOn: [layer, head]}. False for another key.
+// The ranges are the session's to judge (it knows the layers, heads and source length).
+bool head_what_if(decode::DecodeSession &session, const std::string &key, const val &v) {
+    const bool pin = key == "headPin", switching = key == "headOff" || key == "headOn";
+    if (!pin && !switching && key != "headMask" && key != "headUnmask") return false;
+    const int length = switching ? 2 : 3;
+    if (!v.isArray() || v["length"].as<double>() != length)
+        bad_argument(key, switching ? ": expected [layer, head], got " + describe(v)
+                                    : ": expected [layer, head, " + std::string(pin ? "i | weights" : "i") + "], got " +
+                                          describe(v));
+    const auto index = [&](int k) {
+        return static_cast<int>(whole_number(v[k], key + "[" + std::to_string(k) + "]", -(1 << 30), 1 << 30));
+    };
+    const int layer = index(0), head = index(1);
+    if (switching)
+        session.switch_head(layer, head, key == "headOn");
+    else if (pin && !v[2].isNumber()) {
+        const Vec weights = to_vec(v[2], key + "[2]");
+        session.pin_head(layer, head, std::span<const float>(weights.data(), static_cast<std::size_t>(weights.size())));
+    } else if (pin)
+        session.pin_head(layer, head, index(2));
+    else
+        session.mask_head(layer, head, index(2), key == "headMask");
+    return true;
+}
+
 // A what-if, one per call (one binding keeps the page's .wasm small): {mask: i}, {unmask: i},
 // {pin: i | weights | null}, {temperature: τ}. The checks of range are the session's (it knows the
 // source length); here only the JS values are judged.
@@ -336,8 +373,9 @@ val what_if_js(SessionState &s, val what) {
         const double d = v.as<double>();
         // Out of float range is refused by the session's own range check, as NaN is.
         s.session->set_temperature(std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf(""));
-    } else
-        bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature");
+    } else if (!head_what_if(*s.session, key, v))
+        bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature, headMask, headUnmask, headPin, "
+                               "headOff, headOn");
     return val::undefined();
 }
 
@@ -413,49 +451,73 @@ val export_npy_js(SessionState &s) {
 }
 
 // The what-ifs of a beam search in the form the page's Worker gives a decode: {masks: [[step, j], …],
-// unmasks: [[step, j], …], pins: [[step, j | weights], …], temperatures: [[step, τ], …]}, each key
+// unmasks: [[step, j], …], pins: [[step, j | weights], …], temperatures: [[step, τ], …]} and the
+// Transformer decoder's on one head: headMasks, headUnmasks: [[step, layer, head, j], …], headPins:
+// [[step, layer, head, j | weights], …], headOffs, headOns: [[step, layer, head], …]; each key
 // optional, applied at each step in that order (as the Worker gives them to a session). The ranges
-// (source positions, τ, steps) are the engine's to judge; here only the JS values are.
+// (source positions, layers, heads, τ, steps) are the engine's to judge; here only the JS values are.
 std::vector<decode::ScheduledWhatIf> beam_what_ifs(const val &what) {
     using Kind = decode::ScheduledWhatIf::Kind;
     std::vector<decode::ScheduledWhatIf> out;
     if (what.isUndefined()) return out;
+    const std::string names = "masks, unmasks, pins, temperatures, headMasks, headUnmasks, headPins, headOffs, headOns";
     if (what.typeOf().as<std::string>() != "object" || what.isNull() || what.isArray())
-        bad_argument("whatIfs", ": expected {masks, unmasks, pins, temperatures}, got " + describe(what));
-    const std::pair<const char *, Kind> lists[] = {
-        {"masks", Kind::mask}, {"unmasks", Kind::unmask}, {"pins", Kind::pin}, {"temperatures", Kind::temperature}};
+        bad_argument("whatIfs", ": expected {" + names + "}, got " + describe(what));
+    const std::pair<const char *, Kind> lists[] = {{"masks", Kind::mask},
+                                                   {"unmasks", Kind::unmask},
+                                                   {"pins", Kind::pin},
+                                                   {"temperatures", Kind::temperature},
+                                                   {"headMasks", Kind::head_mask},
+                                                   {"headUnmasks", Kind::head_unmask},
+                                                   {"headPins", Kind::head_pin},
+                                                   {"headOffs", Kind::head_off},
+                                                   {"headOns", Kind::head_on}};
     for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", what)))
         if (std::none_of(std::begin(lists), std::end(lists), [&](const auto &l) { return key == l.first; }))
-            bad_argument("whatIfs." + key, " is not a what-if of beam (masks, unmasks, pins, temperatures)");
+            bad_argument("whatIfs." + key, " is not a what-if of beam (" + names + ")");
     constexpr std::int64_t most = limits::max_what_ifs;
     for (const auto &[name, kind] : lists) {
         const auto list = option(what, name);
         if (!list) continue;
         const std::string field = std::string("whatIfs.") + name;
-        if (!list->isArray()) bad_argument(field, ": expected an array of [step, value], got " + describe(*list));
-        const double length = (*list)["length"].as<double>();
-        if (length + static_cast<double>(out.size()) > static_cast<double>(most))
+        // [step, value], or on a head [step, layer, head(, value)]
+        const bool on_head = kind >= Kind::head_mask;
+        const bool valued = kind != Kind::head_off && kind != Kind::head_on;
+        const int length = on_head ? (valued ? 4 : 3) : 2;
+        const std::string form =
+            on_head ? (valued ? "[step, layer, head, value]" : "[step, layer, head]") : "[step, value]";
+        if (!list->isArray()) bad_argument(field, ": expected an array of " + form + ", got " + describe(*list));
+        const double count = (*list)["length"].as<double>();
+        if (count + static_cast<double>(out.size()) > static_cast<double>(most))
             limit_exceeded(field, ": more than " + std::to_string(most) + " what-ifs", most);
-        for (int k = 0; k < static_cast<int>(length); ++k) {
+        for (int k = 0; k < static_cast<int>(count); ++k) {
             const val item = (*list)[k];
             const std::string at = field + "[" + std::to_string(k) + "]";
-            if (!item.isArray() || item["length"].as<double>() != 2)
-                bad_argument(at, ": expected [step, value], got " + describe(item));
+            if (!item.isArray() || item["length"].as<double>() != length)
+                bad_argument(at, ": expected " + form + ", got " + describe(item));
+            const auto whole = [&](int i) {
+                return static_cast<int>(whole_number(item[i], at + "[" + std::to_string(i) + "]", -(1 << 30), 1 << 30));
+            };
             decode::ScheduledWhatIf w;
             w.kind = kind;
-            w.step = static_cast<int>(whole_number(item[0], at + "[0]", -(1 << 30), 1 << 30));
-            const val v = item[1];
+            w.step = whole(0);
+            if (on_head) {
+                w.layer = whole(1);
+                w.head = whole(2);
+            }
+            const int last = length - 1;
+            const val v = item[last];
             if (kind == Kind::temperature) {
                 if (!v.isNumber()) bad_argument(at + "[1]", ": expected a number, got " + describe(v));
                 const double d = v.as<double>();
                 // Out of float range is refused by the engine's own range check, as NaN is.
                 w.temperature = std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf("");
-            } else if (kind == Kind::pin && !v.isNumber()) {
-                const Vec weights = to_vec(v, at + "[1]");
-                w.kind = Kind::pin_weights;
+            } else if ((kind == Kind::pin || kind == Kind::head_pin) && !v.isNumber()) {
+                const Vec weights = to_vec(v, at + "[" + std::to_string(last) + "]");
+                w.kind = kind == Kind::pin ? Kind::pin_weights : Kind::head_pin_weights;
                 w.weights.assign(weights.data(), weights.data() + weights.size());
-            } else
-                w.token = static_cast<int>(whole_number(v, at + "[1]", -(1 << 30), 1 << 30));
+            } else if (valued)
+                w.token = whole(last);
             out.push_back(std::move(w));
         }
     }

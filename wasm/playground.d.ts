@@ -341,9 +341,13 @@ export interface ModelInfo {
     embedding: number;
     /** 'transformer': self-attention layers (see Session.selfAttention) */
     encoder: 'gru' | 'transformer';
+    /** 'transformer': layers × heads of masked self-attention and cross-attention, in every
+     *  StepRecord's rows from `decoder` on; a checkpoint of it loads only in a module that includes
+     *  it (the trainer module: Model.load elsewhere gives bad_checkpoint with details.module 'trainer') */
+    decoder: 'gru' | 'transformer';
     encoderHidden: number;
     bidirectional: boolean;
-    /** transformer only (null for gru) */
+    /** a transformer encoder's or decoder's (null when both are GRUs) */
     heads: number | null;
     layers: number | null;
     ffHidden: number | null;
@@ -393,6 +397,14 @@ export interface BeamWhatIfs {
   unmasks?: [number, number][];
   pins?: [number, number | number[] | Float32Array][];
   temperatures?: [number, number][];
+  /** the Transformer decoder's on one cross-attention head: [step, layer, head, source index] */
+  headMasks?: [number, number, number, number][];
+  headUnmasks?: [number, number, number, number][];
+  /** [step, layer, head, index | weights], that step only */
+  headPins?: [number, number, number, number | number[] | Float32Array][];
+  /** [step, layer, head]: switched off (its output 0) from that step on, or back on */
+  headOffs?: [number, number, number][];
+  headOns?: [number, number, number][];
 }
 
 export interface BeamResult {
@@ -427,6 +439,12 @@ export interface DecodeOptions {
   maxSteps?: number;
   /** softmax temperature of the attention weights, finite (default 1) */
   temperature?: number;
+  /** Transformer decoder: reuse the earlier positions' self-attention keys and values (default
+   *  true); false recomputes them at every step, with the same numbers */
+  kvCache?: boolean;
+  /** Transformer decoder: fill the records' selfQuery, selfKey, selfValue, crossQuery, crossKey and
+   *  crossValue (default false: null) */
+  qkv?: boolean;
 }
 
 /**
@@ -465,14 +483,23 @@ export interface Session extends DecodingSession {
   /** a what-if, one per call: {mask: i} gives source token i weight 0 at every later step (the
    *  softmax over the rest), {unmask: i} takes that back; {pin: i | weights | null}: the next step's
    *  weights one-hot on token i, or the n weights given (finite, ≥ 0, not all 0) over their sum,
-   *  null takes the pin back; {temperature: τ}: the softmax's τ for every later step. EngineError
-   *  bad_argument (details.name) for a value out of range or masking the last token left */
+   *  null takes the pin back; {temperature: τ}: the softmax's τ for every later step. A Transformer
+   *  decoder's do so in every head of every layer, and these act on one cross-attention head:
+   *  {headMask: [layer, head, i]} (from the next step on; headUnmask takes it back), {headPin:
+   *  [layer, head, i | weights]} (the next step), {headOff: [layer, head]} (its output 0 from the
+   *  next step on; headOn takes it back). EngineError bad_argument (details.name) for a value out
+   *  of range (details.name 'layer' or 'head' for those), or masking the last token a head has left */
   whatIf(
     what:
       | { mask: number }
       | { unmask: number }
       | { pin: number | ArrayLike<number> | null }
-      | { temperature: number },
+      | { temperature: number }
+      | { headMask: [number, number, number] }
+      | { headUnmask: [number, number, number] }
+      | { headPin: [number, number, number | ArrayLike<number>] }
+      | { headOff: [number, number] }
+      | { headOn: [number, number] },
   ): void;
   /** over the steps taken so far */
   confidence(): Confidence;
@@ -496,7 +523,9 @@ export interface Model {
 }
 
 export interface ModelClass {
-  /** EngineError bad_checkpoint ('checkpoint: …', naming the problem) for a bad file; bad_argument if not a Uint8Array */
+  /** EngineError bad_checkpoint ('checkpoint: …', naming the problem) for a bad file, and for a
+   *  Transformer decoder's in a module without it (details.field 'decoder', details.module
+   *  'trainer': load it there); bad_argument if not a Uint8Array */
   load(bytes: Uint8Array): Model;
 }
 

@@ -15,7 +15,8 @@
 //   vector          ints: size; floats: the elements
 //   matrix          ints: rows, cols; floats: the elements, row-major
 //   top             ints: k, k ids; floats: k probabilities
-// An optional vector or matrix with no elements becomes null.
+//   tensor          ints: rank r, then r sizes; floats: the elements, row-major
+// An optional vector, matrix or tensor with no elements becomes null.
 
 // The unpacker, generated from the same table (a test checks that it is up to date).
 #include "step_record_unpack.inc"
@@ -64,9 +65,18 @@ val step_to_js(const val &vocab, const decode::SessionStep &s, int index) {
             pack.ints.insert(pack.ints.end(), v.ids, v.ids + v.rows);
             pack.floats.insert(pack.floats.end(), v.data, v.data + v.rows);
             break;
+        case Type::tensor: {
+            pack.ints.push_back(v.rank);
+            std::int64_t size = v.rank > 0 ? 1 : 0;
+            for (int k = 0; k < v.rank; ++k) {
+                pack.ints.push_back(static_cast<int>(v.dims[static_cast<std::size_t>(k)]));
+                size *= v.dims[static_cast<std::size_t>(k)];
+            }
+            pack.floats.insert(pack.floats.end(), v.data, v.data + size);
+            break;
+        }
         case Type::token: // not packed
         case Type::ints:  // not in a decoder step
-        case Type::tensor:
             break;
         }
     }

@@ -44,6 +44,7 @@ export interface TrainLimits {
 }
 
 export type EncoderKind = 'gru' | 'transformer';
+export type DecoderKind = 'gru' | 'transformer';
 
 /** A task's recipe (what `apg train` uses) and its probe; the defaults of a TrainConfig. */
 export interface TaskRecipe {
@@ -110,6 +111,9 @@ export interface TrainConfig {
   style?: AttentionStyle;
   /** 'bigru' is read as 'gru' */
   encoder?: EncoderKind | 'bigru';
+  /** 'transformer': 2 layers × 4 heads of model size embed (score and style then default to
+   *  'scaled_dot' and 'luong', the only ones it takes); default 'gru' */
+  decoder?: DecoderKind;
   embed?: number;
   hidden?: number;
   learningRate?: number;
@@ -176,6 +180,7 @@ export interface TrainSettings {
   score: string;
   style: AttentionStyle;
   encoder: EncoderKind;
+  decoder: DecoderKind;
   embed: number;
   hidden: number;
   steps: number;
@@ -252,10 +257,10 @@ export interface TrainerModel extends Model {
 
 export interface Trainer extends Playground {
   trainLimits(): TrainLimits;
-  /** the three tasks' recipes for an encoder (default 'gru') */
-  trainTasks(encoder?: EncoderKind): TaskRecipe[];
+  /** the three tasks' recipes for an encoder and a decoder (default 'gru' both) */
+  trainTasks(encoder?: EncoderKind, decoder?: DecoderKind): TaskRecipe[];
   /** the defaults for own pairs (name 'pairs') */
-  pairsRecipe(encoder?: EncoderKind): TaskRecipe;
+  pairsRecipe(encoder?: EncoderKind, decoder?: DecoderKind): TaskRecipe;
   /**
    * Reads own pairs as a run would (seed: the held-out split's, default 1). Throws EngineError
    * naming the line ("line N: …", details.line): empty_input, bad_argument (an empty line, no or

@@ -8,6 +8,7 @@
 #include "cli/output.hpp"
 #include "decode/length_accuracy.hpp"
 #include "io/model.hpp"
+#include "models/transformer_decoder.hpp"
 #include "train/run.hpp"
 #include "train/task.hpp"
 
@@ -99,8 +100,11 @@ void draw_progress(const train::Progress &p) {
 int cmd_train(const Args &a, const std::string &command_line) {
     train::RunConfig rc;
     rc.task = a.get("task");
-    rc.score = attention::parse_score_kind(a.get("score"));
-    rc.style = models::parse_attention_style(a.get("style"));
+    if (a.has("decoder")) rc.decoder = models::parse_decoder_kind(a.get("decoder"));
+    // The Transformer decoder takes one score and one style; they need not be spelled out.
+    const bool transformer = rc.decoder == models::DecoderKind::transformer;
+    rc.score = attention::parse_score_kind(transformer && !a.has("score") ? "scaled_dot" : a.get("score"));
+    rc.style = models::parse_attention_style(transformer && !a.has("style") ? "luong" : a.get("style"));
     if (a.has("encoder")) rc.encoder = models::parse_encoder_kind(a.get("encoder"));
     rc.seed = static_cast<std::uint64_t>(a.whole("seed"));
     const std::string out = a.get("out");
@@ -199,6 +203,7 @@ int main(int argc, char **argv) {
         std::string arg = argv[i];
         command_line += " " + (arg.find(' ') != std::string::npos ? "\"" + arg + "\"" : arg);
     }
+    models::register_transformer_decoder(); // eval and decode read any checkpoint
     try {
         const Args args = parse(argc, argv, 2);
         if (command == "train") return cmd_train(args, command_line);

@@ -69,15 +69,23 @@ void apply_what_ifs(WhatIfState &state, std::span<const ScheduledWhatIf> what_if
             state.pin(w.token);
         else if (w.kind == Kind::pin_weights)
             state.pin(w.weights);
-        else
+        else if (w.kind == Kind::temperature)
             state.set_temperature(w.temperature);
+        else if (w.kind == Kind::head_mask || w.kind == Kind::head_unmask)
+            state.mask_head(w.layer, w.head, w.token, w.kind == Kind::head_mask);
+        else if (w.kind == Kind::head_pin)
+            state.pin_head(w.layer, w.head, w.token);
+        else if (w.kind == Kind::head_pin_weights)
+            state.pin_head(w.layer, w.head, w.weights);
+        else
+            state.switch_head(w.layer, w.head, w.kind == Kind::head_on);
     }
 }
 
 // The what-ifs' state at the start of the search, after every one of them was tried at its step
 // on a copy: a bad one is refused before anything is searched, wherever the beams would end.
-WhatIfState checked_what_ifs(const models::EncoderOutput &encoded, const SessionOptions &options,
-                             std::span<const ScheduledWhatIf> what_ifs, int max_steps) {
+WhatIfState checked_what_ifs(const models::Seq2Seq &model, const models::EncoderOutput &encoded,
+                             const SessionOptions &options, std::span<const ScheduledWhatIf> what_ifs, int max_steps) {
     if (what_ifs.size() > static_cast<std::size_t>(limits::max_what_ifs))
         throw InputError(ErrorCode::limit_exceeded,
                          "beam: " + std::to_string(what_ifs.size()) + " what-ifs, more than the limit of " +
@@ -90,6 +98,7 @@ WhatIfState checked_what_ifs(const models::EncoderOutput &encoded, const Session
         last = std::max(last, std::min(w.step, max_steps - 1));
     }
     WhatIfState state(static_cast<int>(encoded.states.rows()), options.attention.temperature, "beam");
+    if (encoded.transformer) state.set_heads(model.config().layers, model.config().heads);
     WhatIfState trial = state;
     // At most max_decode_steps × max_what_ifs comparisons, a millisecond: no index by step needed.
     for (int step = 0; step <= last; ++step) {
@@ -97,6 +106,19 @@ WhatIfState checked_what_ifs(const models::EncoderOutput &encoded, const Session
         trial.unpin();
     }
     return state;
+}
+
+// The Transformer decoder's step after node `parent` (-1: the start): its hypothesis' keys and
+// values gathered along the path from the first step, so each beam attends to its own tokens.
+models::DecoderStep transformer_expand(const models::Seq2Seq &model, const models::EncoderOutput &encoded,
+                                       const std::vector<BeamNode> &nodes, int parent, int prev_token,
+                                       const models::TransformerEdits &edits) {
+    std::vector<int> path;
+    for (int n = parent; n >= 0; n = nodes[static_cast<std::size_t>(n)].parent) path.push_back(n);
+    models::KeyValueCache cache;
+    for (auto it = path.rbegin(); it != path.rend(); ++it)
+        cache.append(*nodes[static_cast<std::size_t>(*it)].step.transformer);
+    return model.transformer_step(encoded, cache, prev_token, edits);
 }
 
 } // namespace
@@ -109,7 +131,7 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
                        std::to_string(width),
                    limits::max_beam_width);
     const int max_steps = checked_max_steps(model, options, "beam", width);
-    WhatIfState what_if_state = checked_what_ifs(encoded, options, what_ifs, max_steps);
+    WhatIfState what_if_state = checked_what_ifs(model, encoded, options, what_ifs, max_steps);
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).
     std::vector<int> live{-1};
@@ -140,7 +162,11 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
                 const Vec &last = result.nodes[parent].step.attention.weights;
                 step_options.previous = {last.data(), static_cast<std::size_t>(last.size())};
             }
-            expanded.push_back(model.step(encoded, state, prev_token, step_options));
+            if (encoded.transformer)
+                expanded.push_back(transformer_expand(model, encoded, result.nodes, parent, prev_token,
+                                                      what_if_state.edits(depth_options)));
+            else
+                expanded.push_back(model.step(encoded, state, prev_token, step_options));
             const Vec &probs = expanded.back().probs;
             for (int token : top_indices(probs, width)) {
                 float lp = safe_log(probs[token]);

@@ -11,9 +11,16 @@
 //   n   source tokens          da  additive attention size   dh  encoder state size
 //   Hd  decoder state size     Vt  target vocabulary         k   top-k tokens reported
 //   kf  location filters
+// and of the Transformer decoder's (models/transformer_decoder.hpp), whose step fills the fields
+// above from its last layer's cross-attention (heads averaged) and the rows from "decoder" on:
+//   L   layers                 h   heads                     dk  d / h, one head's width
+//   d   model size             f   feed-forward size         t   tokens fed so far (index + 1)
 #pragma once
 
 #include "decode/session.hpp"
+#include "models/transformer_decoder.hpp"
+
+#include <array>
 
 #include <cstdint>
 #include <span>
@@ -44,6 +51,8 @@ struct Value {
     std::int64_t rows = 0;       // vector: its size; matrix: rows; top: k
     std::int64_t cols = 1;       // matrix
     const int *ids = nullptr;    // top
+    int rank = 0;                // tensor: its dimensions (0: no tensor), sizes in dims
+    std::array<std::int64_t, 4> dims{};
 };
 
 using Getter = Value (*)(const SessionStep &step, int index);
@@ -66,9 +75,39 @@ inline constexpr std::string_view choice_labels[] = {"greedy", "forced"};
 inline constexpr std::string_view context_labels[] = {"weights", "fixed_vector"};
 // In the order of decode::Pin.
 inline constexpr std::string_view pin_labels[] = {"none", "token", "weights"};
+// In the order of models::DecoderKind.
+inline constexpr std::string_view decoder_labels[] = {"gru", "transformer"};
 
 inline Value vec(const Vec &v) { return {.data = v.data(), .rows = v.size()}; }
 inline Value scalar(double x) { return {.number = x}; }
+
+// A Transformer decoder step's flat L × h × … buffer with its shape (sizes after L and h in
+// `rest`); no tensor for a GRU decoder or a buffer it did not keep.
+using TransformerStep = models::TransformerDecoderStep;
+inline Value heads_tensor(const SessionStep &s, const std::vector<float> TransformerStep::*member,
+                          std::initializer_list<std::int64_t> rest) {
+    const TransformerStep *t = s.step.transformer.get();
+    if (!t || (t->*member).empty()) return {};
+    Value v{.data = (t->*member).data(), .rank = 2};
+    v.dims[0] = t->layers;
+    v.dims[1] = t->heads;
+    for (std::int64_t size : rest) v.dims[static_cast<std::size_t>(v.rank++)] = size;
+    return v;
+}
+// Its sizes (0 for a GRU decoder, whose step has none of these tensors).
+inline std::int64_t fed(const SessionStep &s) { return s.step.transformer ? s.step.transformer->position + 1 : 0; }
+inline std::int64_t source(const SessionStep &s) { return s.step.transformer ? s.step.transformer->source : 0; }
+inline std::int64_t key_width(const SessionStep &s) { return s.step.transformer ? s.step.transformer->key_width : 0; }
+// An L × (d or f) matrix of the step as a tensor.
+inline Value layers_tensor(const SessionStep &s, const Mat TransformerStep::*member) {
+    const TransformerStep *t = s.step.transformer.get();
+    if (!t) return {};
+    const Mat &m = t->*member;
+    Value v{.data = m.data(), .rank = 2};
+    v.dims[0] = m.rows();
+    v.dims[1] = m.cols();
+    return v;
+}
 
 // In the order of the page's object (and of the packing).
 inline constexpr Field decoder_step[] = {
@@ -145,6 +184,71 @@ inline constexpr Field decoder_step[] = {
      [](const SessionStep &s, int) { return scalar(static_cast<int>(s.pin)); }, pin_labels},
     {"temperature", Type::number, "", false, "τ of this step's softmax",
      [](const SessionStep &s, int) { return scalar(s.temperature); }},
+    {"decoder", Type::label, "", false,
+     "'transformer': the fields above are its last layer's cross-attention (weights averaged over the heads, "
+     "context its output c, query its u, state x_L, prevState x_0 = emb + PE; scores null), the fields below "
+     "every layer × head; 'gru': the fields below are null",
+     [](const SessionStep &s, int) { return scalar(s.step.transformer ? 1 : 0); }, decoder_labels},
+    {"self_scores", Type::tensor, "L h t", true,
+     "transformer: masked self-attention scores q·k/√dk over the tokens fed so far (<s> first); later positions "
+     "are not computed",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::self_scores, {fed(s)}); }},
+    {"self_weights", Type::tensor, "L h t", true,
+     "transformer: softmax of selfScores, this step's row of the causal triangle",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::self_weights, {fed(s)}); }},
+    {"self_context", Type::tensor, "L h dk", true, "transformer: Σ_j selfWeights_j v_j, each head's output",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::self_context, {key_width(s)}); }},
+    {"cross_scores", Type::tensor, "L h n", true,
+     "transformer: cross-attention scores q·k_j/√dk over the source, before τ; −Infinity at masked tokens",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::cross_scores, {source(s)}); }},
+    {"cross_weights", Type::tensor, "L h n", true, "transformer: softmax(crossScores / τ), or a head's pinned weights",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::cross_weights, {source(s)}); }},
+    {"cross_context", Type::tensor, "L h dk", true,
+     "transformer: Σ_j crossWeights_j v_j, each head's output (0 for a head switched off)",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::cross_context, {key_width(s)}); }},
+    {"layer_input", Type::tensor, "L d", true, "transformer: x_{l−1}, each layer's input (layer 0: emb + PE)",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::input); }},
+    {"self_output", Type::tensor, "L d", true, "transformer: a, the self-attention heads concatenated through W_o",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::self_output); }},
+    {"norm1", Type::tensor, "L d", true, "transformer: u = LayerNorm1(x + a), the cross-attention's query input",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::norm1); }},
+    {"cross_output", Type::tensor, "L d", true, "transformer: c, the cross-attention heads concatenated through W_o",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::cross_output); }},
+    {"norm2", Type::tensor, "L d", true, "transformer: v = LayerNorm2(u + c)",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::norm2); }},
+    {"ffn_hidden", Type::tensor, "L f", true, "transformer: the feed-forward block's activations",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::ffn_hidden); }},
+    {"layer_output", Type::tensor, "L d", true, "transformer: x_l = LayerNorm3(v + FFN(v)), the next layer's input",
+     [](const SessionStep &s, int) { return layers_tensor(s, &TransformerStep::output); }},
+    {"self_query", Type::tensor, "L h dk", true, "transformer, on request (qkv): each head's q = W_q x + b_q",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::self_query, {key_width(s)}); }},
+    {"self_key", Type::tensor, "L h t dk", true,
+     "transformer, on request: each head's keys of the tokens fed so far (the cache and this step's row)",
+     [](const SessionStep &s, int) {
+         return heads_tensor(s, &TransformerStep::self_key, {fed(s), key_width(s)});
+     }},
+    {"self_value", Type::tensor, "L h t dk", true, "transformer, on request: each head's values likewise",
+     [](const SessionStep &s, int) {
+         return heads_tensor(s, &TransformerStep::self_value, {fed(s), key_width(s)});
+     }},
+    {"cross_query", Type::tensor, "L h dk", true, "transformer, on request: each head's q = W_q u + b_q",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::cross_query, {key_width(s)}); }},
+    {"cross_key", Type::tensor, "L h n dk", true, "transformer, on request: each head's k_j = W_k h_j + b_k",
+     [](const SessionStep &s, int) {
+         return heads_tensor(s, &TransformerStep::cross_key, {source(s), key_width(s)});
+     }},
+    {"cross_value", Type::tensor, "L h n dk", true, "transformer, on request: each head's v_j = W_v h_j + b_v",
+     [](const SessionStep &s, int) {
+         return heads_tensor(s, &TransformerStep::cross_value, {source(s), key_width(s)});
+     }},
+    {"head_masked", Type::tensor, "L h n", true,
+     "transformer what-if: 1 where a head's own mask hides the token (besides masked); null when none",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::head_masked, {source(s)}); }},
+    {"head_pinned", Type::tensor, "L h", true,
+     "transformer what-if: 1 where a head's weights were pinned at this step; null when none",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::head_pinned, {}); }},
+    {"head_off", Type::tensor, "L h", true, "transformer what-if: 1 where a head was switched off; null when none",
+     [](const SessionStep &s, int) { return heads_tensor(s, &TransformerStep::head_off, {}); }},
 };
 
 // The trace record of a step: vectors and matrices as tensors (an empty optional one left out),

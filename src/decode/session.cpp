@@ -21,6 +21,7 @@ DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> sour
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
     steps_.reserve(static_cast<std::size_t>(max_steps_));
+    if (encoded_.transformer) what_ifs_.set_heads(model.config().layers, model.config().heads);
 }
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, models::EncoderOutput encoded, SessionOptions options)
@@ -31,6 +32,7 @@ DecodeSession::DecodeSession(const models::Seq2Seq &model, models::EncoderOutput
     if (options_.top_k < 1)
         bad_option("top_k", "session: top_k must be at least 1, got " + std::to_string(options_.top_k));
     steps_.reserve(static_cast<std::size_t>(max_steps_));
+    if (encoded_.transformer) what_ifs_.set_heads(model.config().layers, model.config().heads);
 }
 
 bool DecodeSession::done() const {
@@ -39,6 +41,7 @@ bool DecodeSession::done() const {
 
 models::DecoderStep DecodeSession::next_step(attention::StepOptions &used) const {
     used = what_ifs_.options(options_.attention);
+    if (encoded_.transformer) return transformer_next_step(used);
     const Vec &prev_state = steps_.empty() ? encoded_.initial_state : steps_.back().step.state;
     int prev_token = steps_.empty() ? options_.start_id : steps_.back().token;
     // location reads the weights the last step used: a pinned or masked step's are what it sees.
@@ -59,13 +62,15 @@ const SessionStep &DecodeSession::take(Choice choice, int token, models::Decoder
     s.total_log_prob = (steps_.empty() ? 0.0 : steps_.back().total_log_prob) + s.log_prob;
     s.top_ids = top_indices(s.step.probs, options_.top_k);
     for (int id : s.top_ids) s.top_probs.push_back(s.step.probs[id]);
-    // Without attention there is nothing to spell out: the terms stay empty and 0.
-    if (model_->config().score != attention::ScoreKind::none) {
+    // Without attention (or scores: a transformer decoder's alignment averages its heads) there is
+    // nothing to spell out: the terms stay empty and 0.
+    if (s.step.attention.score.scores.size() > 0) {
         attention::StepOptions softmax_options = used;
         softmax_options.weights = {};
         s.softmax = attention::softmax_terms(s.step.attention.score.scores, softmax_options);
     }
     what_ifs_.note(s, used);
+    if (s.step.transformer) cache_.append(*s.step.transformer);
     steps_.push_back(std::move(s));
     what_ifs_.unpin(); // a pin is for one step
     return steps_.back();
@@ -98,11 +103,13 @@ const SessionStep &DecodeSession::force(int token) {
 bool DecodeSession::back() {
     if (steps_.empty()) return false;
     steps_.pop_back();
+    cache_.truncate(static_cast<int>(steps_.size()));
     return true;
 }
 
 void DecodeSession::reset() {
     steps_.clear();
+    cache_.clear();
     what_ifs_.reset(options_.attention.temperature);
 }
 

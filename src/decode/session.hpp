@@ -61,6 +61,12 @@ struct SessionOptions {
     int top_k = 5;     // at least 1 (more than the vocabulary gives all of it)
     int max_steps = 0; // 0: the model's max_target_len + 1 (room for the end token); at most limits::max_decode_steps
     attention::StepOptions attention; // temperature within [limits::min_temperature, limits::max_temperature]
+    // Transformer decoder only. kv_cache: each step reuses the earlier positions' self-attention keys
+    // and values; without it, every step recomputes them (each earlier position with the token and
+    // what-ifs it had), as a decoder without a cache must. keep_qkv: the steps keep every head's
+    // queries, keys and values for the record.
+    bool kv_cache = true;
+    bool keep_qkv = false;
 };
 
 // The number of steps a decoding of `model` with `options` may take, after checking the options
@@ -87,6 +93,19 @@ class WhatIfState {
     void set_temperature(float temperature);
     void reset(float temperature); // nothing masked or pinned, τ = temperature
 
+    // The Transformer decoder's what-ifs on one cross-attention head (layer and head from 0; their
+    // code is in head_whatif.cpp). set_heads once, for a model of that decoder. A head's mask and
+    // switching it off hold for every later step, its pin for the next step. Each throws
+    // InputError(bad_argument) as the ones above, and naming "layer" or "head" out of range, or
+    // "mask" when a head would be left with no token to attend to.
+    void set_heads(int layers, int heads);
+    void mask_head(int layer, int head, int source_index, bool masked = true);
+    void pin_head(int layer, int head, int source_index);
+    void pin_head(int layer, int head, std::span<const float> weights); // n weights, divided by their sum
+    void switch_head(int layer, int head, bool on);
+    // These what-ifs (and `used`'s mask, pin and τ) as the Transformer decoder's step takes them.
+    models::TransformerEdits edits(const attention::StepOptions &used) const;
+
     // `base` with the mask, the pin and τ of these what-ifs (its `previous` left as it is).
     attention::StepOptions options(const attention::StepOptions &base) const;
     bool intervened(const attention::StepOptions &used) const; // a token masked, a pin or τ ≠ 1
@@ -98,6 +117,11 @@ class WhatIfState {
 
   private:
     int check_source_index(int source_index) const;
+    Vec normalized(std::span<const float> weights) const; // n finite weights ≥ 0 over their sum, or throws
+    std::size_t check_head(int layer, int head) const;    // layer · heads + head
+    bool any_head_what_if() const;
+    // Throws unless every head keeps a token to attend to when `source_index` is hidden from all.
+    void check_heads_keep_a_token(int source_index) const;
     const char *who_;
     std::vector<std::uint8_t> mask_; // n, 1 = attend
     int masked_count_ = 0;
@@ -105,18 +129,38 @@ class WhatIfState {
     Pin pin_kind_ = Pin::none;
     int pinned_token_ = -1;
     float temperature_ = 1.0f;
+    // Transformer decoder: L × h heads; per head (index layer · h + head) its own mask (n bytes,
+    // 1 = attend; empty = none), its pin (n weights; empty = none) and whether it is switched off.
+    int layers_ = 0, heads_ = 0;
+    std::vector<std::vector<std::uint8_t>> head_masks_;
+    std::vector<Vec> head_pins_;
+    std::vector<std::uint8_t> head_off_;
 };
 
 // A what-if for output step `step` (from 0), as the page's link writes one: mask or unmask a
 // source token from that step on, pin that step's weights (one-hot on `token`, or `weights`
 // divided by their sum), or τ from that step on.
+// The head_ kinds are the Transformer decoder's, on the cross-attention head (layer, head).
 struct ScheduledWhatIf {
-    enum class Kind { mask, unmask, pin, pin_weights, temperature };
+    enum class Kind {
+        mask,
+        unmask,
+        pin,
+        pin_weights,
+        temperature,
+        head_mask,
+        head_unmask,
+        head_pin,
+        head_pin_weights,
+        head_off,
+        head_on
+    };
     Kind kind = Kind::mask;
     int step = 0;
-    int token = -1;             // mask, unmask, pin
-    std::vector<float> weights; // pin_weights
+    int token = -1;             // mask, unmask, pin (and their head_ kinds)
+    std::vector<float> weights; // pin_weights, head_pin_weights
     float temperature = 1;      // temperature
+    int layer = 0, head = 0;    // the head_ kinds
 };
 
 class DecodeSession {
@@ -146,6 +190,13 @@ class DecodeSession {
     void pin(std::span<const float> weights) { what_ifs_.pin(weights); } // n weights, divided by their sum
     void unpin() { what_ifs_.unpin(); }
     void set_temperature(float temperature) { what_ifs_.set_temperature(temperature); }
+    // The Transformer decoder's what-ifs on one head (WhatIfState's; a GRU decoder has no heads).
+    void mask_head(int layer, int head, int source_index, bool masked = true) {
+        what_ifs_.mask_head(layer, head, source_index, masked);
+    }
+    void pin_head(int layer, int head, int source_index) { what_ifs_.pin_head(layer, head, source_index); }
+    void pin_head(int layer, int head, std::span<const float> weights) { what_ifs_.pin_head(layer, head, weights); }
+    void switch_head(int layer, int head, bool on) { what_ifs_.switch_head(layer, head, on); }
     const std::vector<std::uint8_t> &attend_mask() const { return what_ifs_.attend_mask(); } // n bytes, 1 = attend
     const Vec &pinned() const { return what_ifs_.pinned(); }                                 // empty when no pin is set
     float temperature() const { return what_ifs_.temperature(); }
@@ -160,6 +211,7 @@ class DecodeSession {
 
   private:
     models::DecoderStep next_step(attention::StepOptions &used) const;
+    models::DecoderStep transformer_next_step(const attention::StepOptions &used) const; // session_transformer.cpp
     const SessionStep &take(Choice choice, int token, models::DecoderStep &&step, const attention::StepOptions &used);
     const models::Seq2Seq *model_;
     SessionOptions options_;
@@ -167,6 +219,7 @@ class DecodeSession {
     models::EncoderOutput encoded_;
     std::vector<SessionStep> steps_;
     WhatIfState what_ifs_;
+    models::KeyValueCache cache_; // Transformer decoder: the keys and values of steps_' positions
 };
 
 // Beam search: k hypotheses kept by total log probability (optionally length-normalised).

@@ -57,9 +57,16 @@ trace::StepRecord to_record(const SessionStep &step, int index, std::span<const 
             r.fields[name + "_ids"] = std::vector<int>(v.ids, v.ids + rows);
             r.fields[name + "_probs"] = std::vector<float>(v.data, v.data + rows);
             break;
+        case Type::tensor:
+            if (v.rank > 0) {
+                trace::Tensor t =
+                    trace::Tensor::from_shape(std::vector<std::size_t>(v.dims.begin(), v.dims.begin() + v.rank));
+                std::copy(v.data, v.data + t.size(), t.data());
+                r.set(name, std::move(t));
+            }
+            break;
         case Type::token: // written above
         case Type::ints:  // not in a decoder step
-        case Type::tensor:
             break;
         }
     }

@@ -21,6 +21,8 @@ void WhatIfState::reset(float temperature) {
     masked_count_ = 0;
     unpin();
     temperature_ = temperature;
+    head_masks_.clear();
+    std::fill(head_off_.begin(), head_off_.end(), std::uint8_t{0});
 }
 
 attention::StepOptions WhatIfState::options(const attention::StepOptions &base) const {
@@ -32,7 +34,7 @@ attention::StepOptions WhatIfState::options(const attention::StepOptions &base) 
 }
 
 bool WhatIfState::intervened(const attention::StepOptions &used) const {
-    return masked_count_ > 0 || pin_kind_ != Pin::none || used.temperature != 1.0f;
+    return masked_count_ > 0 || pin_kind_ != Pin::none || used.temperature != 1.0f || any_head_what_if();
 }
 
 void WhatIfState::note(SessionStep &s, const attention::StepOptions &used) const {
@@ -62,6 +64,7 @@ void WhatIfState::mask(int source_index, bool masked) {
     if (masked == (m == 0)) return;
     if (masked && masked_count_ + 1 == static_cast<int>(mask_.size()))
         bad_option("mask", std::string(who_) + ": that would mask every source token, leaving nothing to attend to");
+    if (masked) check_heads_keep_a_token(source_index);
     m = masked ? 0 : 1;
     masked_count_ += masked ? 1 : -1;
 }
@@ -74,7 +77,7 @@ void WhatIfState::pin(int source_index) {
     pinned_token_ = source_index;
 }
 
-void WhatIfState::pin(std::span<const float> weights) {
+Vec WhatIfState::normalized(std::span<const float> weights) const {
     const std::size_t n = mask_.size();
     char message[128];
     if (weights.size() != n) {
@@ -92,8 +95,13 @@ void WhatIfState::pin(std::span<const float> weights) {
     }
     if (!(sum > 0))
         bad_option("weights", std::string(who_) + ": the given weights are all 0, so they cannot be renormalised");
-    pin_.resize(static_cast<Eigen::Index>(n));
-    for (std::size_t j = 0; j < n; ++j) pin_[static_cast<Eigen::Index>(j)] = static_cast<float>(weights[j] / sum);
+    Vec out(static_cast<Eigen::Index>(n));
+    for (std::size_t j = 0; j < n; ++j) out[static_cast<Eigen::Index>(j)] = static_cast<float>(weights[j] / sum);
+    return out;
+}
+
+void WhatIfState::pin(std::span<const float> weights) {
+    pin_ = normalized(weights);
     pin_kind_ = Pin::weights;
     pinned_token_ = -1;
 }
@@ -102,6 +110,7 @@ void WhatIfState::unpin() {
     pin_.resize(0);
     pin_kind_ = Pin::none;
     pinned_token_ = -1;
+    head_pins_.clear();
 }
 
 void WhatIfState::set_temperature(float temperature) {

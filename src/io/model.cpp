@@ -163,6 +163,13 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
                 reject("unexpected tensor " + quote(name) + " for this config", name);
         }
 
+    // The page's module links no Transformer decoder (models/transformer_decoder.hpp): the file is
+    // sound, so the message says which module reads it.
+    if (config.decoder == models::DecoderKind::transformer && !models::transformer_decoding)
+        throw FileError(ErrorCode::bad_checkpoint,
+                        "checkpoint: a Transformer decoder, which this module does not include: load it with the "
+                        "trainer module",
+                        {{"field", std::string("decoder")}, {"module", std::string("trainer")}});
     // Fill a zero model of the config's shapes, tensor by tensor (load_safetensors has checked that
     // every value is finite). Not a random initialisation overwritten: that would link every
     // encoder's initialiser (the audio and conv ones too) into the page's module.

@@ -34,6 +34,14 @@ EncoderKind parse_encoder_kind(std::string_view text) {
     throw std::invalid_argument("unknown encoder \"" + std::string(text) + "\" (valid: gru, transformer, conv, audio)");
 }
 
+std::string_view name(DecoderKind kind) { return kind == DecoderKind::gru ? "gru" : "transformer"; }
+
+DecoderKind parse_decoder_kind(std::string_view text) {
+    if (text == "gru") return DecoderKind::gru;
+    if (text == "transformer") return DecoderKind::transformer;
+    throw std::invalid_argument("unknown decoder \"" + std::string(text) + "\" (valid: gru, transformer)");
+}
+
 namespace {
 
 // Out of line with plain arguments: each call site stays small (the wasm build has a size budget).
@@ -52,7 +60,8 @@ void require_range(const char *field, std::int64_t value, std::int64_t lo, std::
                   hi);
 }
 
-// The sizes only one encoder has, written and read only for it, in the order they are read.
+// The sizes only one encoder (or the Transformer decoder) has, written and read only for it, in the order they are
+// read.
 using IntField = std::pair<const char *, int ModelConfig::*>;
 constexpr IntField transformer_fields[] = {
     {"heads", &ModelConfig::heads}, {"layers", &ModelConfig::layers}, {"ff_hidden", &ModelConfig::ff_hidden}};
@@ -60,7 +69,9 @@ constexpr IntField conv_fields[] = {{"image_size", &ModelConfig::image_size},
                                     {"conv_channels", &ModelConfig::conv_channels}};
 constexpr IntField audio_fields[] = {{"input_dim", &ModelConfig::input_dim}, {"reductions", &ModelConfig::reductions}};
 
-std::span<const IntField> encoder_fields(EncoderKind encoder) {
+// A Transformer decoder has the Transformer's sizes over either text encoder.
+std::span<const IntField> kind_fields(EncoderKind encoder, DecoderKind decoder) {
+    if (decoder == DecoderKind::transformer && encoder == EncoderKind::gru) return transformer_fields;
     switch (encoder) {
     case EncoderKind::transformer:
         return transformer_fields;
@@ -80,9 +91,8 @@ void ModelConfig::validate() const {
     require_range("source_vocab", source_vocab, 1, limits::max_vocab_tokens);
     require_range("target_vocab", target_vocab, 1, limits::max_vocab_tokens);
     require_range("embedding", embedding, 1, limits::max_model_dim);
-    if (encoder != EncoderKind::transformer) {
-        require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
-    } else {
+    if (encoder != EncoderKind::transformer) require_range("encoder_hidden", encoder_hidden, 1, limits::max_model_dim);
+    if (has_transformer()) {
         require_range("heads", heads, 1, limits::max_heads);
         require_range("layers", layers, 1, limits::max_layers);
         require_range("ff_hidden", ff_hidden, 1, limits::max_model_dim);
@@ -131,6 +141,19 @@ void ModelConfig::validate() const {
     if (score == attention::ScoreKind::none && encoder != EncoderKind::gru)
         bad_field("score", "score \"none\" (no attention) needs the gru encoder: its fixed vector is the GRU's final "
                            "states");
+    if (decoder == DecoderKind::transformer) {
+        // Its cross-attention is q·k/√dh with the query its own new state (models/transformer_decoder.hpp).
+        if (score != attention::ScoreKind::scaled_dot)
+            bad_field("score", "a transformer decoder's cross-attention is scaled dot-product: score must be "
+                               "\"scaled_dot\", got \"" +
+                                   std::string(attention::name(score)) + "\"");
+        if (style != AttentionStyle::luong)
+            bad_field("style", "a transformer decoder queries with its new state, as Luong's s_i: style must be "
+                               "\"luong\"");
+        if (encoder != EncoderKind::gru && encoder != EncoderKind::transformer)
+            bad_field("decoder", "a transformer decoder reads a text encoder's states (gru or transformer)");
+        return;
+    }
     if (attention::same_size_query_and_keys(score) && decoder_hidden != encoder_state()) {
         const char *why = encoder == EncoderKind::transformer              ? " = embedding)"
                           : encoder == EncoderKind::conv                   ? " = encoder_hidden + 2)"
@@ -160,12 +183,12 @@ nlohmann::json ModelConfig::to_json() const {
         j["location_filters"] = location_filters;
         j["location_width"] = location_width;
     }
-    // Written only for the encoders that came after the GRU, so GRU checkpoints keep the metadata
-    // they always had.
+    // Written only for the encoders that came after the GRU, and the Transformer decoder, so GRU
+    // checkpoints keep the metadata they always had.
     if (encoder != EncoderKind::gru) j["encoder"] = std::string(name(encoder));
-    for (const auto &[key, member] : encoder_fields(encoder)) j[key] = this->*member;
-    if (encoder == EncoderKind::transformer && activation != nn::Activation::relu)
-        j["activation"] = std::string(nn::name(activation));
+    if (decoder != DecoderKind::gru) j["decoder"] = std::string(name(decoder));
+    for (const auto &[key, member] : kind_fields(encoder, decoder)) j[key] = this->*member;
+    if (has_transformer() && activation != nn::Activation::relu) j["activation"] = std::string(nn::name(activation));
     return j;
 }
 
@@ -229,12 +252,15 @@ ModelConfig ModelConfig::from_json(const nlohmann::json &j) {
     if (j.contains("encoder"))
         c.encoder = named_field("encoder", string_field(j, "encoder"), parse_encoder_kind, "encoder",
                                 "gru, transformer, conv, audio");
+    if (j.contains("decoder"))
+        c.decoder =
+            named_field("decoder", string_field(j, "decoder"), parse_decoder_kind, "decoder", "gru, transformer");
     c.source_vocab = int_field(j, "source_vocab");
     c.target_vocab = int_field(j, "target_vocab");
     c.embedding = int_field(j, "embedding");
-    for (const auto &[key, member] : encoder_fields(c.encoder)) c.*member = int_field(j, key);
+    for (const auto &[key, member] : kind_fields(c.encoder, c.decoder)) c.*member = int_field(j, key);
     // Absent in checkpoints written before the activation was a choice: they are ReLU.
-    if (c.encoder == EncoderKind::transformer && j.contains("activation"))
+    if (c.has_transformer() && j.contains("activation"))
         c.activation =
             named_field("activation", string_field(j, "activation"), nn::parse_activation, "activation", "relu, gelu");
     c.encoder_hidden = int_field(j, "encoder_hidden");

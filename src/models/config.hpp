@@ -32,6 +32,16 @@ std::string_view name(EncoderKind kind);
 // Inverse of name(); throws std::invalid_argument listing the valid names.
 EncoderKind parse_encoder_kind(std::string_view text);
 
+// gru: the Bahdanau / Luong GRU decoder (models/decoder.hpp). transformer: embedding + positional
+// code → L layers of masked multi-head self-attention, multi-head cross-attention over the encoder
+// states and feed-forward (models/transformer_decoder.hpp); its cross-attention is scaled dot-product
+// queried by the decoder's new state, so its config says score scaled_dot and style luong.
+enum class DecoderKind { gru, transformer };
+
+std::string_view name(DecoderKind kind);
+// Inverse of name(); throws std::invalid_argument listing the valid names.
+DecoderKind parse_decoder_kind(std::string_view text);
+
 // A parameter tensor a config implies: its name in a checkpoint and its shape.
 struct TensorShape {
     std::string name;
@@ -47,16 +57,17 @@ struct ModelConfig {
     int target_vocab = 0; // Vt
     int embedding = 32;   // E, both embeddings (the transformer's model size d)
     EncoderKind encoder = EncoderKind::gru;
+    DecoderKind decoder = DecoderKind::gru;
     int encoder_hidden = 64;   // He, per direction (gru)
     bool bidirectional = true; // (gru)
-    int heads = 4;             // h, E % h == 0 (transformer)
-    int layers = 2;            // L (transformer)
-    int ff_hidden = 64;        // f, the feed-forward block's inner size (transformer)
+    int heads = 4;             // h, E % h == 0 (transformer encoder or decoder)
+    int layers = 2;            // L (transformer encoder or decoder, each)
+    int ff_hidden = 64;        // f, the feed-forward block's inner size (transformer encoder or decoder)
     int image_size = 32;       // S, pixels per side, a multiple of 4 (conv)
     int conv_channels = 16;    // C, the first two convolutions' channels (conv)
     int input_dim = 24;        // F, features per frame (audio)
     int reductions = 1;        // R, ×2 time reductions between BiGRU layers (audio)
-    int decoder_hidden = 128;  // Hd
+    int decoder_hidden = 128;  // Hd (gru decoder)
     int attention_dim = 64;    // da (additive and location)
     int location_filters = 8;  // kf, the convolution filters over α_{i-1} (location only)
     int location_width = 7;    // r, their width in source positions, odd so they are centred (location only)
@@ -64,6 +75,9 @@ struct ModelConfig {
     int max_target_len = 0;    // longest output (without the end token)
     // The feed-forward block's activation (transformer); ReLU when a checkpoint names none.
     nn::Activation activation = nn::Activation::relu;
+
+    // Whether a transformer (encoder or decoder) reads heads, layers, ff_hidden and activation.
+    bool has_transformer() const { return encoder == EncoderKind::transformer || decoder == DecoderKind::transformer; }
 
     // Size of one encoder state h_j: He, or 2·He when bidirectional; E for the transformer.
     int encoder_state() const {
@@ -81,7 +95,9 @@ struct ModelConfig {
     // cosine / scaled_cosine with decoder_hidden != encoder_state() (the query and the keys must have one size),
     // for a transformer whose embedding is not a multiple of heads, and for location with
     // location_filters outside [1, limits::max_location_filters] or location_width not odd or
-    // above limits::max_location_width. Within these bounds every
+    // above limits::max_location_width, and for a transformer decoder with another score than
+    // scaled_dot, another style than luong or an encoder that is not text (gru or transformer).
+    // Within these bounds every
     // tensor has fewer than 2^31 elements and no size arithmetic overflows an int.
     void validate() const;
 
@@ -89,7 +105,7 @@ struct ModelConfig {
     // Reads and validates; throws InputError(bad_argument) naming a missing or bad field (details
     // "field", and "limit" for one out of bounds). Sizes must be JSON integers: 32.5, 1e10 or
     // "32" are refused, never rounded or wrapped. A config without "encoder" (checkpoints written
-    // before the transformer existed) is a GRU encoder.
+    // before the transformer existed) is a GRU encoder; one without "decoder", a GRU decoder.
     static ModelConfig from_json(const nlohmann::json &j);
 };
 

@@ -21,9 +21,12 @@
 #include "models/config.hpp"
 #include "nn/gru.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace apg::models {
+
+struct TransformerDecoderStep; // models/transformer_decoder.hpp
 
 struct DecoderParams {
     Mat init_w;                  // Hd × dh
@@ -53,6 +56,9 @@ struct DecoderStep {
     Vec attentional;                    // Luong: a_i = tanh(W_c [c_i; s_i]); Bahdanau: empty
     Vec logits;                         // Vt
     Vec probs;                          // Vt, softmax(logits)
+    // The Transformer decoder's every layer × head (the fields above then hold its last layer's
+    // cross-attention, heads averaged); null for the GRU decoder. Shared: copies of a step stay cheap.
+    std::shared_ptr<const TransformerDecoderStep> transformer;
 };
 
 // keys: the cache prepared for H with prepare_keys(params.attn, H).

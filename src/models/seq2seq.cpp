@@ -39,6 +39,17 @@ void fixed_vector_backward(const ModelConfig &config, const Mat &d_fixed, Mat &d
     d_H.block(0, He, 1, He) += d_fixed.rightCols(He);
 }
 
+namespace {
+
+const TransformerDecoding &transformer_decoding_or_throw() {
+    if (!transformer_decoding)
+        throw StateError(ErrorCode::bad_state, "this module does not include the Transformer decoder (the trainer "
+                                               "module does: models::register_transformer_decoder)");
+    return *transformer_decoding;
+}
+
+} // namespace
+
 EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
     if (config_.encoder == EncoderKind::conv || config_.encoder == EncoderKind::audio)
         throw InputError(ErrorCode::bad_argument,
@@ -60,6 +71,12 @@ EncoderOutput Seq2Seq::encode(std::span<const int> ids) const {
         transformer_encoder_forward(params_.transformer, ids, {}, *cache);
         out.states = cache->output;
         out.self_attention = std::move(cache);
+    }
+    if (config_.decoder == DecoderKind::transformer) {
+        auto memory = std::make_shared<TransformerMemory>();
+        transformer_decoding_or_throw().prepare(params_.transformer_decoder, out.states, *memory);
+        out.transformer = std::move(memory);
+        return out;
     }
     if (config_.score == attention::ScoreKind::none) {
         out.fixed = fixed_vector(config_, out.states);
@@ -103,6 +120,8 @@ Batch make_batch(const std::vector<std::vector<int>> &sources, const std::vector
 
 DecoderStep Seq2Seq::step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
                           const attention::StepOptions &options) const {
+    if (config_.decoder == DecoderKind::transformer)
+        throw StateError(ErrorCode::bad_state, "step: a transformer decoder steps with transformer_step");
     DecoderStep out;
     const bool fixed = config_.score == attention::ScoreKind::none;
     decoder_step(params_.decoder, config_.style, fixed ? encoded.fixed : encoded.states, encoded.keys, prev_state,
@@ -110,9 +129,30 @@ DecoderStep Seq2Seq::step(const EncoderOutput &encoded, const Vec &prev_state, i
     return out;
 }
 
+DecoderStep Seq2Seq::transformer_step(const EncoderOutput &encoded, const KeyValueCache &cache, int prev_token,
+                                      const TransformerEdits &edits, bool keep_qkv) const {
+    if (config_.decoder != DecoderKind::transformer || !encoded.transformer)
+        throw StateError(ErrorCode::bad_state, "transformer_step: this model's decoder is a GRU");
+    DecoderStep out;
+    transformer_decoding_or_throw().step(params_.transformer_decoder, *encoded.transformer, cache, prev_token, edits,
+                                         keep_qkv, out);
+    return out;
+}
+
 std::vector<DecoderStep> Seq2Seq::greedy(const EncoderOutput &encoded, int start_id, int end_id, int max_steps) const {
     if (max_steps <= 0) max_steps = config_.max_target_len + 1;
     std::vector<DecoderStep> steps;
+    if (config_.decoder == DecoderKind::transformer) {
+        KeyValueCache cache;
+        for (int token = start_id; static_cast<int>(steps.size()) < max_steps && (steps.empty() || token != end_id);) {
+            steps.push_back(transformer_step(encoded, cache, token));
+            cache.append(*steps.back().transformer);
+            Eigen::Index best;
+            steps.back().probs.maxCoeff(&best);
+            token = static_cast<int>(best);
+        }
+        return steps;
+    }
     Vec state = encoded.initial_state;
     int token = start_id;
     for (int i = 0; i < max_steps; ++i) {
@@ -148,6 +188,31 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
                                      : gru  ? ws.encoder.outputs
                                             : ws.transformer.outputs; // B × (n_b × dh)
     const int B = batch.size;
+    // The encoders' backward, after either decoder's has filled ws.d_states (B × (n_b × dh)).
+    const auto encoder_backward_pass = [&] {
+        if (audio)
+            audio_encoder_backward(params_.audio, audio_config(config_), ws.audio, ws.d_states, grads->audio);
+        else if (conv)
+            conv_encoder_backward(params_.conv, conv_config(config_), ws.conv, ws.d_states, grads->conv);
+        else if (gru)
+            encoder_backward(params_.encoder, config_.bidirectional, ws.encoder, ws.d_states, grads->encoder);
+        else
+            transformer_encoder_backward_batch(params_.transformer, ws.transformer, ws.d_states, grads->transformer);
+    };
+    if (config_.decoder == DecoderKind::transformer) {
+        TransformerDecoderBatchCache &td = ws.transformer_decoder;
+        transformer_decoder_forward_batch(params_.transformer_decoder, states, batch.target_inputs,
+                                          batch.target_outputs, batch.target_lengths, td);
+        BatchResult result{td.tokens > 0 ? td.loss_sum / td.tokens : 0.0, td.tokens, td.correct};
+        if (!grads || td.tokens == 0) return result;
+        ws.d_states.resize(B);
+        for (int b = 0; b < B; ++b) ws.d_states[b].setZero(states[b].rows(), states[b].cols());
+        transformer_decoder_backward_batch(params_.transformer_decoder, states, td,
+                                           1.0f / static_cast<float>(td.tokens), grads->transformer_decoder,
+                                           ws.d_states);
+        encoder_backward_pass();
+        return result;
+    }
     // Without attention the decoder reads one row per source, its fixed vector.
     const bool fixed = config_.score == attention::ScoreKind::none;
     if (fixed) {
@@ -174,14 +239,7 @@ BatchResult Seq2Seq::forward_backward(const Batch &batch, Parameters *grads, Tra
                      1.0f / static_cast<float>(ws.decoder.tokens), grads->decoder, fixed ? ws.d_fixed : ws.d_states);
     if (fixed)
         for (int b = 0; b < B; ++b) fixed_vector_backward(config_, ws.d_fixed[b], ws.d_states[b]);
-    if (audio)
-        audio_encoder_backward(params_.audio, audio_config(config_), ws.audio, ws.d_states, grads->audio);
-    else if (conv)
-        conv_encoder_backward(params_.conv, conv_config(config_), ws.conv, ws.d_states, grads->conv);
-    else if (gru)
-        encoder_backward(params_.encoder, config_.bidirectional, ws.encoder, ws.d_states, grads->encoder);
-    else
-        transformer_encoder_backward_batch(params_.transformer, ws.transformer, ws.d_states, grads->transformer);
+    encoder_backward_pass();
     return result;
 }
 

@@ -13,6 +13,7 @@
 #include "models/conv_encoder.hpp"
 #include "models/decoder.hpp"
 #include "models/rnn_encoder.hpp"
+#include "models/transformer_decoder.hpp"
 #include "models/transformer_encoder.hpp"
 
 #include <cstdint>
@@ -24,11 +25,12 @@
 namespace apg::models {
 
 struct Parameters {
-    EncoderParams encoder;                // gru encoder (empty for the transformer)
-    TransformerEncoderParams transformer; // transformer encoder (empty for the gru)
-    ConvEncoderParams conv;               // conv encoder (images)
-    AudioEncoderParams audio;             // audio encoder (frames)
-    DecoderParams decoder;
+    EncoderParams encoder;                        // gru encoder (empty for the transformer)
+    TransformerEncoderParams transformer;         // transformer encoder (empty for the gru)
+    ConvEncoderParams conv;                       // conv encoder (images)
+    AudioEncoderParams audio;                     // audio encoder (frames)
+    DecoderParams decoder;                        // gru decoder (empty for the transformer)
+    TransformerDecoderParams transformer_decoder; // transformer decoder (empty for the gru)
 
     // The tensors, once: "encoder." (the config's kind) then "decoder.".
     void list(core::ParamList out, const ModelConfig &config);
@@ -41,6 +43,8 @@ void fixed_vector_backward(const ModelConfig &config, const Mat &d_fixed, Mat &d
 
 // The transformer encoder's own config from a model config (embedding = model size d).
 TransformerEncoderConfig transformer_config(const ModelConfig &config);
+// The transformer decoder's, likewise (memory = the encoder state size).
+TransformerDecoderConfig transformer_decoder_config(const ModelConfig &config);
 
 using core::TensorRef;
 
@@ -72,6 +76,9 @@ struct EncoderOutput {
     // Transformer encoder only: every layer's intermediates (per-head scores, weights, …) for the
     // self-attention trace; null for the gru encoder. Shared, so copies of the output stay cheap.
     std::shared_ptr<const TransformerEncoderCache> self_attention;
+    // Transformer decoder only: M and each layer's cross-attention keys and values; null for the
+    // gru decoder (whose keys, mean_state and initial_state are then left empty).
+    std::shared_ptr<const TransformerMemory> transformer;
 };
 
 // A padded, time-major batch of training pairs (ids already include start / end tokens).
@@ -110,6 +117,7 @@ struct TrainingWorkspace {
     std::vector<Mat> audio_states;     // audio: B × (n_b' × dh)
     std::vector<attention::KeyCache> keys;
     DecoderCache decoder;
+    TransformerDecoderBatchCache transformer_decoder;
     std::vector<Mat> d_states;
     std::vector<Mat> fixed, d_fixed; // without attention: each source's fixed vector (1 × dh), its gradient
 };
@@ -147,6 +155,11 @@ class Seq2Seq {
     // Location attention: options.previous = the last step's weights (empty at the first step).
     DecoderStep step(const EncoderOutput &encoded, const Vec &prev_state, int prev_token,
                      const attention::StepOptions &options = {}) const;
+    // The Transformer decoder's step at position cache.size() after prev_token, with the what-ifs
+    // of `edits` (transformer_decoder_step). Throws StateError(bad_state) for a model of the gru
+    // decoder or a module that did not register_transformer_decoder().
+    DecoderStep transformer_step(const EncoderOutput &encoded, const KeyValueCache &cache, int prev_token,
+                                 const TransformerEdits &edits = {}, bool keep_qkv = false) const;
     // Greedy decoding until the end token or max_steps steps (default max_target_len + 1).
     std::vector<DecoderStep> greedy(const EncoderOutput &encoded, int start_id, int end_id, int max_steps = 0) const;
 

@@ -33,6 +33,18 @@ TransformerEncoderConfig transformer_config(const ModelConfig &c) {
     return t;
 }
 
+TransformerDecoderConfig transformer_decoder_config(const ModelConfig &c) {
+    TransformerDecoderConfig t;
+    t.vocab = c.target_vocab;
+    t.d_model = c.embedding;
+    t.heads = c.heads;
+    t.d_ff = c.ff_hidden;
+    t.layers = c.layers;
+    t.memory = c.encoder_state();
+    t.activation = c.activation;
+    return t;
+}
+
 void EncoderParams::list(core::ParamList out, const ModelConfig &c) {
     out.add("embedding", embedding, c.source_vocab, c.embedding);
     fwd.list(out.sub("fwd"), c.embedding, c.encoder_hidden);
@@ -60,7 +72,10 @@ void Parameters::list(core::ParamList out, const ModelConfig &c) {
         audio.list(out.sub("encoder"), audio_config(c));
     else
         transformer.list(out.sub("encoder"), transformer_config(c));
-    decoder.list(out.sub("decoder"), c);
+    if (c.decoder == DecoderKind::transformer)
+        transformer_decoder.list(out.sub("decoder"), transformer_decoder_config(c));
+    else
+        decoder.list(out.sub("decoder"), c);
 }
 
 std::vector<TensorRef> tensors(Parameters &p, const ModelConfig &c) { return core::views(p, "", c); }
@@ -94,6 +109,11 @@ Parameters init_parameters(const ModelConfig &c, std::uint64_t seed) {
         p.audio = AudioEncoderParams::init(audio_config(c), rng);
     } else {
         p.transformer = TransformerEncoderParams::init(transformer_config(c), rng);
+    }
+    if (c.decoder == DecoderKind::transformer) {
+        p.transformer_decoder = TransformerDecoderParams::init(transformer_decoder_config(c), rng);
+        tensors(p, c);
+        return p;
     }
     auto &d = p.decoder;
     fill_uniform(d.init_w, 1.0f / std::sqrt(static_cast<float>(dh)), rng);

@@ -13,6 +13,9 @@ namespace apg::nn {
 // n × d. Throws std::invalid_argument when n < 0 or d <= 0.
 Mat positional_encoding(Eigen::Index n, Eigen::Index d);
 
+// Row p of it alone (out: d values), for a decoder that adds one position per step.
+void positional_encoding_row(Eigen::Index p, core::fspan out);
+
 // x (n × d) += positional_encoding(n, d). No parameters, so no backward: d x passes through unchanged.
 void add_positional_encoding(Mat &x);
 

@@ -3,6 +3,8 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "decode/session.hpp"
+#include "models/transformer_decoder.hpp"
+#include "train/text_task.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,14 +41,24 @@ int checked_int(const char *name, int value, int lo, int hi) {
 // and an encoder does not depend on the vocabularies or lengths.
 constexpr DataShape no_data{4, 4, 1, 1};
 
-std::vector<ScoreOption> trainable_scores(const Task &task, models::EncoderKind encoder) {
+// The Transformer decoder's recipe on a task's model: model size embed; feed-forward the Transformer
+// encoder's (hidden), or twice the model size over the BiGRU, whose states are projected to it.
+void with_decoder(models::ModelConfig &mc, models::DecoderKind decoder, int embed, int hidden) {
+    if (decoder != models::DecoderKind::transformer) return;
+    transformer_decoder_recipe(mc, embed, mc.encoder == models::EncoderKind::transformer ? hidden : 2 * embed);
+}
+
+std::vector<ScoreOption> trainable_scores(const Task &task, models::EncoderKind encoder, models::DecoderKind decoder,
+                                          int embed, int hidden) {
     std::vector<attention::ScoreKind> kinds(attention::all_score_kinds.begin(), attention::all_score_kinds.end());
     kinds.push_back(attention::ScoreKind::location);
     std::vector<ScoreOption> out;
     for (const auto kind : kinds) {
         ScoreOption option{kind, {}};
         for (const auto style : {models::AttentionStyle::bahdanau, models::AttentionStyle::luong}) try {
-                task.config(kind, style, encoder, no_data);
+                models::ModelConfig mc = task.config(kind, style, encoder, no_data);
+                with_decoder(mc, decoder, embed, hidden);
+                mc.validate();
                 option.styles.push_back(style);
             } catch (const Error &) {
                 // this style cannot take the kind: not offered with it
@@ -57,9 +69,15 @@ std::vector<ScoreOption> trainable_scores(const Task &task, models::EncoderKind 
 }
 
 // What the page's form starts from: the recipe's options and its additive Bahdanau model.
-TaskInfo info_of(const Task &task, models::EncoderKind encoder) {
-    if (task.fixed()) encoder = task.encoders().front();
-    const TrainOptions o = task.options(encoder);
+TaskInfo info_of(const Task &task, models::EncoderKind encoder, models::DecoderKind decoder) {
+    if (task.fixed()) {
+        encoder = task.encoders().front();
+        decoder = models::DecoderKind::gru;
+    }
+    TrainOptions o = task.options(encoder);
+    // The Transformer decoder learns position from scratch, so it needs the Transformer encoder's
+    // longer schedule whichever encoder reads the source.
+    if (decoder == models::DecoderKind::transformer) o.steps = std::max(o.steps, transformer_decoder_steps);
     const models::ModelConfig mc =
         task.config(attention::ScoreKind::additive, models::AttentionStyle::bahdanau, encoder, no_data);
     TaskInfo t;
@@ -68,10 +86,13 @@ TaskInfo info_of(const Task &task, models::EncoderKind encoder) {
     t.steps = o.steps;
     t.batch = o.batch_size;
     t.learning_rate = o.learning_rate;
-    t.embed = mc.embedding;
-    t.hidden = hidden_size(mc);
+    // A Transformer decoder over either encoder: model size 32, feed-forward 64 (the BiGRU's states
+    // are projected to 32).
+    const bool transformer = decoder == models::DecoderKind::transformer;
+    t.embed = transformer ? 32 : mc.embedding;
+    t.hidden = transformer ? 64 : hidden_size(mc);
     std::tie(t.source_tokenizer, t.target_tokenizer) = task.tokenizers();
-    t.scores = trainable_scores(task, encoder);
+    t.scores = trainable_scores(task, encoder, decoder, t.embed, t.hidden);
     return t;
 }
 
@@ -102,6 +123,7 @@ void check_fixed(const Task &task, const RunConfig &c) {
     if (c.embed) bad_field("embed", sizes);
     if (c.hidden) bad_field("hidden", sizes);
     if (c.activation) bad_field("activation", name + " has no transformer feed-forward");
+    if (c.decoder != models::DecoderKind::gru) bad_field("decoder", name + " has the GRU decoder of its recipe");
 }
 
 bool all_finite(const std::vector<core::TensorRef> &refs) {
@@ -129,20 +151,23 @@ void copy_in(const std::vector<float> &flat, const std::vector<core::TensorRef> 
 
 } // namespace
 
-std::vector<TaskInfo> task_infos(models::EncoderKind encoder) {
+std::vector<TaskInfo> task_infos(models::EncoderKind encoder, models::DecoderKind decoder) {
     std::vector<TaskInfo> out;
-    for (const Task *task : all_tasks()) out.push_back(info_of(*task, encoder));
+    for (const Task *task : all_tasks()) out.push_back(info_of(*task, encoder, decoder));
     return out;
 }
 
-TaskInfo pairs_info(models::EncoderKind encoder) { return info_of(pairs_task(), encoder); }
+TaskInfo pairs_info(models::EncoderKind encoder, models::DecoderKind decoder) {
+    return info_of(pairs_task(), encoder, decoder);
+}
 
 Run::Run(RunConfig config) : config_(std::move(config)), task_(&task_for(config_)) {
     const RunConfig &c = config_;
     const Task &task = *task_;
     check_fixed(task, c);
     const models::EncoderKind encoder = task.fixed() ? task.encoders().front() : c.encoder;
-    const TaskInfo recipe = info_of(task, encoder);
+    const models::DecoderKind decoder = task.fixed() ? models::DecoderKind::gru : c.decoder;
+    const TaskInfo recipe = info_of(task, encoder, decoder);
     const int embed = checked_int("embed", c.embed.value_or(recipe.embed), 1, limits::max_train_dim);
     const int hidden = checked_int("hidden", c.hidden.value_or(recipe.hidden), 1, limits::max_train_dim);
     const int steps = checked_int("steps", c.steps.value_or(recipe.steps), 1, limits::max_train_steps);
@@ -168,6 +193,7 @@ Run::Run(RunConfig config) : config_(std::move(config)), task_(&task_for(config_
     const auto model_for = [&](const DataShape &shape) {
         models::ModelConfig mc = task.config(c.score, c.style, encoder, shape);
         task.size(mc, embed, hidden);
+        with_decoder(mc, decoder, embed, hidden);
         if (c.activation) mc.activation = *c.activation;
         if (c.location_filters) mc.location_filters = *c.location_filters;
         if (c.location_width) mc.location_width = *c.location_width;
@@ -197,6 +223,8 @@ Run::Run(RunConfig config) : config_(std::move(config)), task_(&task_for(config_
         throw InputError(e.code(), "probe: " + std::string(e.text()), std::move(details));
     }
 
+    // A run evaluates what it trains, so a module that trains a Transformer decoder decodes with it.
+    if (mc.decoder == models::DecoderKind::transformer) models::register_transformer_decoder();
     // The model as apg train initialises it: Seq2Seq(config, seed).
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
     trainer_ = std::make_unique<Trainer>(*network_, data_->train, data_->heldout, special_tokens, options_);
@@ -305,6 +333,8 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
         if (!task_->fixed()) {
             if (mc.encoder != task_->encoders().front())
                 command += " --encoder " + std::string(models::name(mc.encoder));
+            if (mc.decoder != models::DecoderKind::gru)
+                command += " --decoder " + std::string(models::name(mc.decoder));
             if (c.score == attention::ScoreKind::location)
                 command += " --location-filters " + std::to_string(mc.location_filters) + " --location-width " +
                            std::to_string(mc.location_width);
@@ -324,6 +354,7 @@ nlohmann::json Run::training_record(double heldout, std::size_t examples) const 
                              {"train_pairs", data_->train.size()},
                              {"heldout_pairs", data_->heldout.size()},
                              {"heldout_exact_match", heldout >= 0 ? nlohmann::json(heldout) : nlohmann::json()}};
+    if (mc.decoder != models::DecoderKind::gru) record["decoder"] = std::string(models::name(mc.decoder));
     if (examples != data_->heldout.size()) record["heldout_examples"] = examples;
     if (progress_.step != options_.steps) record["steps_done"] = progress_.step;
     if (diverged_) record["diverged"] = progress_.message;

@@ -34,6 +34,9 @@ struct RunConfig {
     attention::ScoreKind score = attention::ScoreKind::additive;
     models::AttentionStyle style = models::AttentionStyle::bahdanau;
     models::EncoderKind encoder = models::EncoderKind::gru;
+    // transformer: the Transformer decoder (2 layers × 4 heads of the model size embed, score
+    // scaled_dot and style luong, which the config then requires); tasks that read tokens only.
+    models::DecoderKind decoder = models::DecoderKind::gru;
     // Unset: the task's recipe. embed is the embedding size (the transformer's
     // model size, a multiple of its 4 heads); hidden is the GRU encoder's state per direction
     // (the decoder's state is 2 · hidden and the additive attention hidden) or the transformer's
@@ -68,8 +71,10 @@ struct TaskInfo {
     std::vector<ScoreOption> scores;
 };
 // Those of all_tasks(), and of own pairs (the text recipe's sizes, 1,000 steps).
-std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKind::gru);
-TaskInfo pairs_info(models::EncoderKind encoder = models::EncoderKind::gru);
+std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKind::gru,
+                                 models::DecoderKind decoder = models::DecoderKind::gru);
+TaskInfo pairs_info(models::EncoderKind encoder = models::EncoderKind::gru,
+                    models::DecoderKind decoder = models::DecoderKind::gru);
 
 struct RunProgress : Progress {
     bool done = false;

@@ -174,6 +174,7 @@ class TextTask : public Task {
             "attention)\n"
             "            [--location-filters N] [--location-width N (odd)] (location; default 8, 7)\n"
             "            --style bahdanau|luong --seed N --out FILE [--encoder gru|transformer]\n"
+            "            [--decoder gru|transformer (transformer: score and style default to scaled_dot, luong)]\n"
             "            [--activation relu|gelu (transformer)]\n"
             "            [--steps N] [--batch N] [--lr X] [--eval-every N] [--quiet]\n";
         c.decode_usage = "  apg decode FILE \"text\"           output and alignment matrix\n";
@@ -285,8 +286,18 @@ models::ModelConfig recipe_config(const PreparedTask &task, attention::ScoreKind
                        encoder);
 }
 
-TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder) {
-    return text_task(task).options(encoder);
+void transformer_decoder_recipe(models::ModelConfig &c, int embedding, int ff_hidden) {
+    c.decoder = models::DecoderKind::transformer;
+    c.embedding = embedding;
+    c.heads = 4;
+    c.layers = 2;
+    c.ff_hidden = ff_hidden;
+}
+
+TrainOptions recipe_options(std::string_view task, models::EncoderKind encoder, models::DecoderKind decoder) {
+    TrainOptions o = text_task(task).options(encoder);
+    if (decoder == models::DecoderKind::transformer) o.steps = std::max(o.steps, transformer_decoder_steps);
+    return o;
 }
 
 const Task &text_task(std::string_view name) {

@@ -68,6 +68,13 @@ TEST_CASE("a step's trace record holds exactly the fields of the table, with the
                 for (std::size_t i = 0; i < t.size(); ++i) CHECK(t.data()[i] == v.data[i]);
                 break;
             }
+            case record::Type::tensor: {
+                // Every tensor row is the Transformer decoder's: none of them for a GRU decoder.
+                CHECK_MESSAGE(f.optional, name);
+                CHECK_MESSAGE(v.rank == 0, name);
+                CHECK_MESSAGE(!r.has(name), name);
+                break;
+            }
             case record::Type::top:
                 fields.insert(name + "_ids");
                 fields.insert(name + "_probs");

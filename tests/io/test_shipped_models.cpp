@@ -64,6 +64,7 @@ TEST_CASE("every shipped checkpoint decodes a fixed held-out sample about as wel
     // from flaking while still catching a broken model (which falls to ~0%). Under the
     // sanitizers the first 30 (tests/support/sanitized.hpp).
     const std::size_t sample = test::sanitized ? 30 : 100;
+    models::register_transformer_decoder(); // the Transformer models
     std::map<std::string, tasks::TaskData> tasks;
     for (const auto &entry : readme_accuracies()) {
         // (named copies: clang 14 cannot capture structured bindings in doctest's INFO lambdas)
@@ -101,6 +102,7 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
     // in the last bits, which moves a weight by ~1e-7; a real divergence moves it by far more).
     const std::filesystem::path golden_path = std::filesystem::path(APG_SOURCE_DIR) / "tests/io/shipped_golden.json";
     const bool write = std::getenv("APG_WRITE_GOLDEN") != nullptr;
+    models::register_transformer_decoder(); // the Transformer models
     nlohmann::json golden = nlohmann::json::object();
     if (!write) {
         std::ifstream in(golden_path);
@@ -135,9 +137,16 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
                     for (const auto &head : layer.attn.heads)
                         self_weights.insert(self_weights.end(), head.weights.data(),
                                             head.weights.data() + head.weights.size());
+            // A transformer decoder's cross-attention weights, step by step, layer by layer, head by head.
+            std::vector<float> cross_weights;
+            for (const auto &step : t.steps)
+                if (step.transformer)
+                    cross_weights.insert(cross_weights.end(), step.transformer->cross_weights.begin(),
+                                         step.transformer->cross_weights.end());
             if (write) {
                 nlohmann::json item = {{"input", text}, {"output", t.output_tokens}, {"weights", weights}};
                 if (!self_weights.empty()) item["self_attention_weights"] = self_weights;
+                if (!cross_weights.empty()) item["cross_weights"] = cross_weights;
                 golden[file].push_back(item);
                 continue;
             }
@@ -153,6 +162,12 @@ TEST_CASE("native and wasm builds give the same output tokens and attention weig
             worst = 0;
             for (std::size_t i = 0; i < want_self.size(); ++i)
                 worst = std::max(worst, std::abs(want_self[i] - self_weights[i]));
+            CHECK(worst <= 1e-5f);
+            const auto want_cross = g.value("cross_weights", std::vector<float>{});
+            REQUIRE(want_cross.size() == cross_weights.size());
+            worst = 0;
+            for (std::size_t i = 0; i < want_cross.size(); ++i)
+                worst = std::max(worst, std::abs(want_cross[i] - cross_weights[i]));
             CHECK(worst <= 1e-5f);
         }
     }

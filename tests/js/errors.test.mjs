@@ -130,7 +130,10 @@ describe('errors cross into JS with a code and details', () => {
 
   test('the whole message arrives, a NUL byte included', () => {
     const error = engineError(() => model.decode('tom chase jerry', { 'top\0K': 1 }));
-    assert.equal(error.message, 'options.top\0K is not an option of decode (topK, maxSteps, temperature)');
+    assert.equal(
+      error.message,
+      'options.top\0K is not an option of decode (topK, maxSteps, temperature, kvCache, qkv)',
+    );
     assert.equal(error.details.name, 'options.top\0K');
   });
 

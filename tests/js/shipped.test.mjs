@@ -22,7 +22,8 @@ test('the golden file covers every shipped checkpoint', () => {
   for (const row of shipped) assert.ok(golden[row.slice(2).trim()], row);
 });
 
-for (const [file, cases] of Object.entries(golden)) {
+// A Transformer decoder's checkpoints load in the trainer module: tests/js/transformer-decoder.test.mjs.
+for (const [file, cases] of Object.entries(golden).filter(([, cases]) => !cases[0].cross_weights)) {
   test(`${file}: the JS API decodes like the native build`, () => {
     const model = ap.Model.load(new Uint8Array(readFileSync(new URL(file, modelsDir))));
     try {

@@ -8,6 +8,7 @@
 #include "../js_error.hpp"
 #include "../model_convert.hpp"
 #include "core/limits.hpp"
+#include "models/transformer_decoder.hpp"
 #include "tasks/pairs.hpp"
 #include "train/run.hpp"
 
@@ -88,9 +89,9 @@ std::optional<io::Tokenizer> tokenization(const val &v, const std::string &field
 
 std::string tokenization_name(io::Tokenizer t) { return t == io::Tokenizer::words ? "word" : "char"; }
 
-constexpr const char *kConfigKeys[] = {"task",         "pairs",     "tokenization", "score",     "style", "encoder",
-                                       "embed",        "hidden",    "learningRate", "batch",     "steps", "seed",
-                                       "evalExamples", "evalEvery", "probe",        "activation"};
+constexpr const char *kConfigKeys[] = {
+    "task",         "pairs", "tokenization", "score", "style",        "encoder",   "decoder", "embed",     "hidden",
+    "learningRate", "batch", "steps",        "seed",  "evalExamples", "evalEvery", "probe",   "activation"};
 
 train::RunConfig run_config(const val &config) {
     if (!is_object(config)) bad_argument("config", ": expected an object, got " + describe(config));
@@ -116,6 +117,14 @@ train::RunConfig run_config(const val &config) {
         if (const auto t = get("tokenization")) c.tokenization = tokenization(*t, "config.tokenization");
     } else if (get("tokenization")) {
         bad_argument("config.tokenization", ": only with pairs");
+    }
+    if (const auto v = get("decoder")) {
+        c.decoder = named(*v, "config.decoder", [](const std::string &s) { return models::parse_decoder_kind(s); });
+        // Its cross-attention is scaled dot-product, queried by its new state: the config's score and style.
+        if (c.decoder == models::DecoderKind::transformer) {
+            c.score = attention::ScoreKind::scaled_dot;
+            c.style = models::AttentionStyle::luong;
+        }
     }
     if (const auto v = get("score"))
         c.score = named(*v, "config.score", [](const std::string &s) { return attention::parse_score_kind(s); });
@@ -189,13 +198,21 @@ models::EncoderKind encoder_arg(const val &v) {
     });
 }
 
-val train_tasks_js(val encoder) {
+models::DecoderKind decoder_arg(const val &v) {
+    if (v.isUndefined()) return models::DecoderKind::gru;
+    return named(v, "decoder", [](const std::string &s) { return models::parse_decoder_kind(s); });
+}
+
+val train_tasks_js(val encoder, val decoder) {
     val out = val::array();
-    for (const auto &t : train::task_infos(encoder_arg(encoder))) out.call<void>("push", task_info_to_js(t));
+    for (const auto &t : train::task_infos(encoder_arg(encoder), decoder_arg(decoder)))
+        out.call<void>("push", task_info_to_js(t));
     return out;
 }
 
-val pairs_recipe_js(val encoder) { return task_info_to_js(train::pairs_info(encoder_arg(encoder))); }
+val pairs_recipe_js(val encoder, val decoder) {
+    return task_info_to_js(train::pairs_info(encoder_arg(encoder), decoder_arg(decoder)));
+}
 
 val train_limits_js() {
     return object_of({{"maxPairs", val(limits::max_pairs)},
@@ -284,6 +301,7 @@ val settings_js(Run &run) {
     out.set("score", std::string(attention::name(c.score)));
     out.set("style", std::string(models::name(c.style)));
     out.set("encoder", std::string(models::name(c.encoder)));
+    out.set("decoder", std::string(models::name(c.decoder)));
     out.set("embed", c.embedding);
     out.set("hidden", c.encoder == models::EncoderKind::transformer ? c.ff_hidden : c.encoder_hidden);
     out.set("steps", o.steps);
@@ -307,9 +325,11 @@ val progress_js(Run &run) { return progress_to_js(run.progress()); }
 
 EMSCRIPTEN_BINDINGS(apg_trainer) {
     using namespace apg::wasm;
+    // This module decodes Transformer-decoder checkpoints too: the page's module links none of it.
+    apg::models::register_transformer_decoder();
     exported("trainLimits", entry<train_limits_js>);
-    exported("trainTasks", entry<train_tasks_js>, 1);
-    exported("pairsRecipe", entry<pairs_recipe_js>, 1);
+    exported("trainTasks", entry<train_tasks_js>, 2);
+    exported("pairsRecipe", entry<pairs_recipe_js>, 2);
     exported("parsePairs", entry<parse_pairs_js>, 2);
     ExportedClass<Run>("TrainRunHandle")
         .class_function("create", entry<create_js>)

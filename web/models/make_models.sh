@@ -24,14 +24,22 @@ runs+=("dates location bahdanau")
 for task in dates zh reverse; do runs+=("$task none bahdanau"); done
 # A 2-layer, 4-head transformer encoder under the additive Bahdanau decoder.
 for task in dates zh; do runs+=("$task additive bahdanau transformer"); done
+# The Transformer, encoder and decoder (files <task>-transformer): its cross-attention is scaled
+# dot-product queried by the decoder's new state, so score scaled_dot and style luong.
+for task in dates zh reverse; do runs+=("$task scaled_dot luong transformer transformer"); done
 for run in "${runs[@]}"; do
-  read -r task score style encoder <<<"$run"
+  read -r task score style encoder decoder <<<"$run"
   encoder=${encoder:-gru}
+  decoder=${decoder:-gru}
   name="$task-$score-$style"
   extra=()
   if [[ "$encoder" != gru ]]; then
     name="$name-$encoder"
     extra=(--encoder "$encoder")
+  fi
+  if [[ "$decoder" != gru ]]; then
+    name="$task-transformer"
+    extra+=(--decoder "$decoder")
   fi
   [[ -n "$filter" && "$name" != *"$filter"* ]] && continue
   echo "== $name"
