@@ -43,7 +43,8 @@ class ScenesTask final : public FixedTask {
         : FixedTask({"scenes",
                      // Conv 3→16→16→62 (+ 2 position columns: dh = 64) over the grid (its cells the source
                      // positions), the rest as scenes_task.hpp says; a caption and its end token.
-                     {.embedding = 16,
+                     {.task = "scenes",
+                      .embedding = 16,
                       .encoder = models::EncoderKind::conv,
                       .encoder_hidden = 62,
                       .bidirectional = false,

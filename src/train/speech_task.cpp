@@ -65,7 +65,8 @@ class SpeechTask final : public FixedTask {
         : FixedTask({"speech",
                      // BiGRU 32 per direction over the bands, one ×2 time reduction, the rest as
                      // speech_task.hpp says; up to the engine's frame limit, the longest transcript.
-                     {.embedding = 16,
+                     {.task = "speech",
+                      .embedding = 16,
                       .encoder = models::EncoderKind::audio,
                       .encoder_hidden = 32,
                       .bidirectional = true,

@@ -55,7 +55,9 @@ std::string caption_of(const models::Seq2Seq &net, const io::Vocabulary &target,
 } // namespace
 
 TEST_CASE("Run trains scenes with the recipe of apg train --task scenes, step for step like the Trainer") {
-    const std::unique_ptr<Dataset> task = scenes_task().prepare({3});
+    DataRequest request;
+    request.seed = 3;
+    const std::unique_ptr<Dataset> task = scenes_task().prepare(request);
     models::Seq2Seq reference(scenes_config(attention::ScoreKind::general, models::AttentionStyle::luong), 3);
     TrainOptions options = scenes_options();
     options.seed = 3;

@@ -21,7 +21,11 @@ TEST_CASE("a cell is in a box when its centre pixel is") {
 }
 
 TEST_CASE("the trainer learns from image batches: the loss falls and evaluation runs on held-out scenes") {
-    const std::unique_ptr<Dataset> task = scenes_task().prepare({2, 256, 16});
+    DataRequest request;
+    request.seed = 2;
+    request.train_count = 256;
+    request.heldout_count = 16;
+    const std::unique_ptr<Dataset> task = scenes_task().prepare(request);
     CHECK(task->train.images.size() == 256);
     CHECK(task->train.sources.empty());
     CHECK(task->train.size() == 256);
