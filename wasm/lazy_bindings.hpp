@@ -29,9 +29,8 @@
 
 namespace apg::wasm {
 
-inline // An object that is not an array, a typed array or null: what an options argument must be.
-    inline bool
-    plain_object(const val &v) {
+// An object that is not an array, a typed array or null: what an options argument must be.
+inline bool plain_object(const val &v) {
     return v.typeOf().as<std::string>() == "object" && !v.isNull() && !v.isArray() && !is_array_like(v);
 }
 
