@@ -56,10 +56,41 @@ const pageNames = [
   'masked',
   'pin',
   'temperature',
+  'decoder',
+  ...transformerRows(),
 ];
 
-// The size each shape letter stands for in a session of `model` over `source` tokens.
-const letterSizes = (info, n, k) => ({
+// The Transformer decoder's rows, every layer × head: null in a GRU decoder's step.
+function transformerRows() {
+  return [
+    'selfScores',
+    'selfWeights',
+    'selfContext',
+    'crossScores',
+    'crossWeights',
+    'crossContext',
+    'layerInput',
+    'selfOutput',
+    'norm1',
+    'crossOutput',
+    'norm2',
+    'ffnHidden',
+    'layerOutput',
+    'selfQuery',
+    'selfKey',
+    'selfValue',
+    'crossQuery',
+    'crossKey',
+    'crossValue',
+    'headMasked',
+    'headPinned',
+    'headOff',
+  ];
+}
+
+// The size each shape letter stands for in a session of `model` over `source` tokens (t: the
+// tokens fed so far at step index, the Transformer decoder's; null in a GRU decoder's dims).
+const letterSizes = (info, n, k, index = 0) => ({
   n,
   da: info.dims.attentionDim,
   dh: info.dims.encoderState,
@@ -67,6 +98,12 @@ const letterSizes = (info, n, k) => ({
   Vt: info.tgtVocab.length,
   k,
   kf: info.dims.locationFilters,
+  L: info.dims.layers,
+  h: info.dims.heads,
+  dk: info.dims.heads ? info.dims.embedding / info.dims.heads : null,
+  d: info.dims.embedding,
+  f: info.dims.ffHidden,
+  t: index + 1,
 });
 
 // Checks one record against the schema; returns the optional fields that were null.
@@ -110,6 +147,15 @@ function checkRecord(record, schema, sizes, vocab) {
         assert.ok(value.data instanceof Float32Array, field.name);
         assert.deepEqual([value.rows, value.cols], dims, field.name);
         assert.equal(value.data.length, value.rows * value.cols, field.name);
+        break;
+      case 'tensor':
+        assert.ok(value.data instanceof Float32Array, field.name);
+        assert.deepEqual(value.shape, dims, field.name);
+        assert.equal(
+          value.data.length,
+          dims.reduce((a, b) => a * b, 1),
+          field.name,
+        );
         break;
       case 'top':
         assert.equal(value.length, dims[0], field.name);
@@ -180,12 +226,17 @@ describe('step record schema', () => {
       const info = model.info();
       const text = name.startsWith('zh') ? 'tom chase jerry' : '29 november 2026';
       const session = keep(model.decode(text, { topK: 3 }));
-      const sizes = letterSizes(info, session.sourceTokens().length, 3);
+      const n = session.sourceTokens().length;
       const first = session.step();
       session.force(first.top[1].id);
       const steps = [first, session.record(1), ...session.run()];
       steps.forEach((step, i) => {
-        assert.deepEqual(checkRecord(step, schema, sizes, info.tgtVocab).sort(), nulls, `step ${i}`);
+        assert.equal(step.decoder, 'gru');
+        assert.deepEqual(
+          checkRecord(step, schema, letterSizes(info, n, 3, i), info.tgtVocab).sort(),
+          [...nulls, ...transformerRows()].sort(),
+          `step ${i}`,
+        );
         assert.equal(step.index, i);
       });
       assert.equal(steps[1].choice, 'forced');
@@ -205,7 +256,12 @@ describe('step record schema', () => {
       for (const f of schema) {
         const value = step[f.name];
         if (f.trace === 'index' || f.trace === 'kind') assert.equal(out[f.trace], value);
-        else if (f.type === 'vector' || f.type === 'matrix') {
+        else if (f.type === 'tensor') {
+          if (value === null) continue;
+          expectedTensors.push(f.trace);
+          assert.deepEqual(out.tensors[f.trace].shape, value.shape);
+          assert.deepEqual(new Float32Array(out.tensors[f.trace].data), value.data, f.trace);
+        } else if (f.type === 'vector' || f.type === 'matrix') {
           if (value === null) continue;
           expectedTensors.push(f.trace);
           const data = f.type === 'matrix' ? value.data : value;
