@@ -41,7 +41,10 @@ test('trainer.d.ts declares every binding the module adds to the page module’s
     .filter((k) => !(k in page) && (typeof T[k] === 'function' || typeof T[k] === 'object'))
     // internals of the runtime (dynCall_* calls a function pointer of an i64 signature), and
     // TrainRunHandle: the embind class behind TrainRun
-    .filter((k) => !k.startsWith('apg') && !k.startsWith('_') && !k.startsWith('dynCall_') && k !== 'TrainRunHandle');
+    .filter(
+      (k) =>
+        !k.startsWith('apg') && !k.startsWith('_') && !k.startsWith('dynCall_') && k !== 'TrainRunHandle',
+    );
   assert.deepEqual(added.sort(), members('Trainer'));
   const embind = ['constructor', 'clone', 'delete', 'deleteLater', 'isAliasOf', 'isDeleted'];
   const methods = Object.getOwnPropertyNames(T.TrainRunHandle.prototype).filter((m) => !embind.includes(m));
