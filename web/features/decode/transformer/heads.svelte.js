@@ -3,6 +3,7 @@
 // or that one head's cross-attention. Link: head=1.2 (layer 1, head 2, from 0), align=head.
 import { declareLink } from '../../../shared/link/link.svelte.js';
 import { oneOf, quote } from '../../../shared/link/parse.js';
+import { row } from '../../../shared/lib/tensor.js';
 import { Text } from '../../../shared/i18n/translate.js';
 import transformerDict from './strings.js';
 
@@ -40,6 +41,18 @@ export function pickHead(layer, head) {
 export function keepHeadWithin(layers, perLayer) {
   if (heads.layer >= layers) heads.layer = layers - 1;
   if (heads.head >= perLayer) heads.head = perLayer - 1;
+}
+
+/**
+ * A step's row of the alignment: the engine's weights (a Transformer's: its last layer's heads
+ * averaged), or, when the person asks for it, the chosen head's cross-attention weights.
+ * @param {import('../../../../wasm/playground').StepRecord} s
+ */
+export function alignmentRow(s) {
+  if (s.decoder !== 'transformer' || heads.alignment !== 'head' || !s.crossWeights)
+    return s.weights ?? new Float32Array(0);
+  const [layers, perLayer] = s.crossWeights.shape;
+  return row(s.crossWeights, Math.min(heads.layer, layers - 1), Math.min(heads.head, perLayer - 1));
 }
 
 declareLink('heads', [
