@@ -28,12 +28,16 @@ export async function installBrowser({ languages = ['en-GB'] } = {}) {
   return stored;
 }
 
-/** Starts the page's engine state on the wasm build in node (the engine's Worker, without the Worker). */
+/**
+ * Starts the page's engine state on the wasm build in node (the engine's Worker, without the
+ * Worker), with the trainer module for the Transformer decoder's checkpoints as in the Worker.
+ */
 export async function startEngine() {
   const { loadEngine: loadWasm } = await import('../../js/load-engine.mjs');
+  const { loadTrainer } = await import('../../js/trainer-fixture.mjs');
   const { createEngineApi } = await load('shared/engine/engine-api.js');
   const { loadEngine, engine } = await load('shared/engine/engine.svelte.js');
-  const api = createEngineApi(loadWasm);
+  const api = createEngineApi(loadWasm, loadTrainer);
   await loadEngine(() => ({ api, failed: new Promise(() => {}) }));
   return { api, engine };
 }

@@ -128,6 +128,7 @@ export function atStop(index = tour.stop) {
     choice.score === state.score &&
     choice.style === state.style &&
     choice.encoder === state.encoder &&
+    choice.decoder === state.decoder &&
     choice.input === state.input &&
     choice.forces.length === 0 &&
     activeWhatIfs().length === 0 &&

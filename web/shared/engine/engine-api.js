@@ -6,16 +6,38 @@
 // Each checkpoint is loaded once, when the page first chooses it, and kept. Every decode the page
 // wants to come back to (its beams, its export) is a session with an id the page holds; the page
 // closes a session when it no longer shows it, so sessions never pile up.
+//
+// A checkpoint of the Transformer decoder does not load in the page's module (it links none of the
+// decoder, to stay small); the module that reads it, named by the refusal's details.module (the
+// trainer module), is started then, once, and loads it. Its Model and Session have the same
+// methods, so everything below serves both alike.
 
 /**
  * The engine's API over the wasm module `load` makes (once, on the first call that needs it).
  * @param {() => Promise<import('../../../wasm/playground').Playground>} load
+ * @param {(() => Promise<import('../../../wasm/playground').Playground>) | null} [loadDecoderModule]
+ *   the module with the Transformer decoder (null: this build has none, and its refusal stands)
  * @returns {import('./engine').EngineApi & { openSessions: () => number[] }}
  */
-export function createEngineApi(load) {
+export function createEngineApi(load, loadDecoderModule = null) {
   /** @type {Promise<import('../../../wasm/playground').Playground> | undefined} */
   let loading;
   const playground = () => (loading ??= load());
+  /** @type {Promise<import('../../../wasm/playground').Playground> | undefined} */
+  let loadingDecoder;
+
+  /** A checkpoint's Model: from the page's module, or from the decoder's module when it names that. */
+  async function open(buffer) {
+    const bytes = new Uint8Array(buffer);
+    try {
+      return (await playground()).Model.load(bytes);
+    } catch (error) {
+      const wanted = /** @type {any} */ (error)?.details?.module;
+      if (!loadDecoderModule || /** @type {any} */ (error)?.code !== 'bad_checkpoint' || wanted !== 'trainer')
+        throw error;
+      return (await (loadingDecoder ??= loadDecoderModule())).Model.load(bytes);
+    }
+  }
 
   /** @type {Map<string, import('../../../wasm/playground').Model>} name → Model */
   const models = new Map();
@@ -57,16 +79,15 @@ export function createEngineApi(load) {
 
     // The page fetches the checkpoint and hands its bytes over (transferred, not copied).
     async loadModel(name, buffer) {
-      const ap = await playground();
       let m = models.get(name);
-      if (!m) models.set(name, (m = ap.Model.load(new Uint8Array(buffer))));
+      if (!m) models.set(name, (m = await open(buffer)));
       return m.info();
     },
 
     // A model that is not shipped (trained in the page, or a file the person picked): loaded under
     // `name`, replacing a model of that name; the loader's coded error when the bytes are not one.
     async loadBytes(name, buffer) {
-      const m = (await playground()).Model.load(new Uint8Array(buffer));
+      const m = await open(buffer);
       models.get(name)?.delete();
       models.set(name, m);
       return m.info();
@@ -85,7 +106,9 @@ export function createEngineApi(load) {
       text,
       { topK = 5, forces = [], masks = [], unmasks = [], pins = [], temperatures = [], keep = true } = {},
     ) {
-      const s = model(name).decode(text, { topK });
+      const m = model(name);
+      // A Transformer decoder's records carry each head's q, k and v too: its stages show them.
+      const s = m.decode(text, m.info().dims.decoder === 'transformer' ? { topK, qkv: true } : { topK });
       let kept = false;
       try {
         const forced = new Map(forces);

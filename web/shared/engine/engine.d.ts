@@ -81,13 +81,15 @@ export interface EngineApi {
   cosineWeightBound(n: number, scale?: number): Promise<number>;
   /** Where two models' weights (steps × source positions) differ most (computed in C++). */
   weightDifference(a: MatrixInput, b: MatrixInput): Promise<WeightDifference>;
-  /** Loads the checkpoint's bytes (once per name) and returns model.info(). */
+  /** Loads the checkpoint's bytes (once per name) and returns model.info(); a Transformer decoder's
+   *  in the trainer module, started then (the page's module refuses them). */
   loadModel(name: string, bytes: ArrayBuffer): Promise<ModelInfo>;
   /** Loads a model that is not shipped under `name` (replacing one of that name); returns its info. */
   loadBytes(name: string, bytes: ArrayBuffer): Promise<ModelInfo>;
   /** Deletes the model `name` from the engine (an unknown name is ignored). */
   unloadModel(name: string): Promise<void>;
-  /** Greedy decode of `text` by the model `name`, taking the forced tokens where given. */
+  /** Greedy decode of `text` by the model `name`, taking the forced tokens where given (a
+   *  Transformer decoder's records with each head's q, k and v). */
   decode(name: string, text: string, options?: DecodeRequest): Promise<Decoded>;
   /** Deletes a kept session (an unknown id is ignored). */
   closeSession(session: SessionId): Promise<void>;

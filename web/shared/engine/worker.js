@@ -6,7 +6,12 @@ import { createEngineApi } from './engine-api.js';
 import { carryErrorCodes } from './errors.js';
 
 carryErrorCodes();
-const api = createEngineApi(() => createPlayground());
+// The trainer module holds the Transformer decoder: imported dynamically, it is a chunk of its
+// own, fetched only when a checkpoint of that decoder is first opened.
+const api = createEngineApi(
+  () => createPlayground(),
+  () => import('@engine/trainer.js').then((module) => module.default()),
+);
 // The browser tests read this to check that the page closes the sessions it no longer shows.
 /** @type {any} */ (globalThis).openSessions = api.openSessions;
 // Synchronously, before anything awaits, so no early message is missed.

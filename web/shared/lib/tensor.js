@@ -23,3 +23,10 @@ export function matrixRows(t, ...index) {
   const rows = t.shape[t.shape.length - 2];
   return Array.from({ length: rows }, (_, i) => row(t, ...index, i));
 }
+
+/** The last two axes at the leading indices, as a view: matrix(t, l, h) → {data, rows, cols}. */
+export function matrix(t, ...index) {
+  const [rows, cols] = t.shape.slice(-2);
+  const start = offset(t.shape, [...index, 0, 0]);
+  return { data: t.data.subarray(start, start + rows * cols), rows, cols };
+}

@@ -9,8 +9,8 @@ import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
 
 /**
- * @typedef {{ task: string, score: string, style: string, encoder: string, input: string,
- *             forces: [number, number][], beamWidth: number }} ChoiceFields
+ * @typedef {{ task: string, score: string, style: string, encoder: string, decoder: string,
+ *             input: string, forces: [number, number][], beamWidth: number }} ChoiceFields
  */
 /** What the text views show without a link. @type {Readonly<ChoiceFields>} */
 export const choiceDefaults = Object.freeze({
@@ -19,6 +19,8 @@ export const choiceDefaults = Object.freeze({
   style: 'bahdanau',
   /** 'gru' (BiGRU) or 'transformer' (shipped for additive Bahdanau on zh and dates) */
   encoder: 'gru',
+  /** 'gru' (the GRU decoder with score × style) or 'transformer' (encoder and decoder, "<task>-transformer") */
+  decoder: 'gru',
   input: 'tom chase jerry',
   /** [step, tokenId]: the tokens forced (what-if) */
   forces: [],
@@ -31,6 +33,7 @@ export const choice = $state({
   score: choiceDefaults.score,
   style: choiceDefaults.style,
   encoder: choiceDefaults.encoder,
+  decoder: choiceDefaults.decoder,
   input: choiceDefaults.input,
   /** @type {[number, number][]} */
   forces: [],
@@ -45,11 +48,15 @@ export const inputOf = (taskId) =>
 
 export const currentModelName = () =>
   choice.trained ||
-  modelName(choice.task, choice.score, choice.style) +
-    (choice.encoder === 'transformer' ? '-transformer' : '');
+  (choice.decoder === 'transformer'
+    ? transformerModel(choice.task)
+    : modelName(choice.task, choice.score, choice.style) +
+      (choice.encoder === 'transformer' ? '-transformer' : ''));
 
 /** The choice in one line (the folded settings on a phone): task · model · “input”. */
 export function choiceSummary() {
+  if (choice.decoder === 'transformer' && !choice.trained)
+    return `${taskOf(choice.task).label} · Transformer · “${choice.input}”`;
   const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
   const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
   return `${taskOf(choice.task).label} · ${scoreFunction(choice.score).label} · ${style}${encoder} · “${choice.input}”`;
@@ -63,6 +70,7 @@ export function inputProblem(input) {
 
 export function setModel(score, style = choice.style) {
   choice.trained = '';
+  choice.decoder = 'gru';
   choice.score = score;
   choice.style = style;
   choice.forces = [];
@@ -78,8 +86,32 @@ export function keepEncoderShipped() {
   if (choice.encoder === 'transformer' && !hasTransformer()) choice.encoder = 'gru';
 }
 
+/** The encoder–decoder Transformer of a task ("dates-transformer"): scaled dot-product heads. */
+export const transformerModel = (taskId) => `${taskId}-transformer`;
+export const hasTransformerDecoder = () => hasModel(transformerModel(choice.task));
+
+/** 'gru' or 'transformer': the decoder; the Transformer's is shipped with a Transformer encoder. */
+export function setDecoder(decoder) {
+  if (decoder === 'transformer' && !hasTransformerDecoder()) return;
+  choice.trained = '';
+  choice.decoder = decoder;
+  if (decoder === 'transformer')
+    Object.assign(choice, { score: 'scaled_dot', style: 'luong', encoder: 'transformer' });
+  else keepLinkedDecoderShipped();
+  choice.forces = [];
+}
+
+// Back from the Transformer's own score and style to a shipped GRU decoder of the task.
+function keepLinkedDecoderShipped() {
+  if (hasModel(modelName(choice.task, choice.score, choice.style))) return keepEncoderShipped();
+  const shipped = availableModels(choice.task);
+  if (shipped.length) Object.assign(choice, shipped.find((m) => m.score === choice.score) ?? shipped[0]);
+  keepEncoderShipped();
+}
+
 /** 'gru' or 'transformer'; choosing the Transformer moves to the score and style it is shipped with. */
 export function setEncoder(encoder) {
+  choice.decoder = 'gru';
   if (encoder === 'transformer' && !hasTransformer()) {
     if (!hasModel(selfAttentionModel(choice.task))) return;
     choice.score = 'additive';
@@ -96,6 +128,7 @@ export function setEncoder(encoder) {
  * @param {(string | Text)[]} notes
  */
 export function keepLinkedModelShipped(notes) {
+  if (choice.decoder === 'transformer' && !choice.trained && !hasTransformerDecoder()) choice.decoder = 'gru';
   const asked = currentModelName();
   if (hasModel(asked)) return;
   const shipped = availableModels(choice.task);
@@ -109,13 +142,14 @@ export function keepLinkedModelShipped(notes) {
 /**
  * Makes the model `m` (trained in the page or loaded from a file) the one the text views decode,
  * with its score function and style, so the formulas are its own.
- * @param {{ id: string, task: string, score: string, style: string, encoder?: string }} m
+ * @param {{ id: string, task: string, score: string, style: string, encoder?: string, decoder?: string }} m
  */
 export function chooseModel(m) {
   choice.trained = m.id;
   choice.score = m.score;
   choice.style = m.style;
   choice.encoder = m.encoder === 'transformer' ? 'transformer' : 'gru';
+  choice.decoder = m.decoder === 'transformer' ? 'transformer' : 'gru';
   if (hasTask(m.task)) choice.task = m.task;
   choice.forces = [];
 }

@@ -1,6 +1,7 @@
 // The text views' part of the link:
 //   #view=decode&task=dates&model=additive-bahdanau&input=29+november+2026&step=3&force=2:17,5:4&k=3&reveal=1
-// (model=additive-bahdanau-transformer: the same decoder over the Transformer encoder). Steps are
+// (model=additive-bahdanau-transformer: the same decoder over the Transformer encoder;
+// model=transformer: the encoder–decoder Transformer, whose heads are decode-link's). Steps are
 // counted from 0 (step=0 is step 1). A view that decodes the chosen input (Decode, Compare, Beam,
 // Self-attention) always writes its task, model and input, so such a link reads plainly; other
 // fields only when they differ from what the page shows without them. The what-ifs (wi=…) are
@@ -20,18 +21,24 @@ const MAX_STEP = 1e6;
 const DECODING_VIEWS = ['decode', 'compare', 'beam', 'self'];
 const plainly = (earlier) => (DECODING_VIEWS.includes(earlier.view) ? 'always' : 'changed');
 
-/** @typedef {{ score: string, style: string, encoder: string }} ModelChoice */
+/** @typedef {{ score: string, style: string, encoder: string, decoder: string }} ModelChoice */
 const MODEL =
   /^(dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none)-(bahdanau|luong)(-transformer)?$/;
 /** "additive-bahdanau", "additive-bahdanau-transformer" */
 export const formatModel = (/** @type {ModelChoice} */ m) =>
-  `${m.score}-${m.style}${m.encoder === 'transformer' ? '-transformer' : ''}`;
+  m.decoder === 'transformer'
+    ? 'transformer'
+    : `${m.score}-${m.style}${m.encoder === 'transformer' ? '-transformer' : ''}`;
 
 /** @param {string} text @param {ModelChoice} fallback */
 export function parseModel(text, fallback) {
+  if (text === 'transformer')
+    return { value: { score: 'scaled_dot', style: 'luong', encoder: 'transformer', decoder: 'transformer' } };
   const match = MODEL.exec(text);
   if (match)
-    return { value: { score: match[1], style: match[2], encoder: match[3] ? 'transformer' : 'gru' } };
+    return {
+      value: { score: match[1], style: match[2], encoder: match[3] ? 'transformer' : 'gru', decoder: 'gru' },
+    };
   return {
     value: fallback,
     note: new Text(linksDict, 'noModel', {
@@ -102,7 +109,12 @@ export function textLinkFields({ choice, stepper, output, remember }) {
     },
     {
       key: 'model',
-      get: () => ({ score: choice.score, style: choice.style, encoder: choice.encoder }),
+      get: () => ({
+        score: choice.score,
+        style: choice.style,
+        encoder: choice.encoder,
+        decoder: choice.decoder,
+      }),
       set: (m) => Object.assign(choice, m),
       parse: parseModel,
       format: formatModel,
@@ -110,6 +122,7 @@ export function textLinkFields({ choice, stepper, output, remember }) {
         score: choiceDefaults.score,
         style: choiceDefaults.style,
         encoder: choiceDefaults.encoder,
+        decoder: choiceDefaults.decoder,
       }),
       written: plainly,
     },

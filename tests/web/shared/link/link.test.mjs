@@ -108,7 +108,7 @@ describe('reading and writing', () => {
     readLink('#view=decode');
     const values = linkValues('#view=compare&task=dates&model=cosine-luong', ['view', 'text']);
     assert.equal(values.view, 'compare');
-    assert.deepEqual(values.model, { score: 'cosine', style: 'luong', encoder: 'gru' });
+    assert.deepEqual(values.model, { score: 'cosine', style: 'luong', encoder: 'gru', decoder: 'gru' });
     assert.equal(values.input, '29 november 2026');
     assert.equal(choice.task, 'zh');
   });

@@ -16,13 +16,14 @@ const { modelName, parseModelName } = await import('../../../../web/shared/text/
 /** The text views' state a link opens: the view, the choice and the step. */
 function opened(hash) {
   readLink(hash);
-  const { task, score, style, encoder, input, forces, beamWidth } = choice;
+  const { task, score, style, encoder, decoder, input, forces, beamWidth } = choice;
   return {
     view: page.view.page.view,
     task,
     score,
     style,
     encoder,
+    decoder,
     input,
     step: stepper.step,
     forces,
@@ -41,6 +42,7 @@ describe('the text views’ link', () => {
       score: 'cosine',
       style: 'luong',
       encoder: 'gru',
+      decoder: 'gru',
       input: '29 november 2026',
       step: 4,
       forces: [
@@ -54,6 +56,15 @@ describe('the text views’ link', () => {
     const read = opened('#task=dates&model=additive-bahdanau-transformer');
     assert.deepEqual([read.score, read.style, read.encoder], ['additive', 'bahdanau', 'transformer']);
     assert.equal(opened('#model=dot-luong').encoder, 'gru');
+  });
+  test('model=transformer chooses the encoder–decoder Transformer, its own scaled dot-product heads', () => {
+    const read = opened('#task=reverse&model=transformer');
+    assert.deepEqual(
+      [read.score, read.style, read.encoder, read.decoder],
+      ['scaled_dot', 'luong', 'transformer', 'transformer'],
+    );
+    assert.equal(page.choice.currentModelName(), 'reverse-transformer');
+    assert.equal(opened('#model=additive-bahdanau-transformer').decoder, 'gru');
   });
   test('keeps the defaults for absent or malformed fields', () => {
     assert.deepEqual(opened(''), defaults);

@@ -41,6 +41,27 @@ describe('the decode', () => {
     assert.deepEqual(api.openSessions(), [decode.session]);
   });
 
+  test('the encoder–decoder Transformer decodes in the trainer module, its records with every head’s q, k and v', async () => {
+    const { models } = await load('shared/engine/engine.svelte.js');
+    await decodeOf('#view=decode&task=dates&model=transformer&input=29+november+2026');
+    assert.equal(decode.status, 'ready', decode.error);
+    assert.equal(decode.name, 'dates-transformer');
+    assert.equal(models['dates-transformer'].info?.dims.decoder, 'transformer');
+    assert.equal(decode.output.join(''), '2026-11-29');
+    const step = decode.steps[2];
+    const n = decode.sourceTokens.length;
+    assert.equal(step.decoder, 'transformer');
+    assert.deepEqual(step.crossWeights?.shape, [2, 4, n]);
+    assert.deepEqual(step.selfWeights?.shape, [2, 4, 3]);
+    assert.deepEqual(step.crossKey?.shape, [2, 4, n, 8]);
+    // back to a GRU decoder: a shipped one of the task, in the page's own module
+    page.choice.setDecoder('gru');
+    await runDecode();
+    assert.equal(decode.steps[0].decoder, 'gru');
+    assert.match(decode.name, /^dates-/);
+    assert.notEqual(decode.name, 'dates-transformer');
+  });
+
   test('the stepper moves within the decode’s steps, and plays from the start at the end', async () => {
     await decodeOf('#view=decode');
     stepper.goTo(99);
