@@ -389,13 +389,28 @@ describe('links', () => {
     assert.equal(await page.locator('[data-testid=link-notes]').count(), 0);
   });
 
-  test('a model that is not shipped, chosen by hand, says so once', async () => {
+  test('a model that is not shipped cannot be chosen: its pill is unavailable, its key leaves a note', async () => {
     await open(page, hashOf({ task: 'reverse', model: 'additive-bahdanau', input: 'abcdefj' }));
     await waitForStep(page, 'reverse-additive-bahdanau', 0);
-    await page.click('[data-testid=style-luong]');
-    await page.waitForSelector('[data-testid=model-error]');
+    assert.equal(await page.isDisabled('[data-testid=style-luong]'), true, 'reverse ships no Luong model');
+    // key 7 on zh: no location model there (Listen answers its missing keys the same way)
+    await open(page, hashOf({ task: 'zh', model: 'dot-bahdanau', input: 'tom chase jerry' }));
+    await waitForStep(page, 'zh-dot-bahdanau', 0);
+    assert.equal(await page.isDisabled('[data-testid=score-location]'), true);
+    await page.locator('body').press('7');
+    await page.waitForSelector('[data-testid=key-note]');
+    assert.match(
+      (await page.textContent('[data-testid=key-note]')) ?? '',
+      /Key 7 is location: there is no location model for English → Chinese in this build, so the model shown stays\./,
+    );
     await page.waitForTimeout(300);
-    assert.equal(await page.locator('[data-testid=model-error]').count(), 1);
+    assert.equal(await page.locator('[data-testid=decode]').getAttribute('data-model'), 'zh-dot-bahdanau');
+    assert.equal(await page.isChecked('[data-testid=score-dot]'), true);
+    assert.equal(await page.locator('[data-testid=model-error], [data-testid=results-error]').count(), 0);
+    // a key with a model takes it, and the note goes
+    await page.locator('body').press('2');
+    await waitForStep(page, 'zh-scaled_dot-bahdanau', 0);
+    assert.equal(await page.locator('[data-testid=key-note]').count(), 0);
   });
 });
 
