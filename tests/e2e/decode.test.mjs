@@ -695,7 +695,8 @@ describe('the numbers explained', () => {
       s.delete();
       return c;
     };
-    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: 'hello' }));
+    // the output revealed: the confidence of all of it
+    await open(page, traced({ task: 'dates', model: 'additive-bahdanau', input: 'hello' }));
     await waitForStep(page, 'dates-additive-bahdanau', 0);
     const box = page.locator('[data-testid=confidence]');
     const hello = expect('hello');
@@ -709,12 +710,45 @@ describe('the numbers explained', () => {
     assert.match(low ?? '', /below 50\.0 %/);
     assert.match(low ?? '', /always answers something/);
 
-    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: '29 november 2026' }));
+    await open(page, traced({ task: 'dates', model: 'additive-bahdanau', input: '29 november 2026' }));
     await waitForStep(page, 'dates-additive-bahdanau', 0);
     const sure = expect('29 november 2026');
     assert.ok(!sure.low);
     assert.equal(Number(await box.getAttribute('data-min')), sure.minProb);
     assert.equal(await page.locator('[data-testid=confidence-low]').count(), 0);
+  });
+
+  test('at step i nothing to come shows: the heatmap and the confidence cover steps 1…i', async () => {
+    const after = (steps) => {
+      const s = model(DATES).decode('hello');
+      for (let i = 0; i < steps; i++) s.step();
+      const c = s.confidence();
+      s.delete();
+      return c;
+    };
+    const whole = reference(DATES, 'hello');
+    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: 'hello', step: '1' }));
+    await waitForStep(page, DATES, 1);
+    const box = page.locator('[data-testid=confidence]');
+    const rowsShown = () => page.locator('[data-testid=heatmap] [data-testid$="-0"]').count();
+    await page.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=heatmap] rect.cell').length > 0);
+    assert.equal(await rowsShown(), 2, 'steps 1 and 2 only');
+    assert.equal(Number(await box.getAttribute('data-min')), after(2).minProb);
+    assert.equal(
+      await page.locator('[data-testid=confidence-low]').count(),
+      0,
+      'the low step (7) is to come',
+    );
+    assert.doesNotMatch((await box.textContent()) ?? '', /step 7/);
+    await page.locator('body').press('End');
+    await waitForStep(page, DATES, whole.steps.length - 1);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid=heatmap] rect.cell').length === n,
+      whole.steps.length * whole.sourceTokens.length,
+    );
+    assert.equal(Number(await box.getAttribute('data-min')), after(whole.steps.length).minProb);
+    assert.equal(await page.locator('[data-testid=confidence-low]').count(), 1);
   });
 
   test('the cosine bound for “tom chase jerry” (n = 3): e² / (e² + 2) = 0.787 in Decode, Compare and the Sandbox', async () => {

@@ -41,6 +41,8 @@ export const decode = $state({
   outputText: '',
   /** @type {import('../../../wasm/playground').Confidence | null} how sure the model was of its output */
   confidence: null,
+  /** @type {import('../../../wasm/playground').Confidence[]} the confidence so far, after each step */
+  confidenceByStep: [],
   /** @type {import('../../../wasm/playground').Matrix | null} */
   encoderStates: null,
   /** @type {import('../engine/engine').SessionId | null} the engine's session of this decode (beams, exports) */
