@@ -239,7 +239,7 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     await page.waitForSelector(`[data-testid="saved-${name}"]`);
     assert.match(
       await page.locator(`[data-testid="saved-${name}"]`).textContent(),
-      /dates · additive · bahdanau/,
+      /Dates → ISO 8601 · additive · Bahdanau/,
     );
   });
 
@@ -257,7 +257,10 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     assert.equal(bytes.readUInt32LE(4), 0, 'its header length is a small 64-bit number');
     await page.locator('[data-testid=saved-file]').setInputFiles(file);
     await page.waitForSelector('[data-testid=saved-notice]');
-    assert.match(await page.locator('[data-testid=saved-notice]').textContent(), /dates, additive, bahdanau/);
+    assert.match(
+      await page.locator('[data-testid=saved-notice]').textContent(),
+      /\(Dates → ISO 8601 · additive · Bahdanau/,
+    );
     assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 1);
     assert.equal(await saved.count(), before + 1);
 
