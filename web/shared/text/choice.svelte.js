@@ -3,7 +3,7 @@
 // beam width. The views' engine requests follow from these; where the stepper stands is
 // decode.svelte.js's.
 import { scoreFunction } from '../lib/score-functions.js';
-import { modelName, ownPairs, TASK_IDS, task as taskOf } from './tasks.js';
+import { modelName, ownPairs, STYLES, TASK_IDS, task as taskOf } from './tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from '../engine/engine.svelte.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
@@ -79,9 +79,10 @@ export function inputProblem(input) {
  * @param {string} [style]
  */
 export function shippedModel(score, style) {
-  const shipped = availableModels(modelTask().id).filter((m) => m.score === score);
-  if (style) return shipped.find((m) => m.style === style) ?? null;
-  return shipped.find((m) => m.style === choice.style) ?? shipped[0] ?? null;
+  // (the fixed-vector baseline, 'none', is no score function of the pickers, but is shipped)
+  const styles = style ? [style] : [choice.style, ...STYLES.filter((s) => s !== choice.style)];
+  const found = styles.find((s) => hasModel(modelName(modelTask().id, score, s)));
+  return found ? { score, style: found } : null;
 }
 
 /**
