@@ -28,7 +28,7 @@ export default {
     reverseWhat: '字母，不含空格',
     letters: '字母',
     pairsLabel: '你自己的句对',
-    pairsWhat: '与你训练时相同类型的源序列',
+    pairsWhat: '与你训练时同样的源序列',
     tokens: '词元',
     range: '{min}–{max} 个{unit}',
     lettersHint: '{range}，从 {first} 到 {last}，不含空格',
