@@ -20,6 +20,8 @@ export default {
     badBeam: 'The beam width {k} is not 1 to 8; showing {n} beams.',
     notOneOf: "The link's {field} is not one of {options}; using {used}.",
     notNumber: "The link's {field} is not a usable number; using {used}.",
+    notInRange: '{field} is not a number from {min} to {max}; keeping {used}.',
+    recipeValue: "the recipe's value",
     unknownScores: 'The link names score functions the trainer does not have ({unknown}); using {used}.',
     forceKept:
       'The link forces token {id} at step {step}, but {model} has only {size} output tokens (0–{last}); the other forced tokens are kept.',
@@ -52,6 +54,8 @@ export default {
     badBeam: '束宽 {k} 不在 1 到 8 之内；显示 {n} 条束。',
     notOneOf: '链接中的 {field} 不是 {options} 之一；使用 {used}。',
     notNumber: '链接中的 {field} 不是可用的数字；使用 {used}。',
+    notInRange: '{field} 不是 {min} 到 {max} 之间的数；保留 {used}。',
+    recipeValue: '配方的值',
     unknownScores: '链接中有训练器没有的打分函数（{unknown}）；使用 {used}。',
     forceKept:
       '链接在第 {step} 步强制词元 {id}，但 {model} 只有 {size} 个输出词元（0–{last}）；其余强制的词元保留。',
