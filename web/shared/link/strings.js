@@ -27,7 +27,8 @@ export default {
       'The link forces token {id} at step {step}, but {model} has only {size} output tokens (0–{last}); the other forced tokens are kept.',
     forceGreedy:
       'The link forces token {id} at step {step}, but {model} has only {size} output tokens (0–{last}); decoding greedily.',
-    stepPast: 'The link asks for step {step}, but this decode has {n} steps; showing the last.',
+    stepPast:
+      'The link’s step={asked} is step {step} (steps count from 0), but this decode has {n} steps; showing the last.',
     noTrained:
       'The link names the trained model {model}, which this browser does not keep; showing a shipped model.',
     notShipped: 'There is no model {model} (dashed options are not shipped); showing {shown} instead.',
@@ -61,7 +62,7 @@ export default {
       '链接在第 {step} 步强制词元 {id}，但 {model} 只有 {size} 个输出词元（0–{last}）；其余强制的词元保留。',
     forceGreedy:
       '链接在第 {step} 步强制词元 {id}，但 {model} 只有 {size} 个输出词元（0–{last}）；改为贪心解码。',
-    stepPast: '链接请求第 {step} 步，但这次解码只有 {n} 步；显示最后一步。',
+    stepPast: '链接中的 step={asked} 是第 {step} 步（步数从 0 数起），但这次解码只有 {n} 步；显示最后一步。',
     noTrained: '链接指向训练出的模型 {model}，但这个浏览器没有保存它；显示的是自带的模型。',
     notShipped: '没有 {model} 这个模型（虚线选项没有随页面提供）；改为显示 {shown}。',
     noCheckpoint: '这个版本里没有检查点 {name}.safetensors。',

@@ -138,7 +138,9 @@ export async function runDecode() {
     if (previous !== null) api.closeSession(previous);
     stepper.clamp();
     if (linkedStep !== null && linkedStep > result.steps.length - 1)
-      noteLink(new Text(linksDict, 'stepPast', { step: linkedStep + 1, n: result.steps.length }));
+      noteLink(
+        new Text(linksDict, 'stepPast', { asked: linkedStep, step: linkedStep + 1, n: result.steps.length }),
+      );
     linkedStep = null;
   } catch (error) {
     if (!current()) return;

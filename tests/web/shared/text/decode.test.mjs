@@ -67,7 +67,7 @@ describe('the decode', () => {
     await decodeOf('#view=decode&input=the+cat+ate+its+fish&step=40');
     assert.equal(stepper.step, decode.steps.length - 1);
     assert.deepEqual(notes(), [
-      `The link asks for step 41, but this decode has ${decode.steps.length} steps; showing the last.`,
+      `The link’s step=40 is step 41 (steps count from 0), but this decode has ${decode.steps.length} steps; showing the last.`,
     ]);
   });
 
