@@ -22,6 +22,10 @@ export default {
     notNumber: "The link's {field} is not a usable number; using {used}.",
     notInRange: '{field} is not a number from {min} to {max}; keeping {used}.',
     recipeValue: "the recipe's value",
+    badSelf:
+      'The self-attention choice {sa} is not layer.head.token (whole numbers from 0); showing {shown}.',
+    selfPast:
+      'The link’s sa={sa} asks for more than this model has ({layers} layers, {heads} heads, {n} tokens, each from 0); showing {shown}.',
     unknownScores: 'The link names score functions the trainer does not have ({unknown}); using {used}.',
     forceKept:
       'The link forces token {id} at step {step}, but {model} has only {size} output tokens (0–{last}); the other forced tokens are kept.',
@@ -57,6 +61,9 @@ export default {
     notNumber: '链接中的 {field} 不是可用的数字；使用 {used}。',
     notInRange: '{field} 不是 {min} 到 {max} 之间的数；保留 {used}。',
     recipeValue: '配方的值',
+    badSelf: '自注意力的选择 {sa} 不是“层.头.词元”（从 0 开始的整数）；显示 {shown}。',
+    selfPast:
+      '链接中的 sa={sa} 超出了这个模型的范围（{layers} 层、{heads} 个头、{n} 个词元，都从 0 数起）；显示 {shown}。',
     unknownScores: '链接中有训练器没有的打分函数（{unknown}）；使用 {used}。',
     forceKept:
       '链接在第 {step} 步强制词元 {id}，但 {model} 只有 {size} 个输出词元（0–{last}）；其余强制的词元保留。',
