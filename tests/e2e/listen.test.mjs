@@ -348,7 +348,7 @@ describe('the utterance and the trace', () => {
       view: 'listen',
       prefix: 'listen-',
       play: 'listen-autoplay',
-      names: ['First letter', 'Back', 'Step', 'Last letter'],
+      names: ['start (First letter)', 'Back', 'Step', 'end (Last letter)'],
     }));
 });
 
