@@ -292,7 +292,7 @@ describe('stepping', () => {
       view: 'decode',
       prefix: '',
       play: 'play',
-      names: ['Step 1', 'Back', 'Step', 'Last step'],
+      names: ['start (Step 1)', 'Back', 'Step', 'end (Last step)'],
     }));
 });
 
@@ -357,7 +357,9 @@ describe('links', () => {
     assert.equal(await page.locator('[data-testid=step]').isDisabled(), true, 'the last step');
     assert.match(
       await notes(),
-      new RegExp(`step 100000, but this decode has ${last + 1} steps; showing the last`),
+      new RegExp(
+        `step=99999 is step 100000 \\(steps count from 0\\), but this decode has ${last + 1} steps; showing the last`,
+      ),
     );
 
     await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '-5' }));
@@ -411,6 +413,38 @@ describe('links', () => {
     await page.locator('body').press('2');
     await waitForStep(page, 'zh-scaled_dot-bahdanau', 0);
     assert.equal(await page.locator('[data-testid=key-note]').count(), 0);
+  });
+});
+
+describe('a model trained or loaded', () => {
+  test('with a long name, the sidebar keeps within its card, at 1440 and on a phone', async () => {
+    const name = 'my-own-dates-model-with-a-rather-long-file-name-from-a-long-night.safetensors';
+    for (const options of [{}, PHONE]) {
+      const p = await fx.page(options);
+      await p.goto(fx.link({ view: 'train', lang: 'en' }));
+      await p.locator('[data-testid=saved-file]').setInputFiles({
+        name,
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(modelFile(DATES)),
+      });
+      await p.waitForSelector('[data-testid=saved-notice]');
+      await p.click('[data-testid=view-decode]');
+      await p.waitForSelector('[data-testid=decode][data-model^="my-own-dates-model"]', { timeout: 30_000 });
+      if (options === PHONE) await p.click('[data-testid=settings-summary]');
+      const outside = await p.$eval('section.decode-input', (card) => {
+        const edge = card.getBoundingClientRect();
+        return [...card.querySelectorAll('*')]
+          .filter((el) => el.getClientRects().length)
+          .map((el) => ({ el, box: el.getBoundingClientRect() }))
+          .filter(({ box }) => box.right > edge.right + 0.5 || box.left < edge.left - 0.5)
+          .map(
+            ({ el, box }) =>
+              `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(box.left)}–${Math.round(box.right)} in ${Math.round(edge.left)}–${Math.round(edge.right)}`,
+          );
+      });
+      assert.deepEqual(outside, [], options === PHONE ? 'phone' : '1440');
+      await shot(p.locator('section.decode-input'), `decode-trained-side-${options === PHONE ? 375 : 1440}`);
+    }
   });
 });
 
@@ -1123,8 +1157,9 @@ describe('what-ifs', () => {
     await waitForStep(page, MODEL, 1);
     const limits = ap.limits();
     const slider = page.locator('[data-testid=whatif-temperature]');
-    assert.equal(Number(await slider.getAttribute('min')), Math.log10(limits.minTemperature));
-    assert.equal(Number(await slider.getAttribute('max')), Math.log10(limits.maxTemperature));
+    // the ends on the slider's grid of 0.01 (log10 of the float32 1e-3 is not on it), so both are reached
+    assert.equal(Number(await slider.getAttribute('min')), Math.round(Math.log10(limits.minTemperature)));
+    assert.equal(Number(await slider.getAttribute('max')), Math.round(Math.log10(limits.maxTemperature)));
     // log10 τ = 0.3: τ = 2 (the slider's value rounded to 3 digits)
     await slider.focus();
     for (let k = 0; k < 30; k++) await page.keyboard.press('ArrowRight');
@@ -1139,6 +1174,14 @@ describe('what-ifs', () => {
     }
     await goToStep(0);
     assert.equal(await page.textContent('[data-testid=weights-temperature]'), '1');
+    // End: the stated maximum exactly (it was 10^2.99 ≈ 977), written t1000 in the link
+    await goToStep(1);
+    await slider.focus();
+    await page.keyboard.press('End');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=whatif-tau]')?.textContent?.trim() === 'τ = 1000',
+    );
+    assert.deepEqual(await linkedItems(), [{ kind: 'temperature', step: 1, tau: 1000 }]);
   });
 
   test('a link restores the same decode, and a malformed or refused what-if is noted', async () => {
