@@ -636,6 +636,8 @@ async function decodedModel(p) {
 async function checkTrace(p, name, probe) {
   await waitForStep(p, name, 0);
   assert.equal(await p.locator('[data-testid=decode-input]').inputValue(), probe.source.join(''));
+  // the heatmap holds the steps up to the one shown, and all of them with the output revealed
+  await p.check('[data-testid=reveal]');
   for (let i = 0; i < probe.rows; i++) {
     const row = await heatmapRow(p, 'heatmap', i, probe.cols);
     const expected = probe.weights.slice(i * probe.cols, (i + 1) * probe.cols);
@@ -643,4 +645,5 @@ async function checkTrace(p, name, probe) {
       assert.ok(Math.abs(Number(w) - expected[j]) <= 1e-6, `row ${i} col ${j}: ${w} vs ${expected[j]}`),
     );
   }
+  await p.uncheck('[data-testid=reveal]');
 }
