@@ -440,7 +440,7 @@ describe('caption view', () => {
       view: 'caption',
       prefix: 'caption-',
       play: 'caption-play',
-      names: ['First word', 'Back', 'Step', 'Last word'],
+      names: ['start (First word)', 'Back', 'Step', 'end (Last word)'],
     }));
 
   test('the file picker has a name for a screen reader', async () => {

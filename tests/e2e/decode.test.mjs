@@ -292,7 +292,7 @@ describe('stepping', () => {
       view: 'decode',
       prefix: '',
       play: 'play',
-      names: ['Step 1', 'Back', 'Step', 'Last step'],
+      names: ['start (Step 1)', 'Back', 'Step', 'end (Last step)'],
     }));
 });
 
@@ -357,7 +357,9 @@ describe('links', () => {
     assert.equal(await page.locator('[data-testid=step]').isDisabled(), true, 'the last step');
     assert.match(
       await notes(),
-      new RegExp(`step 100000, but this decode has ${last + 1} steps; showing the last`),
+      new RegExp(
+        `step=99999 is step 100000 \\(steps count from 0\\), but this decode has ${last + 1} steps; showing the last`,
+      ),
     );
 
     await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '-5' }));
@@ -389,13 +391,60 @@ describe('links', () => {
     assert.equal(await page.locator('[data-testid=link-notes]').count(), 0);
   });
 
-  test('a model that is not shipped, chosen by hand, says so once', async () => {
+  test('a model that is not shipped cannot be chosen: its pill is unavailable, its key leaves a note', async () => {
     await open(page, hashOf({ task: 'reverse', model: 'additive-bahdanau', input: 'abcdefj' }));
     await waitForStep(page, 'reverse-additive-bahdanau', 0);
-    await page.click('[data-testid=style-luong]');
-    await page.waitForSelector('[data-testid=model-error]');
+    assert.equal(await page.isDisabled('[data-testid=style-luong]'), true, 'reverse ships no Luong model');
+    // key 7 on zh: no location model there (Listen answers its missing keys the same way)
+    await open(page, hashOf({ task: 'zh', model: 'dot-bahdanau', input: 'tom chase jerry' }));
+    await waitForStep(page, 'zh-dot-bahdanau', 0);
+    assert.equal(await page.isDisabled('[data-testid=score-location]'), true);
+    await page.locator('body').press('7');
+    await page.waitForSelector('[data-testid=key-note]');
+    assert.match(
+      (await page.textContent('[data-testid=key-note]')) ?? '',
+      /Key 7 is location: there is no location model for English → Chinese in this build, so the model shown stays\./,
+    );
     await page.waitForTimeout(300);
-    assert.equal(await page.locator('[data-testid=model-error]').count(), 1);
+    assert.equal(await page.locator('[data-testid=decode]').getAttribute('data-model'), 'zh-dot-bahdanau');
+    assert.equal(await page.isChecked('[data-testid=score-dot]'), true);
+    assert.equal(await page.locator('[data-testid=model-error], [data-testid=results-error]').count(), 0);
+    // a key with a model takes it, and the note goes
+    await page.locator('body').press('2');
+    await waitForStep(page, 'zh-scaled_dot-bahdanau', 0);
+    assert.equal(await page.locator('[data-testid=key-note]').count(), 0);
+  });
+});
+
+describe('a model trained or loaded', () => {
+  test('with a long name, the sidebar keeps within its card, at 1440 and on a phone', async () => {
+    const name = 'my-own-dates-model-with-a-rather-long-file-name-from-a-long-night.safetensors';
+    for (const options of [{}, PHONE]) {
+      const p = await fx.page(options);
+      await p.goto(fx.link({ view: 'train', lang: 'en' }));
+      await p.locator('[data-testid=saved-file]').setInputFiles({
+        name,
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(modelFile(DATES)),
+      });
+      await p.waitForSelector('[data-testid=saved-notice]');
+      await p.click('[data-testid=view-decode]');
+      await p.waitForSelector('[data-testid=decode][data-model^="my-own-dates-model"]', { timeout: 30_000 });
+      if (options === PHONE) await p.click('[data-testid=settings-summary]');
+      const outside = await p.$eval('section.decode-input', (card) => {
+        const edge = card.getBoundingClientRect();
+        return [...card.querySelectorAll('*')]
+          .filter((el) => el.getClientRects().length)
+          .map((el) => ({ el, box: el.getBoundingClientRect() }))
+          .filter(({ box }) => box.right > edge.right + 0.5 || box.left < edge.left - 0.5)
+          .map(
+            ({ el, box }) =>
+              `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(box.left)}–${Math.round(box.right)} in ${Math.round(edge.left)}–${Math.round(edge.right)}`,
+          );
+      });
+      assert.deepEqual(outside, [], options === PHONE ? 'phone' : '1440');
+      await shot(p.locator('section.decode-input'), `decode-trained-side-${options === PHONE ? 375 : 1440}`);
+    }
   });
 });
 
@@ -680,7 +729,8 @@ describe('the numbers explained', () => {
       s.delete();
       return c;
     };
-    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: 'hello' }));
+    // the output revealed: the confidence of all of it
+    await open(page, traced({ task: 'dates', model: 'additive-bahdanau', input: 'hello' }));
     await waitForStep(page, 'dates-additive-bahdanau', 0);
     const box = page.locator('[data-testid=confidence]');
     const hello = expect('hello');
@@ -694,12 +744,45 @@ describe('the numbers explained', () => {
     assert.match(low ?? '', /below 50\.0 %/);
     assert.match(low ?? '', /always answers something/);
 
-    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: '29 november 2026' }));
+    await open(page, traced({ task: 'dates', model: 'additive-bahdanau', input: '29 november 2026' }));
     await waitForStep(page, 'dates-additive-bahdanau', 0);
     const sure = expect('29 november 2026');
     assert.ok(!sure.low);
     assert.equal(Number(await box.getAttribute('data-min')), sure.minProb);
     assert.equal(await page.locator('[data-testid=confidence-low]').count(), 0);
+  });
+
+  test('at step i nothing to come shows: the heatmap and the confidence cover steps 1…i', async () => {
+    const after = (steps) => {
+      const s = model(DATES).decode('hello');
+      for (let i = 0; i < steps; i++) s.step();
+      const c = s.confidence();
+      s.delete();
+      return c;
+    };
+    const whole = reference(DATES, 'hello');
+    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: 'hello', step: '1' }));
+    await waitForStep(page, DATES, 1);
+    const box = page.locator('[data-testid=confidence]');
+    const rowsShown = () => page.locator('[data-testid=heatmap] [data-testid$="-0"]').count();
+    await page.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=heatmap] rect.cell').length > 0);
+    assert.equal(await rowsShown(), 2, 'steps 1 and 2 only');
+    assert.equal(Number(await box.getAttribute('data-min')), after(2).minProb);
+    assert.equal(
+      await page.locator('[data-testid=confidence-low]').count(),
+      0,
+      'the low step (7) is to come',
+    );
+    assert.doesNotMatch((await box.textContent()) ?? '', /step 7/);
+    await page.locator('body').press('End');
+    await waitForStep(page, DATES, whole.steps.length - 1);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid=heatmap] rect.cell').length === n,
+      whole.steps.length * whole.sourceTokens.length,
+    );
+    assert.equal(Number(await box.getAttribute('data-min')), after(whole.steps.length).minProb);
+    assert.equal(await page.locator('[data-testid=confidence-low]').count(), 1);
   });
 
   test('the cosine bound for “tom chase jerry” (n = 3): e² / (e² + 2) = 0.787 in Decode, Compare and the Sandbox', async () => {
@@ -1074,8 +1157,9 @@ describe('what-ifs', () => {
     await waitForStep(page, MODEL, 1);
     const limits = ap.limits();
     const slider = page.locator('[data-testid=whatif-temperature]');
-    assert.equal(Number(await slider.getAttribute('min')), Math.log10(limits.minTemperature));
-    assert.equal(Number(await slider.getAttribute('max')), Math.log10(limits.maxTemperature));
+    // the ends on the slider's grid of 0.01 (log10 of the float32 1e-3 is not on it), so both are reached
+    assert.equal(Number(await slider.getAttribute('min')), Math.round(Math.log10(limits.minTemperature)));
+    assert.equal(Number(await slider.getAttribute('max')), Math.round(Math.log10(limits.maxTemperature)));
     // log10 τ = 0.3: τ = 2 (the slider's value rounded to 3 digits)
     await slider.focus();
     for (let k = 0; k < 30; k++) await page.keyboard.press('ArrowRight');
@@ -1090,6 +1174,14 @@ describe('what-ifs', () => {
     }
     await goToStep(0);
     assert.equal(await page.textContent('[data-testid=weights-temperature]'), '1');
+    // End: the stated maximum exactly (it was 10^2.99 ≈ 977), written t1000 in the link
+    await goToStep(1);
+    await slider.focus();
+    await page.keyboard.press('End');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=whatif-tau]')?.textContent?.trim() === 'τ = 1000',
+    );
+    assert.deepEqual(await linkedItems(), [{ kind: 'temperature', step: 1, tau: 1000 }]);
   });
 
   test('a link restores the same decode, and a malformed or refused what-if is noted', async () => {

@@ -176,6 +176,30 @@ describe('the utterance and the trace', () => {
     await waitForUtterance(page, SAY);
   });
 
+  test('in 中文 a word outside the lexicon and an empty phrase are told in Chinese only', async () => {
+    await open(page, listenHash(SAY, { lang: 'zh' }));
+    await waitForUtterance(page, SAY);
+    const box = page.locator('[data-testid=listen-phrase]');
+    const problem = page.locator('[data-testid=listen-problem]');
+    await box.fill('how much wud would a woodchuck chuck');
+    await problem.waitFor({ timeout: 10_000 });
+    const unknown = (await problem.textContent()) ?? '';
+    assert.match(unknown, /“wud”/);
+    assert.doesNotMatch(
+      unknown.replace('“wud”', ''),
+      /[A-Za-z]{3,}/,
+      `${unknown}: no English sentence beside the Chinese one`,
+    );
+    await box.fill('');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=listen-problem]')?.getAttribute('data-code') === 'empty_input',
+    );
+    const empty = (await problem.textContent()) ?? '';
+    assert.match(empty, /输入为空/);
+    assert.doesNotMatch(empty, /[A-Za-z]{3,}/, empty);
+  });
+
   test(
     "the spectrogram's weights, the stages and the alignment are the engine's trace",
     { skip: !shippedSpeech('additive') },
@@ -324,7 +348,7 @@ describe('the utterance and the trace', () => {
       view: 'listen',
       prefix: 'listen-',
       play: 'listen-autoplay',
-      names: ['First letter', 'Back', 'Step', 'Last letter'],
+      names: ['start (First letter)', 'Back', 'Step', 'end (Last letter)'],
     }));
 });
 

@@ -239,7 +239,7 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     await page.waitForSelector(`[data-testid="saved-${name}"]`);
     assert.match(
       await page.locator(`[data-testid="saved-${name}"]`).textContent(),
-      /dates · additive · bahdanau/,
+      /Dates → ISO 8601 · additive · Bahdanau/,
     );
   });
 
@@ -257,7 +257,10 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     assert.equal(bytes.readUInt32LE(4), 0, 'its header length is a small 64-bit number');
     await page.locator('[data-testid=saved-file]').setInputFiles(file);
     await page.waitForSelector('[data-testid=saved-notice]');
-    assert.match(await page.locator('[data-testid=saved-notice]').textContent(), /dates, additive, bahdanau/);
+    assert.match(
+      await page.locator('[data-testid=saved-notice]').textContent(),
+      /\(Dates → ISO 8601 · additive · Bahdanau/,
+    );
     assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 1);
     assert.equal(await saved.count(), before + 1);
 
@@ -633,6 +636,8 @@ async function decodedModel(p) {
 async function checkTrace(p, name, probe) {
   await waitForStep(p, name, 0);
   assert.equal(await p.locator('[data-testid=decode-input]').inputValue(), probe.source.join(''));
+  // the heatmap holds the steps up to the one shown, and all of them with the output revealed
+  await p.check('[data-testid=reveal]');
   for (let i = 0; i < probe.rows; i++) {
     const row = await heatmapRow(p, 'heatmap', i, probe.cols);
     const expected = probe.weights.slice(i * probe.cols, (i + 1) * probe.cols);
@@ -640,4 +645,5 @@ async function checkTrace(p, name, probe) {
       assert.ok(Math.abs(Number(w) - expected[j]) <= 1e-6, `row ${i} col ${j}: ${w} vs ${expected[j]}`),
     );
   }
+  await p.uncheck('[data-testid=reveal]');
 }

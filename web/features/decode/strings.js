@@ -27,7 +27,8 @@ export default {
     attentionalTitle: "Luong's attentional vector",
     attentionalVector: 'attentional vector',
     nextTop: 'Next token: top {k}',
-    force: 'force “{token}” at step {step} (p = {p})',
+    // the name starts with what the button shows (the token and p), so a voice user can say it
+    force: '{token} {p}: force it at step {step}',
     taken: 'Taken:',
     greedy: 'greedy',
     forced: 'forced',
@@ -107,7 +108,7 @@ export default {
     attentionalTitle: 'Luong 的注意力向量',
     attentionalVector: '注意力向量',
     nextTop: '下一个词元：前 {k} 个',
-    force: '在第 {step} 步强制选择“{token}”（p = {p}）',
+    force: '{token} {p}：在第 {step} 步强制选择它',
     taken: '选中：',
     greedy: '贪心',
     forced: '强制',

@@ -12,7 +12,10 @@ import {
 } from '../../shared/engine/engine.svelte.js';
 import { declareLink } from '../../shared/link/link.svelte.js';
 import { latest } from '../../shared/lib/latest.js';
-import { translatorOf } from '../../shared/i18n/translate.js';
+import { Text, translatorOf } from '../../shared/i18n/translate.js';
+import { noteLink } from '../../shared/link/notes.svelte.js';
+import { quote } from '../../shared/link/parse.js';
+import linksDict from '../../shared/link/strings.js';
 import selfDict from './strings.js';
 
 const t = translatorOf(selfDict);
@@ -47,18 +50,27 @@ declareLink('self', [
   {
     key: 'sa',
     get: () => [selfAttention.layer, selfAttention.head, selfAttention.token],
-    set: ([layer, head, token]) => Object.assign(selfAttention, { layer, head, token }),
+    set: ([layer, head, token]) => {
+      Object.assign(selfAttention, { layer, head, token });
+      linked = [layer, head, token];
+    },
     parse: (text, fallback) => {
       const sa = text.split('.').map(Number);
       return sa.length === 3 && sa.every((x) => Number.isInteger(x) && x >= 0 && x < 1000)
         ? { value: sa }
-        : { value: fallback };
+        : {
+            value: fallback,
+            note: new Text(linksDict, 'badSelf', { sa: quote(text), shown: fallback.join('.') }),
+          };
     },
     format: (sa) => sa.join('.'),
     fallback: () => [0, 0, 0],
     written: (earlier) => (earlier.view === 'self' ? 'always' : 'never'),
   },
 ]);
+
+// The layer, head and token the link asked for, until the first answer says whether the model has them.
+let linked = /** @type {number[] | null} */ (null);
 
 const selfAttentionRuns = latest();
 
@@ -87,6 +99,9 @@ export async function runSelfAttention() {
     if (!current()) return;
     const n = result.sourceTokens.length;
     const layers = result.layers.length;
+    const heads = result.layers[0]?.heads ?? 1;
+    const asked = linked;
+    linked = null;
     Object.assign(view, {
       status: 'ready',
       error: '',
@@ -95,9 +110,14 @@ export async function runSelfAttention() {
       input,
       ...result,
       layer: Math.min(view.layer, layers - 1),
-      head: Math.min(view.head, (result.layers[0]?.heads ?? 1) - 1),
+      head: Math.min(view.head, heads - 1),
       token: Math.min(view.token, n - 1),
     });
+    const shown = [view.layer, view.head, view.token];
+    if (asked && asked.some((x, i) => x !== shown[i]))
+      noteLink(
+        new Text(linksDict, 'selfPast', { sa: asked.join('.'), layers, heads, n, shown: shown.join('.') }),
+      );
   } catch (error) {
     if (!current()) return;
     const failure = readError(error);

@@ -332,6 +332,7 @@ async function keepOnce(id) {
     bytes: data.final.bytes.length,
     created: Date.now(),
     origin: /** @type {const} */ ('trained'),
+    diverged: run.status === 'diverged',
   };
   if (await keepModel(meta, data.final.bytes)) run.savedId = meta.id;
 }

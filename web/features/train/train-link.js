@@ -64,24 +64,36 @@ const FIELDS = {
   evalExamples: ['tr-examples', 'int', 1, 1e6],
 };
 
+// The fields whose 0 stands for the trainer's recipe (the form shows the recipe's value there).
+const FROM_RECIPE = ['embed', 'hidden', 'batch', 'learningRate', 'steps'];
+
 /**
- * The parser of one configuration field's text (the link's, and a control's): its value, or the
- * value kept and a note naming the field, what it asked for and what is used.
+ * The parser of one configuration field's text (the link's, and the form's field): its value, or
+ * the value kept and a note naming the field, what it asked for and what is used.
  * @param {keyof typeof FIELDS} field
+ * @param {{ min?: number, max?: number, name?: string }} [range] the engine's limits for the
+ *   field once the trainer has told them (the note states them), and the field's name in the
+ *   form (the link's key=value without it)
  * @returns {(text: string, fallback: any) => import('../../shared/link/link.svelte.js').Parsed<any>}
  */
-export function configParser(field) {
+export function configParser(field, { min: low, max: high, name } = {}) {
   const [key, kind, min, max] = FIELDS[field];
-  const asked = (text) => `${key}=${text.slice(0, 30)}`;
+  const asked = (text) => (name ? `${name} ${text.slice(0, 30)}` : `${key}=${text.slice(0, 30)}`);
+  const used = (fallback) =>
+    fallback === 0 && FROM_RECIPE.includes(field) ? new Text(linksDict, 'recipeValue') : fallback;
   if (Array.isArray(kind))
     return oneOf(
       kind,
       (text, fallback) =>
         new Text(linksDict, 'notOneOf', { field: asked(text), options: kind.join(', '), used: fallback }),
     );
-  return numberIn(Number(min), Number(max), {
+  const limited = low !== undefined && high !== undefined;
+  return numberIn(limited ? low : Number(min), limited ? high : Number(max), {
     whole: kind === 'int',
-    bad: (text, fallback) => new Text(linksDict, 'notNumber', { field: asked(text), used: fallback }),
+    bad: (text, fallback) =>
+      limited
+        ? new Text(linksDict, 'notInRange', { field: asked(text), min: low, max: high, used: used(fallback) })
+        : new Text(linksDict, 'notNumber', { field: asked(text), used: used(fallback) }),
   });
 }
 

@@ -113,6 +113,9 @@ export function createEngineApi(load, loadDecoderModule = null) {
       try {
         const forced = new Map(forces);
         const steps = [];
+        // the engine's confidence over the steps taken so far, after each step: a view at step i
+        // shows none of what is still to come (the output has at most limits.maxSteps tokens)
+        const confidenceByStep = [];
         while (!s.done()) {
           const i = s.length();
           for (const [at, j] of masks) if (at === i) s.whatIf({ mask: j });
@@ -121,6 +124,7 @@ export function createEngineApi(load, loadDecoderModule = null) {
           for (const [at, t] of temperatures) if (at === i) s.whatIf({ temperature: t });
           const token = forced.get(i);
           steps.push(token === undefined ? s.step() : s.force(token));
+          confidenceByStep.push(s.confidence());
         }
         /** @type {import('./engine').Decoded} */
         const result = {
@@ -131,6 +135,7 @@ export function createEngineApi(load, loadDecoderModule = null) {
           output: s.outputTokens(),
           outputText: s.outputText(),
           confidence: s.confidence(),
+          confidenceByStep,
         };
         if (keep) {
           const id = ++lastSession;

@@ -56,6 +56,8 @@ export interface Decoded {
   outputText: string;
   /** how sure the model was of the tokens taken (mean, lowest, product of p(token)) */
   confidence: Confidence;
+  /** the confidence over steps 1..i+1, after step i (what a view at step i may show) */
+  confidenceByStep: Confidence[];
 }
 
 export interface SelfAttentionAnswer {

@@ -1,6 +1,7 @@
-// The score functions' names and notes (their formulas are never translated).
+// The score functions' names and notes (their formulas are never translated), and what a formula's box is called.
 export default {
   en: {
+    formulaRegion: 'formula',
     dotLabel: 'dot',
     dotNote: 'How much the query and key point the same way, times their lengths.',
     scaled_dotLabel: 'scaled dot',
@@ -16,6 +17,7 @@ export default {
       'The cosine times a learned scale g (trained with the rest, starting at √dₖ): scores span [−g, g], so softmax can pick one key sharply.',
   },
   zh: {
+    formulaRegion: '公式',
     dotLabel: '点积',
     dotNote: '查询与键方向的一致程度，再乘上它们的长度。',
     scaled_dotLabel: '缩放点积',

@@ -1,7 +1,9 @@
 // The interface's language, 'en' or 'zh': from the link's `lang=` when it has one, else from the
 // person's preferred language. Formulas, numbers and the models' own tokens are never translated.
-import { readLangFrom, translatorOf } from './translate.js';
+import { readLangFrom, Text, translatorOf } from './translate.js';
 import { declareLink } from '../link/link.svelte.js';
+import { oneOf } from '../link/parse.js';
+import linksDict from '../link/strings.js';
 import { platform } from '../platform.js';
 
 export const LANGS = /** @type {const} */ (['en', 'zh']);
@@ -28,7 +30,16 @@ declareLink('lang', [
     key: 'lang',
     get: () => locale.lang,
     set: (lang) => (locale.lang = lang),
-    parse: (text, fallback) => ({ value: LANGS.includes(/** @type {any} */ (text)) ? text : fallback }),
+    // the one parser of the language's values, which says what it did with a bad one
+    parse: oneOf(
+      LANGS,
+      (text, fallback) =>
+        new Text(linksDict, 'notOneOf', {
+          field: `lang=${text.slice(0, 30)}`,
+          options: LANGS.join(', '),
+          used: fallback,
+        }),
+    ),
     fallback: () => preferredLang(platform.languages),
     written: () => 'always',
   },

@@ -23,12 +23,17 @@ export const showToken = (t) => (t === ' ' ? '␣' : t);
 export function formatFloat32(x) {
   const value = Number(x);
   if (!Number.isFinite(value)) return formatNumber(value);
-  const single = Math.fround(value);
+  return float32Text(value).replace('-', '−');
+}
+
+/** The same in plain ASCII, as JavaScript reads numbers back (a link's value): 0.001, not 0.0010000000474974513. */
+export function float32Text(/** @type {number} */ x) {
+  const single = Math.fround(x);
   for (let digits = 1; digits <= 9; digits++) {
     const text = String(Number(single.toPrecision(digits)));
-    if (Math.fround(Number(text)) === single) return text.replace('-', '−');
+    if (Math.fround(Number(text)) === single) return text;
   }
-  return String(single).replace('-', '−');
+  return String(single);
 }
 
 /** "zh" for text with Chinese characters (screen readers and the font choice need it), else undefined. */

@@ -20,12 +20,19 @@ export default {
     badBeam: 'The beam width {k} is not 1 to 8; showing {n} beams.',
     notOneOf: "The link's {field} is not one of {options}; using {used}.",
     notNumber: "The link's {field} is not a usable number; using {used}.",
+    notInRange: '{field} is not a number from {min} to {max}; keeping {used}.',
+    recipeValue: "the recipe's value",
+    badSelf:
+      'The self-attention choice {sa} is not layer.head.token (whole numbers from 0); showing {shown}.',
+    selfPast:
+      'The link’s sa={sa} asks for more than this model has ({layers} layers, {heads} heads, {n} tokens, each from 0); showing {shown}.',
     unknownScores: 'The link names score functions the trainer does not have ({unknown}); using {used}.',
     forceKept:
       'The link forces token {id} at step {step}, but {model} has only {size} output tokens (0–{last}); the other forced tokens are kept.',
     forceGreedy:
       'The link forces token {id} at step {step}, but {model} has only {size} output tokens (0–{last}); decoding greedily.',
-    stepPast: 'The link asks for step {step}, but this decode has {n} steps; showing the last.',
+    stepPast:
+      'The link’s step={asked} is step {step} (steps count from 0), but this decode has {n} steps; showing the last.',
     noTrained:
       'The link names the trained model {model}, which this browser does not keep; showing a shipped model.',
     notShipped: 'There is no model {model} (dashed options are not shipped); showing {shown} instead.',
@@ -52,12 +59,17 @@ export default {
     badBeam: '束宽 {k} 不在 1 到 8 之内；显示 {n} 条束。',
     notOneOf: '链接中的 {field} 不是 {options} 之一；使用 {used}。',
     notNumber: '链接中的 {field} 不是可用的数字；使用 {used}。',
+    notInRange: '{field} 不是 {min} 到 {max} 之间的数；保留 {used}。',
+    recipeValue: '配方的值',
+    badSelf: '自注意力的选择 {sa} 不是“层.头.词元”（从 0 开始的整数）；显示 {shown}。',
+    selfPast:
+      '链接中的 sa={sa} 超出了这个模型的范围（{layers} 层、{heads} 个头、{n} 个词元，都从 0 数起）；显示 {shown}。',
     unknownScores: '链接中有训练器没有的打分函数（{unknown}）；使用 {used}。',
     forceKept:
       '链接在第 {step} 步强制词元 {id}，但 {model} 只有 {size} 个输出词元（0–{last}）；其余强制的词元保留。',
     forceGreedy:
       '链接在第 {step} 步强制词元 {id}，但 {model} 只有 {size} 个输出词元（0–{last}）；改为贪心解码。',
-    stepPast: '链接请求第 {step} 步，但这次解码只有 {n} 步；显示最后一步。',
+    stepPast: '链接中的 step={asked} 是第 {step} 步（步数从 0 数起），但这次解码只有 {n} 步；显示最后一步。',
     noTrained: '链接指向训练出的模型 {model}，但这个浏览器没有保存它；显示的是自带的模型。',
     notShipped: '没有 {model} 这个模型（虚线选项没有随页面提供）；改为显示 {shown}。',
     noCheckpoint: '这个版本里没有检查点 {name}.safetensors。',

@@ -14,6 +14,7 @@ import { noteLink } from '../link/notes.svelte.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
 import modelsDict from './strings.js';
+import { savedFacts } from './describe.js';
 
 export const saved = $state({
   /** @type {'loading' | 'ready' | 'unavailable'} */
@@ -191,12 +192,7 @@ export async function loadFile(file) {
     };
     models[id] = { status: 'ready', info, error: '' };
     if (await keepModel(meta, bytes))
-      saved.notice = new Text(modelsDict, 'loaded', {
-        file: file.name,
-        task: meta.task,
-        score: meta.score,
-        style: meta.style,
-      });
+      saved.notice = new Text(modelsDict, 'loaded', { file: file.name, facts: savedFacts(meta) });
     return meta;
   } catch (error) {
     saved.error = new Text(modelsDict, 'notAModel', {

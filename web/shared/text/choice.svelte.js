@@ -3,7 +3,7 @@
 // beam width. The views' engine requests follow from these; where the stepper stands is
 // decode.svelte.js's.
 import { scoreFunction } from '../lib/score-functions.js';
-import { modelName, task as taskOf } from './tasks.js';
+import { modelName, ownPairs, STYLES, TASK_IDS, task as taskOf } from './tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from '../engine/engine.svelte.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
@@ -27,7 +27,7 @@ export const choiceDefaults = Object.freeze({
   beamWidth: 3,
 });
 
-/** @type {ChoiceFields & { trained: string }} */
+/** @type {ChoiceFields & { trained: string, trainedTask: string }} */
 export const choice = $state({
   task: choiceDefaults.task,
   score: choiceDefaults.score,
@@ -40,7 +40,16 @@ export const choice = $state({
   beamWidth: choiceDefaults.beamWidth,
   /** a model trained in the page or loaded from a file (its engine name), instead of a shipped one */
   trained: '',
+  /** the trained model's own task, from its metadata ('pairs', or any other, for own pairs) */
+  trainedTask: '',
 });
+
+/**
+ * The task of the model decoded, whose hint, examples, limits and baseline the text views show: a
+ * shipped model's, or a trained model's own (never the task shipped models were last chosen for).
+ */
+export const modelTask = () =>
+  taskOf(choice.trained && !TASK_IDS.includes(choice.trainedTask) ? ownPairs.id : choice.task);
 
 /** The input a task starts from without a link's input: the default's, or the task's first example. */
 export const inputOf = (taskId) =>
@@ -56,25 +65,49 @@ export const currentModelName = () =>
 /** The choice in one line (the folded settings on a phone): task · model · “input”. */
 export function choiceSummary() {
   if (choice.decoder === 'transformer' && !choice.trained)
-    return `${taskOf(choice.task).label} · Transformer · “${choice.input}”`;
+    return `${modelTask().label} · Transformer · “${choice.input}”`;
   const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
   const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
-  return `${taskOf(choice.task).label} · ${scoreFunction(choice.score).label} · ${style}${encoder} · “${choice.input}”`;
+  return `${modelTask().label} · ${scoreFunction(choice.score).label} · ${style}${encoder} · “${choice.input}”`;
 }
 
 /** The empty-input message, in the task's words (before the engine is asked). */
 export function inputProblem(input) {
-  if (input.trim() === '') return `Type ${taskOf(choice.task).what}, or pick an example.`;
+  const task = modelTask();
+  if (input.trim() === '') return `Type ${task.what}${task.examples.length ? ', or pick an example' : ''}.`;
   return '';
 }
 
-export function setModel(score, style = choice.style) {
+/**
+ * The shipped model of the model's task for `score` (and `style`, when asked for): with the style
+ * shown if it is shipped so, else the other one; null when the task has no model of that score
+ * function (the view says so, and the model shown stays).
+ * @param {string} score
+ * @param {string} [style]
+ */
+export function shippedModel(score, style) {
+  // (the fixed-vector baseline, 'none', is no score function of the pickers, but is shipped)
+  const styles = style ? [style] : [choice.style, ...STYLES.filter((s) => s !== choice.style)];
+  const found = styles.find((s) => hasModel(modelName(modelTask().id, score, s)));
+  return found ? { score, style: found } : null;
+}
+
+/**
+ * Chooses the shipped model of `score` (a pill, a digit key, the baseline's link): true when the
+ * task has one, false (nothing changed) when it has none.
+ * @param {string} score
+ * @param {string} [style] only this style (the style pills); without it the shown style if shipped
+ */
+export function setModel(score, style) {
+  const m = shippedModel(score, style);
+  if (!m) return false;
   choice.trained = '';
   choice.decoder = 'gru';
-  choice.score = score;
-  choice.style = style;
+  choice.score = m.score;
+  choice.style = m.style;
   choice.forces = [];
   keepEncoderShipped();
+  return true;
 }
 
 /** Whether the chosen task, score function and style are shipped with a Transformer encoder too. */
@@ -122,6 +155,21 @@ export function setEncoder(encoder) {
   choice.forces = [];
 }
 
+/** The digit key that found no model of its score function for the task (shown by the score pills). */
+export const keyNote = $state({ key: '', score: '' });
+
+/**
+ * A digit key's score function (Decode's and Compare's keys): its shipped model, as a pill would
+ * choose it; when the task has none, the model shown stays and keyNote says why.
+ * @param {string} score
+ * @param {string} key
+ */
+export function chooseScoreKey(score, key) {
+  const chosen = setModel(score);
+  Object.assign(keyNote, chosen ? { key: '', score: '' } : { key, score });
+  return chosen;
+}
+
 /**
  * A link may name a model that is not shipped (a Luong model on the reverse task, a Transformer
  * encoder for another score function): the nearest shipped one is shown, and the link note says so.
@@ -150,9 +198,10 @@ export function chooseModel(m) {
   choice.style = m.style;
   choice.encoder = m.encoder === 'transformer' ? 'transformer' : 'gru';
   choice.decoder = m.decoder === 'transformer' ? 'transformer' : 'gru';
+  choice.trainedTask = m.task;
   if (hasTask(m.task)) choice.task = m.task;
   choice.forces = [];
 }
 
 /** Whether `taskId` is one of the text tasks (a trained own-pairs model has none of them). */
-export const hasTask = (taskId) => taskOf(taskId).id === taskId;
+export const hasTask = (taskId) => TASK_IDS.includes(taskId);

@@ -105,7 +105,9 @@ export function textLinkFields({ choice, stepper, output, remember }) {
               }),
             },
       fallback: () => choiceDefaults.task,
-      written: plainly,
+      // a model trained on the person's own pairs has no task: its link names the model alone
+      written: (earlier) =>
+        choice.trained && !TASK_IDS.includes(choice.trainedTask) ? 'never' : plainly(earlier),
     },
     {
       key: 'model',

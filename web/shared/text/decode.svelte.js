@@ -41,6 +41,8 @@ export const decode = $state({
   outputText: '',
   /** @type {import('../../../wasm/playground').Confidence | null} how sure the model was of its output */
   confidence: null,
+  /** @type {import('../../../wasm/playground').Confidence[]} the confidence so far, after each step */
+  confidenceByStep: [],
   /** @type {import('../../../wasm/playground').Matrix | null} */
   encoderStates: null,
   /** @type {import('../engine/engine').SessionId | null} the engine's session of this decode (beams, exports) */
@@ -136,7 +138,9 @@ export async function runDecode() {
     if (previous !== null) api.closeSession(previous);
     stepper.clamp();
     if (linkedStep !== null && linkedStep > result.steps.length - 1)
-      noteLink(new Text(linksDict, 'stepPast', { step: linkedStep + 1, n: result.steps.length }));
+      noteLink(
+        new Text(linksDict, 'stepPast', { asked: linkedStep, step: linkedStep + 1, n: result.steps.length }),
+      );
     linkedStep = null;
   } catch (error) {
     if (!current()) return;

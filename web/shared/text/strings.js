@@ -30,6 +30,9 @@ export default {
     cannotRead: 'The model cannot read this input:',
     replaceWith: 'Replace “{token}” with',
     period: '.',
+    noModelKey:
+      'Key {key} is {name}: there is no {name} model for {task} in this build, so the model shown stays.',
+    unavailable: 'not shipped for this task',
   },
   zh: {
     modelAndInput: '模型与输入',
@@ -61,5 +64,7 @@ export default {
     cannotRead: '模型无法读取这个输入：',
     replaceWith: '把“{token}”替换为',
     period: '。',
+    noModelKey: '按键 {key} 对应{name}：此版本没有{task}的{name}模型，当前模型保持不变。',
+    unavailable: '此任务未提供',
   },
 };

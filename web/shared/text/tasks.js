@@ -11,7 +11,7 @@ export const STYLES = ['bahdanau', 'luong'];
  * One task: its name and what to type are read when shown (in the page's language of that
  * moment), from the dictionary's `${id}Label` and `${id}What`; `unit` names what its model counts.
  * @param {string} id
- * @param {'words' | 'characters' | 'letters'} unit
+ * @param {'words' | 'characters' | 'letters' | 'tokens'} unit
  * @param {string[]} examples
  * @param {{ alphabet?: boolean }} [options] alphabet: a task of letters (its hint names them)
  */
@@ -45,8 +45,15 @@ export const tasks = [
   defineTask('reverse', 'letters', ['abcdefj', 'jihgabc', 'aabbccdd'], { alphabet: true }),
 ];
 
-export const task = (id) => tasks.find((t) => t.id === id) ?? tasks[0];
 export const TASK_IDS = tasks.map((t) => t.id);
+
+/**
+ * What a model trained on a person's own pairs reads: none of the tasks above, so no task pill,
+ * no examples and no baseline of its own; its hint is its own limits (inputHint).
+ */
+export const ownPairs = defineTask('pairs', 'tokens', []);
+
+export const task = (id) => (id === ownPairs.id ? ownPairs : (tasks.find((t) => t.id === id) ?? tasks[0]));
 
 /**
  * What to type, with the true limits of the model that reads it (its info(): the fewest and most

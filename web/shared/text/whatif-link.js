@@ -8,6 +8,7 @@
 // e.g. #view=decode&…&wi=m2@3,p1@4,t0.5@2. The page keeps no other form: the reader gives the
 // items in the order written, and the writer writes them back in that order. whatif.svelte.js
 // declares the field.
+import { float32Text } from '../lib/format.js';
 
 /**
  * @typedef {{ kind: 'mask' | 'unmask', step: number, token: number }
@@ -54,7 +55,8 @@ export function parseWhatIf(text) {
 
 /** One item as the link writes it. */
 export function formatWhatIf(/** @type {WhatIf} */ w) {
-  if (w.kind === 'temperature') return `t${w.tau}@${w.step}`;
+  // τ as the engine holds it (a float32): its limit 1e-3 is t0.001, not t0.0010000000474974513
+  if (w.kind === 'temperature') return `t${float32Text(w.tau)}@${w.step}`;
   if ('weights' in w) return `p${w.weights.join('/')}@${w.step}`;
   return `${w.kind === 'mask' ? 'm' : w.kind === 'unmask' ? 'u' : 'p'}${w.token}@${w.step}`;
 }

@@ -13,8 +13,16 @@ const { readLink, linkHash } = page.link;
 const { selfAttention, runSelfAttention } = page.self;
 
 test('the layers are the engine’s, and the link’s layer, head and token are kept within them', async () => {
+  assert.deepEqual(readLink('#view=self&sa=garbage').map(String), [
+    'The self-attention choice “garbage” is not layer.head.token (whole numbers from 0); showing 0.0.0.',
+  ]);
+  page.notes.linkNotes.list = [];
   readLink('#view=self&sa=1.3.99');
   await runSelfAttention();
+  // the link's token past the input is said, not replaced silently
+  assert.deepEqual(page.notes.linkNotes.list.map(String), [
+    'The link’s sa=1.3.99 asks for more than this model has (2 layers, 4 heads, 3 tokens, each from 0); showing 1.3.2.',
+  ]);
   assert.equal(selfAttention.status, 'ready');
   assert.equal(selfAttention.name, 'zh-additive-bahdanau-transformer');
   const reference = await api.selfAttention(selfAttention.name, 'tom chase jerry');

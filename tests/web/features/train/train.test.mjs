@@ -13,7 +13,7 @@ const page = await loadPageStates();
 const { readLink, linkHash } = page.link;
 const train = await load('features/train/train.svelte.js');
 const { config, trainer, valueOf, stepsOf, scoreOptions, chosenScores, recipe } = train;
-const { trainDefaults, TRAIN_TASKS } = await load('features/train/train-link.js');
+const { trainDefaults, TRAIN_TASKS, configParser } = await load('features/train/train-link.js');
 const { trainerInfo } = await load('features/train/info.js');
 const { TASK_IDS } = await load('shared/text/tasks.js');
 
@@ -77,6 +77,29 @@ describe('the configuration in the link', () => {
       /tr-task=chess is not one of dates, zh, reverse, scenes, speech; using dates/,
     );
     assert.ok(notes.some((n) => /bogus/.test(String(n))));
+  });
+
+  test('a value refused keeps what is shown and says so: the recipe’s value, not “0”', () => {
+    const notes = readLink(hashOf({ 'tr-steps': '1e12' }));
+    assert.equal(config.steps, 0);
+    assert.deepEqual(notes.map(String), [
+      "The link's tr-steps=1e12 is not a usable number; using the recipe's value.",
+    ]);
+  });
+
+  test('the form’s fields take the link’s parser with the engine’s limits', () => {
+    const rate = configParser('learningRate', { min: 1e-6, max: 1e30, name: 'Learning rate' });
+    assert.deepEqual(rate('0.01', 0), { value: 0.01 });
+    for (const bad of ['1e31', '-1', 'fast']) {
+      const { value, note } = rate(bad, 0);
+      assert.equal(value, 0, bad);
+      assert.equal(
+        String(note),
+        `Learning rate ${bad} is not a number from 0.000001 to 1e+30; keeping the recipe's value.`,
+      );
+    }
+    const seed = configParser('seed', { min: 0, max: 100, name: 'Seed' });
+    assert.equal(String(seed('2.5', 7).note), 'Seed 2.5 is not a number from 0 to 100; keeping 7.');
   });
 
   test('a link naming only unknown score functions keeps the default race', () => {

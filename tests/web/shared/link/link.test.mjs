@@ -84,6 +84,11 @@ describe('reading and writing', () => {
     assert.equal(locale.lang, 'zh');
     readLink('#view=decode');
     assert.equal(locale.lang, 'en'); // en-GB first (installBrowser)
+    // a language the page has not: the person's, and a note says so
+    assert.deepEqual(readLink('#view=decode&lang=xx').map(String), [
+      "The link's lang=xx is not one of en, zh; using en.",
+    ]);
+    assert.equal(locale.lang, 'en');
   });
 
   test('a bad field keeps what the page shows, and a note says what was asked and what is shown', () => {

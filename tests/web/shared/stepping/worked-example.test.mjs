@@ -4,7 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { softmaxExampleTex, texNumber, topTerms } from '../../../../web/shared/stepping/worked-example.js';
+import {
+  exponentTex,
+  softmaxExampleTex,
+  temperatureText,
+  texNumber,
+  topTerms,
+} from '../../../../web/shared/stepping/worked-example.js';
 
 // scores e = (1, 3, 2, 0); m = 3; exp(e − m) = (e^−2, 1, e^−1, e^−3); Z = their sum.
 const exps = [Math.exp(-2), 1, Math.exp(-1), Math.exp(-3)];
@@ -37,6 +43,24 @@ test('the worked example writes α_j = exp(e_j − m) / Z with the record’s nu
   // without the exponentials (or their sum) there is nothing to write out
   assert.equal(softmaxExampleTex({ ...record, exps: null }, 1, 'x', 'Z'), '');
   assert.equal(softmaxExampleTex({ ...record, expSum: null }, 1, 'x', 'Z'), '');
+});
+
+test('at τ ≠ 1 the worked example divides by τ, as the engine’s exponentials did', () => {
+  // τ = 0.5: exp((e − m)/τ) = (e^−4, 1, e^−2, e^−6)
+  const hot = [Math.exp(-4), 1, Math.exp(-2), Math.exp(-6)];
+  const sum = hot.reduce((s, x) => s + x, 0); // 1.155689…
+  const tempered = { ...record, temperature: 0.5, exps: hot, expSum: sum, weights: hot.map((x) => x / sum) };
+  assert.equal(
+    softmaxExampleTex(tempered, 1, 'tom', 'Z'),
+    String.raw`\alpha_{tom} = \frac{\exp((3.000 - 3.000)/0.5)}{Z} = \frac{1.000}{1.156} = 0.865`,
+  );
+  assert.equal(temperatureText(tempered), '0.5');
+  assert.equal(exponentTex(tempered, 'e_j', 'm', String.raw`\tau`), String.raw`(e_j - m)/\tau`);
+  // the float32 the engine holds, written short
+  assert.equal(temperatureText({ temperature: Math.fround(1e-3) }), '0.001');
+  // τ = 1 (or a record without one) writes no τ
+  assert.equal(exponentTex({ temperature: 1 }, 'e_j', 'm', String.raw`\tau`), 'e_j - m');
+  assert.equal(temperatureText({}), '');
 });
 
 test('topTerms: the largest weights in order, the rest summed', () => {

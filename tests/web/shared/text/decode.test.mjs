@@ -11,7 +11,19 @@ const page = await loadPageStates();
 const { api } = await startEngine();
 const { readLink, linkHash } = page.link;
 const { linkNotes } = page.notes;
-const { choice, setModel, setEncoder, currentModelName, inputProblem } = page.choice;
+const {
+  choice,
+  setModel,
+  setEncoder,
+  currentModelName,
+  inputProblem,
+  chooseModel,
+  chooseScoreKey,
+  keyNote,
+  modelTask,
+  shippedModel,
+  choiceSummary,
+} = page.choice;
 const { decode, stepper, runDecode, forceToken, setTask, setInputNow, replaceInputWord, resetDecode } =
   page.decode;
 const { whatif, activeWhatIfs, toggleMask, pinToken, setTemperature, describeWhatIf, whatIfMark } =
@@ -76,7 +88,7 @@ describe('the decode', () => {
     await decodeOf('#view=decode&input=the+cat+ate+its+fish&step=40');
     assert.equal(stepper.step, decode.steps.length - 1);
     assert.deepEqual(notes(), [
-      `The link asks for step 41, but this decode has ${decode.steps.length} steps; showing the last.`,
+      `The link’s step=40 is step 41 (steps count from 0), but this decode has ${decode.steps.length} steps; showing the last.`,
     ]);
   });
 
@@ -134,6 +146,47 @@ describe('the choice', () => {
     assert.equal(currentModelName(), 'zh-additive-bahdanau-transformer');
     setModel('dot');
     assert.equal(choice.encoder, 'gru', 'no Transformer for dot: back to the BiGRU');
+  });
+});
+
+describe('a key and a model’s task context', () => {
+  test('a digit key picks only a shipped model: 7 on zh has none, the model stays and the note says so', () => {
+    readLink('#view=decode&task=zh&model=cosine-luong');
+    assert.equal(chooseScoreKey('location', '7'), false);
+    assert.equal(currentModelName(), 'zh-cosine-luong');
+    assert.deepEqual({ ...keyNote }, { key: '7', score: 'location' });
+    // a score function shipped in the other style only: the key takes that style
+    assert.equal(chooseScoreKey('scaled_cosine', '6'), true);
+    assert.equal(currentModelName(), 'zh-scaled_cosine-bahdanau');
+    assert.deepEqual({ ...keyNote }, { key: '', score: '' });
+    // a style pill asks for its style alone
+    assert.equal(setModel('scaled_cosine', 'luong'), false);
+    assert.equal(currentModelName(), 'zh-scaled_cosine-bahdanau');
+    readLink('#view=decode&task=dates');
+    assert.equal(chooseScoreKey('location', '7'), true);
+    assert.equal(currentModelName(), 'dates-location-bahdanau');
+  });
+
+  test('a model trained on own pairs keeps no shipped task: no task, examples, baseline or task= of zh', () => {
+    readLink('#view=decode&task=zh&model=additive-bahdanau');
+    chooseModel({ id: 'own-pairs-1', task: 'pairs', score: 'dot', style: 'bahdanau' });
+    assert.equal(currentModelName(), 'own-pairs-1');
+    assert.equal(modelTask().id, 'pairs');
+    assert.equal(modelTask().label, 'Your own pairs');
+    assert.deepEqual(modelTask().examples, []);
+    assert.equal(shippedModel('none'), null, 'zh’s fixed-vector baseline is not this model’s');
+    assert.equal(chooseScoreKey('additive', '4'), false, 'nor are zh’s models its keys');
+    assert.equal(inputProblem(''), 'Type a source like those you trained on.');
+    assert.match(choiceSummary(), /^Your own pairs · /);
+    const link = new URLSearchParams(linkHash().slice(1));
+    assert.equal(link.get('trained'), 'own-pairs-1');
+    assert.equal(link.has('task'), false);
+    // a model trained on a shipped task keeps that task’s context
+    chooseModel({ id: 'dates-run-1', task: 'dates', score: 'dot', style: 'luong' });
+    assert.equal(modelTask().id, 'dates');
+    assert.equal(new URLSearchParams(linkHash().slice(1)).get('task'), 'dates');
+    assert.deepEqual(shippedModel('none'), { score: 'none', style: 'bahdanau' });
+    choice.trained = '';
   });
 });
 

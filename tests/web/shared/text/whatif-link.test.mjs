@@ -28,6 +28,9 @@ test('each form reads back as written, in the order written', () => {
   const notes = [];
   assert.deepEqual(readWhatIfUrl(hashOf(field), notes), items);
   assert.deepEqual(notes, []);
+  // τ the engine holds as a float32 (its limit 1e-3, from the slider) is written short
+  assert.equal(writeWhatIfs([{ kind: 'temperature', step: 1, tau: Math.fround(1e-3) }]), 't0.001@1');
+  assert.equal(writeWhatIfs([{ kind: 'temperature', step: 1, tau: Math.fround(1e3) }]), 't1000@1');
   assert.deepEqual(readWhatIfUrl('#view=decode', notes), []);
   assert.deepEqual(readWhatIfUrl(hashOf(''), notes), []);
   assert.deepEqual(notes, []);
