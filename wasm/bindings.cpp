@@ -30,7 +30,7 @@ constexpr std::uint64_t kDefaultParamsSeed = 2026;
 
 ScoreKind to_kind(const val &kind) {
     if (!kind.isString()) bad_argument("kind", ": expected a score function name, got " + describe(kind));
-    return attention::parse_score_kind(kind.as<std::string>());
+    return attention::parse_score_kind(name_from_js(kind, "kind"));
 }
 
 // A sandbox's sizes are a model's widths, with the same bound.
@@ -182,6 +182,9 @@ val limits_js() {
     out.set("maxBeamWidth", limits::max_beam_width);
     out.set("maxArgumentElements", static_cast<double>(limits::max_argument_elements));
     out.set("maxArgumentDepth", static_cast<double>(limits::max_argument_depth));
+    out.set("maxArgumentChars", static_cast<double>(limits::max_argument_chars));
+    out.set("maxWorkBytes", static_cast<double>(limits::max_work_bytes));
+    out.set("maxHeapBytes", static_cast<double>(limits::max_heap_bytes));
     out.set("minTemperature", limits::min_temperature);
     out.set("maxTemperature", limits::max_temperature);
     return out;

@@ -3,6 +3,7 @@
 // a decoding session with step, force, back, reset, run, beam, trace and exports. Conversion only: the work is done by
 // io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
+#include "decode/budget.hpp"
 #include "decode/length_accuracy.hpp"
 #include "decode/record_schema.hpp"
 #include "decode/session.hpp"
@@ -223,11 +224,12 @@ DecodeRequest decode_request(const val &text, const val &options_js) {
     const val options = options_js.isUndefined() ? val::object() : options_js;
     if (options.typeOf().as<std::string>() != "object" || options.isNull())
         bad_argument("options", ": expected an object, got " + describe(options));
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
+    for (const auto &key : own_keys(options))
         if (key != "topK" && key != "maxSteps" && key != "temperature")
             bad_argument("options." + key, " is not an option of decode (topK, maxSteps, temperature)");
     DecodeRequest r;
-    r.text = text.as<std::string>();
+    // Measured before it is copied: a text past the limit is refused without a copy.
+    r.text = text_from_js(text, "input", {limits::max_input_chars, "input"});
     if (const auto v = option(options, "topK")) r.top_k = whole_number(*v, "options.topK", 1, kMaxTopK);
     if (const auto v = option(options, "maxSteps")) r.max_steps = whole_number(*v, "options.maxSteps", 0, kMaxSteps);
     if (const auto v = option(options, "temperature")) r.temperature = to_temperature(*v);
@@ -276,7 +278,7 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
     const val options = options_js.isUndefined() ? val::object() : options_js;
     if (options.typeOf().as<std::string>() != "object" || options.isNull())
         bad_argument("options", ": expected an object, got " + describe(options));
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
+    for (const auto &key : own_keys(options))
         if (key != "bucketWidth") bad_argument("options." + key, " is not an option of accuracyByLength (bucketWidth)");
     const auto width = option(options, "bucketWidth");
     const int bucket_width =
@@ -291,8 +293,9 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, const val &
         const std::string where = "pairs[" + std::to_string(k) + "]";
         if (!pair.isArray() || pair["length"].as<int>() != 2 || !pair[0].isString() || !pair[1].isString())
             bad_argument(where, ": expected [source text, target text], got " + describe(pair));
-        sources.push_back(m.encode_source(pair[0].as<std::string>()));
-        targets.push_back(m.target_vocab().encode(pair[1].as<std::string>()));
+        sources.push_back(m.encode_source(text_from_js(pair[0], where, {limits::max_input_chars, where + "[0]"})));
+        targets.push_back(
+            m.target_vocab().encode(text_from_js(pair[1], where, {limits::max_input_chars, where + "[1]"})));
     }
     decode::LengthAccuracy result = decode::length_buckets(sources, targets, bucket_width, sources.size());
     // Per pair, so the page can list a bucket's examples and mark the ones the model missed.
@@ -334,8 +337,8 @@ val what_if_js(SessionState &s, val what) {
     // Object.keys of a number or a string gives no key or several: refused below.
     if (what.isArray() || what.isNull() || what.isUndefined())
         bad_argument("whatIf", ": expected {mask | unmask | pin | temperature: value}");
-    const val keys = val::global("Object").call<val>("keys", what);
-    const std::string key = keys["length"].as<double>() == 1 ? keys[0].as<std::string>() : "";
+    const std::vector<std::string> keys = own_keys(what);
+    const std::string key = keys.size() == 1 ? keys.front() : "";
     const val v = key.empty() ? val::undefined() : what[key];
     const auto index = [&] { return static_cast<int>(whole_number(v, key, -(1 << 30), 1 << 30)); };
     if (key == "mask" || key == "unmask")
@@ -348,10 +351,7 @@ val what_if_js(SessionState &s, val what) {
         const Vec weights = to_vec(v, "pin");
         s.session->pin(std::span<const float>(weights.data(), static_cast<std::size_t>(weights.size())));
     } else if (key == "temperature") {
-        if (!v.isNumber()) bad_argument("temperature", ": expected a number, got " + describe(v));
-        const double d = v.as<double>();
-        // Out of float range is refused by the session's own range check, as NaN is.
-        s.session->set_temperature(std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf(""));
+        s.session->set_temperature(to_temperature(v, "temperature"));
     } else
         bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature");
     return val::undefined();
@@ -367,7 +367,16 @@ std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
                  : std::vector<trace::StepRecord>{};
 }
 
+// An export's memory, checked before its records are made (decode/budget.hpp).
+void check_export(const SessionState &s, decode::Export kind, const char *who) {
+    const auto &steps = s.session->steps();
+    const int top_k = steps.empty() ? 0 : static_cast<int>(steps.front().top_ids.size());
+    decode::check_export_memory(s.model->config(), s.session->encoded().states.rows(),
+                                static_cast<std::int64_t>(steps.size()), top_k, kind, who);
+}
+
 val self_attention_js(SessionState &s) {
+    check_export(s, decode::Export::self_attention, "selfAttention");
     val out = val::array();
     for (const auto &r : self_attention_records(s)) out.call<void>("push", record_to_js(r));
     return out;
@@ -408,6 +417,7 @@ trace::Trace session_trace(const SessionState &s) {
 
 // The decoder's steps under "steps"; a transformer encoder's layers under "encoder".
 val export_json_js(SessionState &s) {
+    check_export(s, decode::Export::json, "exportJson");
     nlohmann::json j = session_trace(s).to_json();
     const auto layers = self_attention_records(s);
     if (!layers.empty()) {
@@ -420,6 +430,7 @@ val export_json_js(SessionState &s) {
 // One file per buffer; a transformer encoder's buffers stacked over its layers as "encoder.<name>.npy"
 // (e.g. "encoder.weights.npy": layers × heads × n × n).
 val export_npy_js(SessionState &s) {
+    check_export(s, decode::Export::npy, "exportNpy");
     val out = val::object();
     auto put = [&out](const std::string &name, const std::string &bytes) {
         const auto *data = reinterpret_cast<const std::uint8_t *>(bytes.data());
@@ -445,7 +456,7 @@ std::vector<decode::ScheduledWhatIf> beam_what_ifs(const val &what) {
         bad_argument("whatIfs", ": expected {masks, unmasks, pins, temperatures}, got " + describe(what));
     const std::pair<const char *, Kind> lists[] = {
         {"masks", Kind::mask}, {"unmasks", Kind::unmask}, {"pins", Kind::pin}, {"temperatures", Kind::temperature}};
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", what)))
+    for (const auto &key : own_keys(what))
         if (std::none_of(std::begin(lists), std::end(lists), [&](const auto &l) { return key == l.first; }))
             bad_argument("whatIfs." + key, " is not a what-if of beam (masks, unmasks, pins, temperatures)");
     constexpr std::int64_t most = limits::max_what_ifs;
@@ -467,10 +478,7 @@ std::vector<decode::ScheduledWhatIf> beam_what_ifs(const val &what) {
             w.step = static_cast<int>(whole_number(item[0], at + "[0]", -(1 << 30), 1 << 30));
             const val v = item[1];
             if (kind == Kind::temperature) {
-                if (!v.isNumber()) bad_argument(at + "[1]", ": expected a number, got " + describe(v));
-                const double d = v.as<double>();
-                // Out of float range is refused by the engine's own range check, as NaN is.
-                w.temperature = std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf("");
+                w.temperature = to_temperature(v, at + "[1]");
             } else if (kind == Kind::pin && !v.isNumber()) {
                 const Vec weights = to_vec(v, at + "[1]");
                 w.kind = Kind::pin_weights;
@@ -560,7 +568,7 @@ val recordSchema(val kind) {
     return guarded(
         [](val k) {
             if (!k.isString()) bad_argument("recordSchema", ": expected a record kind, got " + describe(k));
-            return record_schema(k.as<std::string>());
+            return record_schema(name_from_js(k, "recordSchema"));
         },
         kind);
 }

@@ -1,6 +1,8 @@
 #include "cli/scenes.hpp"
 #include "cli/output.hpp"
 
+#include "core/error.hpp"
+#include "io/ppm.hpp"
 #include "train/tasks/scenes_prepare.hpp"
 
 #include <cstdio>
@@ -17,37 +19,15 @@ namespace sc = train::scenes;
 
 const train::SpecialTokens specials{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
 
-// Binary PPM (P6, maxval 255): width, height and the RGB bytes.
+// Binary PPM (P6, maxval 255): width, height and the RGB bytes (io/ppm.hpp reads them).
 std::vector<std::uint8_t> read_ppm(const std::string &path, int &width, int &height) {
-    const std::vector<std::uint8_t> bytes = read_file(path);
-    std::size_t at = 0;
-    auto next_number = [&]() -> long {
-        for (;;) {
-            while (at < bytes.size() && std::isspace(bytes[at])) ++at;
-            if (at < bytes.size() && bytes[at] == '#')
-                while (at < bytes.size() && bytes[at] != '\n') ++at;
-            else
-                break;
-        }
-        long v = 0;
-        const std::size_t start = at;
-        while (at < bytes.size() && std::isdigit(bytes[at]) && v < 1000000) v = v * 10 + (bytes[at++] - '0');
-        if (at == start) throw std::runtime_error("\"" + path + "\" is not a binary PPM (P6) image");
-        return v;
-    };
-    if (bytes.size() < 2 || bytes[0] != 'P' || bytes[1] != '6')
-        throw std::runtime_error("\"" + path + "\" is not a binary PPM (P6) image");
-    at = 2;
-    const long w = next_number(), h = next_number(), maxval = next_number();
-    if (maxval != 255) throw std::runtime_error("\"" + path + "\": only 8-bit PPM (maxval 255) is read");
-    if (w > sc::max_upload_side || h > sc::max_upload_side || w < 1 || h < 1)
-        throw std::runtime_error("\"" + path + "\": " + std::to_string(w) + " x " + std::to_string(h) +
-                                 " pixels (at most " + std::to_string(sc::max_upload_side) + " per side)");
-    ++at; // the one whitespace byte after maxval
-    width = static_cast<int>(w), height = static_cast<int>(h);
-    const std::size_t n = static_cast<std::size_t>(w * h * 3);
-    if (bytes.size() < at + n) throw std::runtime_error("\"" + path + "\" ends before its pixels do");
-    return {bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(at + n)};
+    try {
+        io::Picture picture = io::read_ppm(read_file(path), sc::max_upload_side);
+        width = picture.width, height = picture.height;
+        return std::move(picture.rgb);
+    } catch (const Error &e) {
+        throw std::runtime_error("\"" + path + "\": " + std::string(e.text()));
+    }
 }
 
 void write_ppm(const std::string &path, const std::vector<std::uint8_t> &rgb) {

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/quote.hpp"
 #include "core/rng.hpp"
 #include "train/tasks/assemble.hpp"
 
@@ -140,7 +141,7 @@ Tokenization parse_tokenization(std::string_view text) {
     if (text == "char") return Tokenization::characters;
     if (text == "word") return Tokenization::words;
     throw InputError(ErrorCode::bad_argument,
-                     "tokenization: expected 'auto', 'char' or 'word', got \"" + std::string(text.substr(0, 16)) + "\"",
+                     "tokenization: expected 'auto', 'char' or 'word', got " + quote(text.substr(0, 16)),
                      {{"name", std::string("tokenization")}});
 }
 
@@ -157,6 +158,8 @@ PairsData parse_pairs(std::string_view text, Tokenization tokenization, std::uin
                          {{"name", std::string("pairs")},
                           {"length", static_cast<std::int64_t>(text.size())},
                           {"limit", static_cast<std::int64_t>(limits::max_pairs_bytes)}});
+    // A byte order mark (what some editors and spreadsheets save first) is no part of the first pair.
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     std::vector<std::string_view> lines;
     for (std::size_t start = 0; start <= text.size();) {
         const std::size_t end = text.find('\n', start);

@@ -2,7 +2,9 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/quote.hpp"
 #include "decode/session.hpp"
+#include "train/budget.hpp"
 #include "train/tasks/encode.hpp"
 
 #include <algorithm>
@@ -173,8 +175,8 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
         const auto names = task_names();
         if (std::find(names.begin(), names.end(), c.task) == names.end())
             throw InputError(ErrorCode::bad_argument,
-                             "task: expected dates, zh, reverse, scenes or speech (or own pairs), got \"" +
-                                 c.task.substr(0, 32) + "\"",
+                             "task: expected dates, zh, reverse, scenes or speech (or own pairs), got " +
+                                 quote(c.task.substr(0, 32)),
                              {{"name", std::string("task")}});
     }
     if (scenes_) {
@@ -327,6 +329,7 @@ Run::Run(RunConfig config) : config_(std::move(config)) {
     task_.data.train = {};
     task_.data.heldout = {};
 
+    check_run_memory(mc, options_, task_.train);
     // The model as apg train initialises it: Seq2Seq(config, seed).
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
     trainer_ = std::make_unique<Trainer>(*network_, task_.train, task_.heldout, kTokens, options_);
@@ -431,10 +434,13 @@ Evaluation Run::evaluate(int limit) {
     } else {
         e.probe.source = task_.source_vocab.tokenize(probe_);
     }
-    e.probe.weights.resize(static_cast<Eigen::Index>(steps.size()), static_cast<Eigen::Index>(e.probe.source.size()));
+    // Without attention (score none) the decoder weighs no source token: the alignment is empty.
+    const bool attends = network_->config().score != attention::ScoreKind::none;
+    e.probe.weights.resize(attends ? static_cast<Eigen::Index>(steps.size()) : 0,
+                           attends ? static_cast<Eigen::Index>(e.probe.source.size()) : 0);
     for (std::size_t i = 0; i < steps.size(); ++i) {
         e.probe.output.push_back(task_.target_vocab.token(steps[i].token));
-        e.probe.weights.row(static_cast<Eigen::Index>(i)) = steps[i].step.attention.weights.transpose();
+        if (attends) e.probe.weights.row(static_cast<Eigen::Index>(i)) = steps[i].step.attention.weights.transpose();
     }
     return e;
 }

@@ -83,7 +83,7 @@ struct ProbeAlignment {
     std::vector<std::string> source; // n source tokens (scenes: the 64 cells row by row, named as the Caption view
                                      // does: column a–h, row 1–8)
     std::vector<std::string> output; // one token per decoding step, the end token included if taken
-    Mat weights;                     // steps × n, row i = the attention weights of step i
+    Mat weights; // steps × n, row i = the attention weights of step i; 0 × 0 without attention (score none)
 };
 
 struct Evaluation {

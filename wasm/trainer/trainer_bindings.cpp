@@ -58,9 +58,18 @@ val ints_to_js(const std::vector<int> &items) {
     return out;
 }
 
+// A name (a task, a score function, a tokenization): at most 64 characters.
 std::string text_field(const val &v, const std::string &field) {
     if (!v.isString()) bad_argument(field, ": expected a string, got " + describe(v));
-    return v.as<std::string>();
+    return name_from_js(v, field);
+}
+
+// Own pairs, measured as parse_pairs measures them, before they are copied.
+std::string pairs_text(const val &v, const std::string &field) {
+    if (!v.isString()) bad_argument(field, ": expected a string, got " + describe(v));
+    return text_from_js(
+        v, "pairs",
+        {static_cast<std::int64_t>(limits::max_pairs_bytes), "pairs: the text", true, ErrorCode::limit_exceeded});
 }
 
 // A name the library parses (score, style, encoder, activation): its error, coded, with the field.
@@ -94,7 +103,7 @@ train::RunConfig run_config(const val &config) {
     if (!is_object(config)) bad_argument("config", ": expected an object, got " + describe(config));
     std::string known;
     for (const char *k : kConfigKeys) known += (known.empty() ? "" : ", ") + std::string(k);
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", config))) {
+    for (const auto &key : own_keys(config)) {
         bool ok = false;
         for (const char *k : kConfigKeys) ok = ok || key == k;
         if (!ok) bad_argument("config." + key.substr(0, 32), " is not a field of a training run (" + known + ")");
@@ -110,7 +119,7 @@ train::RunConfig run_config(const val &config) {
     if (!task && !pairs) bad_argument("config.task", ": missing (a task name, or pairs: source<TAB>target lines)");
     if (task) c.task = text_field(*task, "config.task");
     if (pairs) {
-        c.pairs = text_field(*pairs, "config.pairs");
+        c.pairs = pairs_text(*pairs, "config.pairs");
         if (const auto t = get("tokenization"))
             c.tokenization = train::parse_tokenization(text_field(*t, "config.tokenization"));
     } else if (get("tokenization")) {
@@ -138,7 +147,10 @@ train::RunConfig run_config(const val &config) {
     if (const auto v = get("evalExamples"))
         c.eval_examples = int_field(*v, "config.evalExamples", 1, limits::max_eval_examples);
     if (const auto v = get("evalEvery")) c.eval_every = int_field(*v, "config.evalEvery", 0, limits::max_train_steps);
-    if (const auto v = get("probe")) c.probe = text_field(*v, "config.probe");
+    if (const auto v = get("probe")) {
+        if (!v->isString()) bad_argument("config.probe", ": expected a string, got " + describe(*v));
+        c.probe = text_from_js(*v, "probe", {limits::max_input_chars, "probe"});
+    }
     return c;
 }
 
@@ -219,11 +231,13 @@ val train_limits_js() {
     out.set("maxEvalExamples", limits::max_eval_examples);
     out.set("maxSeed", static_cast<double>(limits::max_seed));
     out.set("maxProbeChars", limits::max_input_chars);
+    out.set("maxWorkBytes", static_cast<double>(limits::max_work_bytes));
+    out.set("maxHeapBytes", static_cast<double>(limits::max_heap_bytes));
     return out;
 }
 
 val parse_pairs_js(val text, val tokenization, val seed) {
-    const std::string t = text_field(text, "parsePairs");
+    const std::string t = pairs_text(text, "parsePairs");
     const train::Tokenization how = tokenization.isUndefined()
                                         ? train::Tokenization::automatic
                                         : train::parse_tokenization(text_field(tokenization, "tokenization"));
