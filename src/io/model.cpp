@@ -17,6 +17,15 @@ namespace {
 
 constexpr const char *format_name = "apg-seq2seq-1";
 
+void check_vocabularies(const Vocabulary &source, const Vocabulary &target, const models::ModelConfig &config) {
+    if (source.size() != config.source_vocab || target.size() != config.target_vocab)
+        throw InputError(ErrorCode::bad_argument,
+                         "the vocabularies have " + std::to_string(source.size()) + " and " +
+                             std::to_string(target.size()) + " tokens, the config says " +
+                             std::to_string(config.source_vocab) + " and " + std::to_string(config.target_vocab),
+                         {{"field", std::string("config")}});
+}
+
 // The throws are out of line with plain arguments, so each call site stays small (the wasm build
 // has a size budget).
 [[noreturn]] void reject(const std::string &what, const std::string &field) {
@@ -49,12 +58,7 @@ const std::string &metadata(const Checkpoint &c, const char *key) {
 Model::Model(models::Seq2Seq network, Vocabulary source, Vocabulary target, nlohmann::json training)
     : network_(std::move(network)), source_(std::move(source)), target_(std::move(target)),
       training_(std::move(training)) {
-    if (source_.size() != config().source_vocab || target_.size() != config().target_vocab)
-        throw InputError(ErrorCode::bad_argument,
-                         "the vocabularies have " + std::to_string(source_.size()) + " and " +
-                             std::to_string(target_.size()) + " tokens, the config says " +
-                             std::to_string(config().source_vocab) + " and " + std::to_string(config().target_vocab),
-                         {{"field", std::string("config")}});
+    check_vocabularies(source_, target_, config());
 }
 
 std::vector<int> Model::encode_source(std::string_view text) const {
@@ -143,6 +147,13 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
         c.metadata.count("training") ? parse_json(metadata(c, "training"), "training") : nlohmann::json::object();
     if (!training.is_object()) reject("metadata field \"training\" must be a JSON object", "training");
 
+    // The vocabularies first: a config whose sizes disagree with them names that, not the embedding
+    // tensor the sizes then disagree with.
+    try {
+        check_vocabularies(source, target, config);
+    } catch (const InputError &e) {
+        reject(e, "", "config");
+    }
     // The file's tensors against the config's, before anything of the config's size is allocated:
     // a config that asks for more than the file holds is refused here, at no cost.
     const std::vector<models::TensorShape> shapes = models::tensor_shapes(config);
@@ -179,13 +190,7 @@ Model Model::load(std::span<const std::uint8_t> bytes) {
         if (file.data.size() != t.data.size()) throw std::logic_error("model: tensor_shapes differs from tensors()");
         std::memcpy(t.data.data(), file.data.data(), t.data.size() * sizeof(float));
     }
-    // The vocabularies against the config: the Model's own check, as the file's error.
-    try {
-        return Model(models::Seq2Seq(config, std::move(params)), std::move(source), std::move(target),
-                     std::move(training));
-    } catch (const InputError &e) {
-        reject(e, "", "config");
-    }
+    return Model(models::Seq2Seq(config, std::move(params)), std::move(source), std::move(target), std::move(training));
 }
 
 } // namespace apg::io

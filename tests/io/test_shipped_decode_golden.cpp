@@ -1,7 +1,7 @@
 // Every checkpoint in web/models/ decodes one fixed input of its task exactly as it did when
 // tests/io/shipped_decode_golden.json was written: the same output tokens, every attention weight
-// of every greedy step (and a transformer encoder's self-attention weights) within 1e-6, and each
-// step's context vector: its first 8 entries within 1e-6 and its norm, which every entry moves,
+// of every greedy step (and a transformer encoder's self-attention weights) within 5e-6, and each
+// step's context vector: its first 8 entries within 5e-6 and its norm, which every entry moves,
 // within 1e-5 (≤ 128 entries, each allowed ~1e-7 of rounding; the file keeps a digest of the
 // contexts rather than all ~58,000 of them). The inputs: a text task's probe sentence, a scene description (rendered
 // by the scenes task), a phrase spoken with a fixed seed (the speech task's synthesizer), so the
@@ -11,9 +11,14 @@
 // the numbers, with: APG_WRITE_GOLDEN=1 build/native/apg_tests -tc="*decode their fixed input*"
 // Tolerance: the native build reproduces itself bit for bit; the wasm build's exp and tanh
 // differ from SSE's in the last bits, which moves a weight or a context entry by ~1e-7 and a
-// token never; 1e-6 passes both and fails any change of the computation.
+// token never. The packed GEMM (core/kernels_gemm.hpp) sums a product's k terms in another order
+// than the Eigen products the file was written with: through the conv and audio encoders' stacks
+// that moves a weight by up to ~1.3e-6 and a context entry (of size ~10, where one float step is
+// ~1e-6) by up to ~2.4e-6. 5e-6 passes those and fails any change of the computation (a dropped
+// term or a changed parameter moves these numbers by 1e-3 or more).
 #include "decode/session.hpp"
 #include "io/model.hpp"
+#include "models/transformer_decoder.hpp"
 #include "support/sanitized.hpp"
 #include "tasks/scenes.hpp"
 #include "tasks/speech.hpp"
@@ -37,7 +42,7 @@ const std::filesystem::path models_dir = std::filesystem::path(APG_SOURCE_DIR) /
 const std::filesystem::path golden_path =
     std::filesystem::path(APG_SOURCE_DIR) / "tests" / "io" / "shipped_decode_golden.json";
 
-constexpr float tolerance = 1e-6f, norm_tolerance = 1e-5f;
+constexpr float tolerance = 5e-6f, norm_tolerance = 1e-5f;
 constexpr Eigen::Index context_entries = 8;
 
 // The fixed input of each task; a text task's is what the page's Train view probes it with.
@@ -117,6 +122,7 @@ float largest_difference(const nlohmann::json &want, const std::vector<float> &g
 
 TEST_CASE("every shipped checkpoint decodes their fixed input to the golden tokens, weights and contexts") {
     const bool write = std::getenv("APG_WRITE_GOLDEN") != nullptr;
+    models::register_transformer_decoder(); // the Transformer models
     nlohmann::json golden = nlohmann::json::object();
     if (!write) {
         std::ifstream in(golden_path);
@@ -127,7 +133,7 @@ TEST_CASE("every shipped checkpoint decodes their fixed input to the golden toke
     for (const auto &entry : std::filesystem::directory_iterator(models_dir))
         if (entry.path().extension() == ".safetensors") files.push_back(entry.path().filename().string());
     std::sort(files.begin(), files.end());
-    CHECK(files.size() == 45);
+    CHECK(files.size() == 48);
     if (!write) CHECK(golden.size() == files.size());
     for (const std::string &file : files) {
         CAPTURE(file);

@@ -1,6 +1,7 @@
 // Every checkpoint in web/models/ loads, fits in 1 MB, is listed in web/models/README.md, and
 // decodes a fixed held-out sample about as well as the README says.
 #include "io/model.hpp"
+#include "models/transformer_decoder.hpp"
 #include "support/sanitized.hpp"
 #include "train/text_task.hpp"
 

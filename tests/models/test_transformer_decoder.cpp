@@ -6,9 +6,9 @@
 #include "models/transformer_decoder.hpp"
 #include "nn/positional_encoding.hpp"
 
+#include "support/gradcheck.hpp"
 #include "support/model_gradcheck.hpp"
 #include "support/tiny_config.hpp"
-#include "support/transformer_support.hpp"
 
 #include <doctest/doctest.h>
 
@@ -38,14 +38,14 @@ TransformerDecoderConfig small_config(int memory) {
 void randomise(TransformerDecoderParams &p, core::Rng &rng) {
     for (auto &layer : p.layers) {
         for (auto *attn : {&layer.self_attn, &layer.cross_attn})
-            for (Vec *b : {&attn->b_q, &attn->b_k, &attn->b_v, &attn->b_o}) *b = tt::random_vec(b->size(), rng, 0.3f);
+            for (Vec *b : {&attn->b_q, &attn->b_k, &attn->b_v, &attn->b_o}) *b = test::normal_vec(b->size(), rng, 0.3f);
         for (auto *ln : {&layer.ln1, &layer.ln2, &layer.ln3}) {
-            ln->gain = Vec::Ones(ln->gain.size()) + tt::random_vec(ln->gain.size(), rng, 0.3f);
-            ln->bias = tt::random_vec(ln->bias.size(), rng, 0.3f);
+            ln->gain = Vec::Ones(ln->gain.size()) + test::normal_vec(ln->gain.size(), rng, 0.3f);
+            ln->bias = test::normal_vec(ln->bias.size(), rng, 0.3f);
         }
     }
-    if (p.memory_b.size() > 0) p.memory_b = tt::random_vec(p.memory_b.size(), rng, 0.3f);
-    p.out_b = tt::random_vec(p.out_b.size(), rng, 0.3f);
+    if (p.memory_b.size() > 0) p.memory_b = test::normal_vec(p.memory_b.size(), rng, 0.3f);
+    p.out_b = test::normal_vec(p.out_b.size(), rng, 0.3f);
 }
 
 // A tiny seq2seq model with a Transformer decoder over either encoder.
@@ -71,10 +71,10 @@ TEST_CASE("the decoder's gradients match finite differences for the encoder stat
         const TransformerDecoderConfig config = small_config(memory);
         TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
         randomise(p, rng);
-        Mat H = tt::random_mat(4, memory, rng);
+        Mat H = test::normal_mat(4, memory, rng);
         // Token 3 fed twice, so its embedding row gathers two positions' gradients.
         const std::vector<int> inputs{1, 3, 5, 3};
-        const Mat r = tt::random_mat(4, config.vocab, rng);
+        const Mat r = test::normal_mat(4, config.vocab, rng);
 
         TransformerDecoderCache cache;
         transformer_decoder_forward(p, H, inputs, cache);
@@ -85,16 +85,18 @@ TEST_CASE("the decoder's gradients match finite differences for the encoder stat
         auto loss = [&] {
             TransformerDecoderCache c;
             transformer_decoder_forward(p, H, inputs, c);
-            return tt::weighted_sum(c.logits, r);
+            return test::weighted_sum(c.logits, r);
         };
-        tt::check_gradient("H", view(H), view(d_H), loss);
+        test::check_gradient("H", view(H), view(d_H), loss, test::nonzero_gradient);
         const auto values = core::views(p, "decoder", config), gradients = core::views(grads, "decoder", config);
         REQUIRE(values.size() == gradients.size());
         CHECK(values.size() == (memory == 8 ? 3 : 5) + 2 * 26);
         for (std::size_t i = 0; i < values.size(); ++i)
             // softmax ignores the constant qᵀb_k a key bias adds to a whole row of scores
-            tt::check_gradient(values[i].name, values[i].data, gradients[i].data, loss,
-                               values[i].name.ends_with("attn.b_k"));
+            test::check_gradient(values[i].name, values[i].data, gradients[i].data, loss,
+                                 test::GradCheck::composed().expecting(values[i].name.ends_with("attn.b_k")
+                                                                           ? test::GradCheck::Expect::zero
+                                                                           : test::GradCheck::Expect::nonzero));
         // The unused token 6 gets no gradient.
         CHECK(grads.embedding.row(6).norm() == 0.0f);
     }
@@ -104,7 +106,7 @@ TEST_CASE("a later position cannot change an earlier one's output (the causal ma
     core::Rng rng(3);
     const TransformerDecoderConfig config = small_config(8);
     const TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
-    const Mat H = tt::random_mat(3, 8, rng);
+    const Mat H = test::normal_mat(3, 8, rng);
     TransformerDecoderCache a, b;
     transformer_decoder_forward(p, H, std::vector<int>{1, 4, 2}, a);
     transformer_decoder_forward(p, H, std::vector<int>{1, 4, 6}, b);
@@ -121,7 +123,7 @@ TEST_CASE("decoding step by step with the key/value cache gives the teacher-forc
         const TransformerDecoderConfig config = small_config(memory);
         TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
         randomise(p, rng);
-        const Mat H = tt::random_mat(5, memory, rng);
+        const Mat H = test::normal_mat(5, memory, rng);
         const std::vector<int> inputs{1, 4, 2, 5, 3};
         TransformerDecoderCache full;
         transformer_decoder_forward(p, H, inputs, full);
@@ -179,7 +181,7 @@ TEST_CASE("a step's what-ifs: a head switched off adds nothing, a pinned head ta
     core::Rng rng(5);
     const TransformerDecoderConfig config = small_config(8);
     const TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
-    const Mat H = tt::random_mat(3, 8, rng);
+    const Mat H = test::normal_mat(3, 8, rng);
     TransformerMemory memory;
     prepare_memory(p, H, memory);
     const KeyValueCache empty;
