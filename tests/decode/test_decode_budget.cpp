@@ -134,7 +134,7 @@ TEST_CASE("decode budget: a Transformer decoder's per-step records and key/value
     options.keep_qkv = true;
     options.max_steps = 1024;
     CHECK(decode::session_memory(c, 64, 1024, 5, "session", true).total() >
-          decode::session_memory(c, 64, 1024, 5, "session").total() * 2);
+          decode::session_memory(c, 64, 1024, 5, "session").total() * 1.5);
     // a beam search's hypotheses each hold a decoder step
     decode::SessionOptions few;
     few.max_steps = 8;
