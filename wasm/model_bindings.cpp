@@ -8,11 +8,11 @@
 #include "decode/record_schema.hpp"
 #include "decode/session.hpp"
 #include "decode/transformer_trace.hpp"
-#include "models/transformer_decoder.hpp"
 #include "handle.hpp"
 #include "io/model.hpp"
 #include "js_error.hpp"
 #include "model_convert.hpp"
+#include "models/transformer_decoder.hpp"
 #include "session_methods.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
@@ -393,8 +393,8 @@ std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
 void check_export(const SessionState &s, decode::Export kind, const char *who) {
     const auto &steps = s.session->steps();
     const int top_k = steps.empty() ? 0 : static_cast<int>(steps.front().top_ids.size());
-    const bool keep_qkv = !steps.empty() && steps.front().step.transformer &&
-                          !steps.front().step.transformer->self_query.empty();
+    const bool keep_qkv =
+        !steps.empty() && steps.front().step.transformer && !steps.front().step.transformer->self_query.empty();
     decode::check_export_memory(s.model->config(), s.session->encoded().states.rows(),
                                 static_cast<std::int64_t>(steps.size()), top_k, kind, who, keep_qkv);
 }

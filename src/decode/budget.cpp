@@ -115,7 +115,8 @@ void add_encoding(MemoryBudget &budget, const ModelConfig &c, double n) {
     if (c.decoder == models::DecoderKind::transformer)
         // M and each layer's cross-attention keys and values (TransformerMemory).
         budget.add("the decoder's memory and cross-attention keys and values", kFloat,
-                   {{n, "source positions"}, {2.0 * c.layers + 1, "layers' keys and values"},
+                   {{n, "source positions"},
+                    {2.0 * c.layers + 1, "layers' keys and values"},
                     {static_cast<double>(c.embedding), "embedding"}});
 }
 
@@ -141,8 +142,7 @@ MemoryBudget session_memory(const ModelConfig &c, std::int64_t n, int steps, int
                             bool keep_qkv) {
     MemoryBudget budget(who);
     add_encoding(budget, c, static_cast<double>(n));
-    add_steps(budget, c, static_cast<double>(n), steps, std::min(top_k, c.target_vocab), kFloat, "steps", -1,
-              keep_qkv);
+    add_steps(budget, c, static_cast<double>(n), steps, std::min(top_k, c.target_vocab), kFloat, "steps", -1, keep_qkv);
     if (c.decoder == models::DecoderKind::transformer)
         // The session's key/value cache, and the one a step without it recomputes beside it.
         budget.add("the decoder's key/value caches", 4 * kFloat,
@@ -152,8 +152,7 @@ MemoryBudget session_memory(const ModelConfig &c, std::int64_t n, int steps, int
     return budget;
 }
 
-void check_session_memory(const ModelConfig &c, std::int64_t n, int steps, int top_k, const char *who,
-                          bool keep_qkv) {
+void check_session_memory(const ModelConfig &c, std::int64_t n, int steps, int top_k, const char *who, bool keep_qkv) {
     session_memory(c, n, steps, top_k, who, keep_qkv).check();
 }
 

@@ -57,7 +57,8 @@ TEST_CASE("read_ppm: a side of 8 digits is named as written, not taken for the m
           "ppm: 12345678 x 2 pixels, at most 4096 per side are read");
     CHECK(refusal(ppm("P6\n2 99999999999999999999999\n255\n", 12), ErrorCode::limit_exceeded) ==
           "ppm: 2 x 99999999999999999999… pixels, at most 4096 per side are read");
-    CHECK(refusal(bytes("P6\n9 1\n255\n"), ErrorCode::limit_exceeded, 8) == "ppm: 9 x 1 pixels, at most 8 per side are read");
+    CHECK(refusal(bytes("P6\n9 1\n255\n"), ErrorCode::limit_exceeded, 8) ==
+          "ppm: 9 x 1 pixels, at most 8 per side are read");
 }
 
 TEST_CASE("read_ppm: not P6, another maxval, pixels cut short, no pixels") {
