@@ -112,8 +112,7 @@ void query_block(const ConstRows &q, const float *k_panels, const float *v_panel
         // has scores of keys outside the tile or of the zero padding: computed, never read).
         f32x4 tile_max = splat(neg_inf);
         for (size_t j = 0; j < count; j += 8) {
-            const f32x4 group_max =
-                blocks::multiply_transposed(q_panel, k_panels + (t0 + j) * dk, dk, weights + 4 * j);
+            const f32x4 group_max = blocks::multiply_transposed(q_panel, k_panels + (t0 + j) * dk, dk, weights + 4 * j);
             if (j + 8 <= count)
                 tile_max = max(tile_max, group_max);
             else

@@ -56,7 +56,6 @@ inline void transpose(f32x4 &r0, f32x4 &r1, f32x4 &r2, f32x4 &r3) {
         for (int j = 0; j < 2; ++j) store(out + 8 * r + 4 * j, acc[r][j]);
 }
 
-
 // The same product, stored transposed (8 × 4: column j of the tile, row j of out, at out + 4j)
 // and without accumulating: a tile of attention scores, key-major as the online softmax reads them.
 // Returns the largest of each of the 4 rows' 8 numbers, which the softmax needs next.
