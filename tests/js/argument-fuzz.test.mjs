@@ -178,7 +178,14 @@ function valueMaker(random) {
     }
     const out = {};
     shared.push(out);
-    for (let i = Math.floor(random() * 5); i > 0; i--) out[pick(keys)] = value(depth + 1, shared);
+    // Own data properties, '__proto__' among them (an assignment would set the prototype instead).
+    for (let i = Math.floor(random() * 5); i > 0; i--)
+      Object.defineProperty(out, pick(keys), {
+        value: value(depth + 1, shared),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     if (random() < 0.2) out.task = pick(tasks);
     return out;
   };
@@ -194,10 +201,11 @@ function entryPoints(module, instances) {
   for (const name of Object.keys(module)) {
     const f = module[name];
     if (typeof f !== 'function') continue;
-    if ('argCount' in f) out.push({ label: name, call: (args) => f(...args), most: f.argCount });
+    if (typeof f.argCount === 'number')
+      out.push({ label: name, call: (args) => f(...args), most: f.argCount });
     for (const key of Object.getOwnPropertyNames(f)) {
       const g = f[key];
-      if (typeof g === 'function' && 'argCount' in g)
+      if (typeof g === 'function' && typeof g.argCount === 'number')
         out.push({ label: `${name}.${key}`, call: (args) => g.apply(f, args), most: g.argCount });
     }
   }
@@ -205,8 +213,16 @@ function entryPoints(module, instances) {
     const proto = module[className].prototype;
     for (const key of Object.getOwnPropertyNames(proto)) {
       const m = proto[key];
-      if (typeof m !== 'function' || !('argCount' in m) || key === 'cancel') continue;
-      out.push({ label: `${className}#${key}`, call: (args) => m.apply(make(), args), most: m.argCount });
+      // 'constructor' is the class itself (embind gives it an argCount of undefined): not a method.
+      if (typeof m !== 'function' || typeof m.argCount !== 'number' || key === 'cancel') continue;
+      // The handle is made (when a call deleted it) before the call's handles are counted: a live
+      // session holds its vocabulary as a handle of its own.
+      out.push({
+        label: `${className}#${key}`,
+        self: make,
+        call: (args, self) => m.apply(self, args),
+        most: m.argCount,
+      });
     }
   }
   return out;
@@ -237,10 +253,11 @@ function fuzz(name, module, instances, works, budgetMs, random) {
   while (performance.now() - started < budgetMs) {
     const point = points[Math.floor(random() * points.length)];
     const args = values(Math.floor(random() * (point.most + 2)));
+    const self = point.self?.();
     const before = module.count_emval_handles();
     let result;
     try {
-      result = point.call(args);
+      result = point.call(args, self);
     } catch (error) {
       const where = `${name} ${point.label} (call ${calls}, seed ${seed})`;
       assert.ok(error instanceof Error, `${where}: threw ${String(error)}`);
