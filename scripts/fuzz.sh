@@ -19,13 +19,15 @@ mkdir -p build/fuzz/artifacts
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
-for target in checkpoint tokenizer metadata speech whatif; do
+for target in checkpoint tokenizer metadata speech whatif pairs ppm; do
   args=(-artifact_prefix="build/fuzz/artifacts/$target-" -rss_limit_mb=2048 -timeout=20)
   [ "$target" = metadata ] && args+=(-dict=tests/fuzz/json.dict)
   [ "$target" = checkpoint ] && args+=(-max_len=1048576)
   # room for raw frames past the limit of 480 (24 floats each)
   [ "$target" = speech ] && args+=(-dict=tests/fuzz/speech.dict -max_len=49152)
   [ "$target" = whatif ] && args+=(-max_len=400) # up to 64 operations
+  [ "$target" = pairs ] && args+=(-max_len=4096) # a header and a few dozen pairs: a run per input
+  [ "$target" = ppm ] && args+=(-max_len=16384)
   if [ "$mode" = smoke ]; then
     # The seeds alone (regenerated above, so every smoke run checks the same inputs).
     args+=(-runs="${FUZZ_SMOKE_RUNS:-2000}" -seed=1 build/fuzz/seeds/$target)

@@ -32,7 +32,7 @@ constexpr std::uint64_t kDefaultParamsSeed = 2026;
 
 ScoreKind to_kind(const val &kind) {
     if (!kind.isString()) bad_argument("kind", ": expected a score function name, got " + describe(kind));
-    return attention::parse_score_kind(kind.as<std::string>());
+    return attention::parse_score_kind(name_from_js(kind, "kind"));
 }
 
 // A sandbox's sizes are a model's widths, with the same bound.
@@ -178,6 +178,9 @@ val limits_js() {
                       {"maxBeamWidth", val(limits::max_beam_width)},
                       {"maxArgumentElements", val(static_cast<double>(limits::max_argument_elements))},
                       {"maxArgumentDepth", val(static_cast<double>(limits::max_argument_depth))},
+                      {"maxArgumentChars", val(static_cast<double>(limits::max_argument_chars))},
+                      {"maxWorkBytes", val(static_cast<double>(limits::max_work_bytes))},
+                      {"maxHeapBytes", val(static_cast<double>(limits::max_heap_bytes))},
                       {"minTemperature", val(limits::min_temperature)},
                       {"maxTemperature", val(limits::max_temperature)}});
 }

@@ -16,6 +16,37 @@ EM_JS(int, apg_copy_numbers_js, (emscripten::EM_VAL handle, float *out, int n), 
     }
     return -1;
 });
+
+// A string's code points and UTF-8 bytes, counted without copying it (lone surrogates, which the
+// entry guard has replaced already, would count as U+FFFD: three bytes).
+EM_JS(void, apg_measure_text_js, (emscripten::EM_VAL handle, double *out), {
+    const s = Emval.toValue(handle);
+    let points = 0, bytes = 0;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        points++;
+        if (c < 0x80) bytes += 1;
+        else if (c < 0x800) bytes += 2;
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+            bytes += 4;
+            i++;
+        } else bytes += 3;
+    }
+    HEAPF64[out >> 3] = points;
+    HEAPF64[(out >> 3) + 1] = bytes;
+});
+
+// The string as UTF-8 into size bytes at out (measured by apg_measure_text_js).
+EM_JS(void, apg_copy_text_js, (emscripten::EM_VAL handle, char *out, int size), {
+    new TextEncoder().encodeInto(Emval.toValue(handle), HEAPU8.subarray(out, out + size));
+});
+
+// Object.keys, a key past 64 UTF-16 units cut there and marked.
+EM_JS(emscripten::EM_VAL, apg_own_keys_js, (emscripten::EM_VAL handle), {
+    const keys = Object.keys(Emval.toValue(handle));
+    for (let i = 0; i < keys.length; i++) if (keys[i].length > 64) keys[i] = keys[i].slice(0, 64) + '\u2026';
+    return Emval.toHandle(keys);
+});
 // clang-format on
 
 namespace apg::wasm {
@@ -26,12 +57,33 @@ std::string describe(const val &v) {
     return "a " + v.typeOf().as<std::string>();
 }
 
-std::string number_text(double d) {
-    if (std::isnan(d)) return "NaN";
-    if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.10g", d);
-    return text;
+std::string text_from_js(const val &v, const std::string &field, const TextLimit &limit) {
+    if (!v.isString()) bad_argument(field, ": expected a string, got " + describe(v));
+    double size[2]; // code points, UTF-8 bytes
+    apg_measure_text_js(v.as_handle(), size);
+    const double length = size[limit.bytes ? 1 : 0];
+    if (length > static_cast<double>(limit.max))
+        throw InputError(limit.code,
+                         limit.who + " has " + number_text(length) + (limit.bytes ? " bytes" : " characters") +
+                             ", at most " + std::to_string(limit.max) + " are accepted",
+                         {{"name", field},
+                          {"length", static_cast<std::int64_t>(length)},
+                          {"limit", limit.max},
+                          {"unit", std::string(limit.bytes ? "bytes" : "characters")}});
+    std::string out(static_cast<std::size_t>(size[1]), '\0');
+    apg_copy_text_js(v.as_handle(), out.data(), static_cast<int>(out.size()));
+    return out;
+}
+
+std::string name_from_js(const val &v, const std::string &field) { return text_from_js(v, field, {64, field}); }
+
+std::vector<std::string> own_keys(const val &object) {
+    const val keys = val::take_ownership(apg_own_keys_js(object.as_handle()));
+    const auto count = static_cast<unsigned>(keys["length"].as<double>());
+    std::vector<std::string> out;
+    out.reserve(count);
+    for (unsigned i = 0; i < count; ++i) out.push_back(name_from_js(keys[i], "key"));
+    return out;
 }
 
 void bad_argument(const std::string &field, const std::string &message) {
@@ -57,12 +109,18 @@ std::int64_t whole_number(const val &v, const std::string &field, std::int64_t l
     return static_cast<std::int64_t>(d);
 }
 
-float to_temperature(const val &v) {
-    if (!v.isNumber()) bad_argument("options.temperature", ": expected a number, got " + describe(v));
+float to_temperature(const val &v, const std::string &field) {
+    if (!v.isNumber()) bad_argument(field, ": expected a number, got " + describe(v));
     const double d = v.as<double>();
-    if (!std::isfinite(static_cast<float>(d)))
-        bad_argument("options.temperature", ": expected a finite number, got " + number_text(d));
-    return static_cast<float>(d);
+    // The range is the float's the engine will use (0.001 as a double is just below 1e-3f), and
+    // the message shows the number given, not its float: 5e-324 is not 0, 1000.0001 not 1000.
+    const float t = std::abs(d) <= 3.4e38 ? static_cast<float>(d) : std::nanf("");
+    if (!(t >= limits::min_temperature && t <= limits::max_temperature))
+        throw InputError(ErrorCode::bad_argument,
+                         field + ": temperature must be from " + number_text(limits::min_temperature) + " to " +
+                             number_text(limits::max_temperature) + ", got " + number_text(d),
+                         {{"name", std::string("temperature")}});
+    return t;
 }
 
 Vec to_vec(const val &v, const std::string &field) {

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/number_text.hpp"
 #include "core/tensor.hpp"
 
 #include <emscripten/val.h>
@@ -47,8 +48,28 @@ inline bool is_array_like(const val &v) { return v.isArray() || val::global("Arr
 
 std::string describe(const val &v);
 
-// A number for a message: "NaN", "Infinity", "1e+300", "2.5".
-std::string number_text(double d);
+// A text a binding reads, and how much of it: at most `max` code points (or UTF-8 bytes when
+// `bytes`), refused past that with `code` and the message "<who> has N characters (bytes), at most
+// M are accepted" (details name, length, limit).
+struct TextLimit {
+    std::int64_t max;
+    std::string who; // what the message calls the text ("input", "pairs: the text")
+    bool bytes = false;
+    ErrorCode code = ErrorCode::too_long;
+};
+
+// The JS string v as UTF-8, measured before it is copied: its code points and UTF-8 bytes are
+// counted in JS, the limit is checked, and only then is it copied once into memory the engine
+// allocated itself (embind's own conversion does not check its allocation). bad_argument naming
+// `field` when v is not a string.
+std::string text_from_js(const val &v, const std::string &field, const TextLimit &limit);
+
+// A name (a score function, a task, a record kind): a text of at most 64 code points.
+std::string name_from_js(const val &v, const std::string &field);
+
+// The own enumerable keys of an object, each read as a name: a key longer than 64 code points is
+// cut there and ends in "…" (no option's name is that long, so it is refused as unknown, by name).
+std::vector<std::string> own_keys(const val &object);
 
 // A bad JS value: code bad_argument, with the name of the input it came in.
 [[noreturn]] void bad_argument(const std::string &field, const std::string &message);
@@ -59,8 +80,11 @@ std::string number_text(double d);
 // undefined for NaN or a number out of range.
 std::int64_t whole_number(const val &v, const std::string &field, std::int64_t lo, std::int64_t hi);
 
-// A softmax temperature: a number finite as a float32 (the library checks that it is positive).
-float to_temperature(const val &v);
+// A softmax temperature within [limits::min_temperature, limits::max_temperature] as the float the
+// engine uses. bad_argument naming `field` for a value that is not a number; for a number out of
+// range bad_argument naming "temperature" (as the engine's own check does), the number given
+// shown exactly.
+float to_temperature(const val &v, const std::string &field = "options.temperature");
 
 // The same with code limit_exceeded (a size the engine will not take on).
 [[noreturn]] void limit_exceeded(const std::string &field, const std::string &message, std::int64_t limit);

@@ -49,7 +49,7 @@ inline val checked_options(const val &options_js, const std::string &field, cons
     if (!plain_object(options)) bad_argument(field, ": expected an object, got " + describe(options));
     std::string names;
     for (const char *k : known) names += (names.empty() ? "" : ", ") + std::string(k);
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options))) {
+    for (const auto &key : own_keys(options)) {
         const bool ok = std::any_of(known.begin(), known.end(), [&key](const char *k) { return key == k; });
         if (!ok) bad_argument(field + "." + key, " is not an option of " + of + " (" + names + ")");
     }

@@ -3,6 +3,7 @@
 // a decoding session with step, force, back, reset, run, beam, trace and exports. Conversion only: the work is done by
 // io::Model and decode::DecodeSession; C++ exceptions reach JS as Error.
 #include "convert.hpp"
+#include "decode/budget.hpp"
 #include "decode/length_accuracy.hpp"
 #include "decode/record_schema.hpp"
 #include "decode/session.hpp"
@@ -11,6 +12,7 @@
 #include "io/model.hpp"
 #include "js_error.hpp"
 #include "model_convert.hpp"
+#include "models/transformer_decoder.hpp"
 #include "session_methods.hpp"
 #include "step_record.hpp"
 #include "trace/trace.hpp"
@@ -209,11 +211,12 @@ DecodeRequest decode_request(const val &text, const val &options_js) {
     const val options = options_js.isUndefined() ? val::object() : options_js;
     if (options.typeOf().as<std::string>() != "object" || options.isNull())
         bad_argument("options", ": expected an object, got " + describe(options));
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
+    for (const auto &key : own_keys(options))
         if (key != "topK" && key != "maxSteps" && key != "temperature" && key != "kvCache" && key != "qkv")
             bad_argument("options." + key, " is not an option of decode (topK, maxSteps, temperature, kvCache, qkv)");
     DecodeRequest r;
-    r.text = text.as<std::string>();
+    // Measured before it is copied: a text past the limit is refused without a copy.
+    r.text = text_from_js(text, "input", {limits::max_input_chars, "input"});
     if (const auto v = option(options, "topK")) r.top_k = whole_number(*v, "options.topK", 1, kMaxTopK);
     if (const auto v = option(options, "maxSteps")) r.max_steps = whole_number(*v, "options.maxSteps", 0, kMaxSteps);
     if (const auto v = option(options, "temperature")) r.temperature = to_temperature(*v);
@@ -270,7 +273,7 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, val pairs_j
     const val options = options_js.isUndefined() ? val::object() : options_js;
     if (options.typeOf().as<std::string>() != "object" || options.isNull())
         bad_argument("options", ": expected an object, got " + describe(options));
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", options)))
+    for (const auto &key : own_keys(options))
         if (key != "bucketWidth") bad_argument("options." + key, " is not an option of accuracyByLength (bucketWidth)");
     const auto width = option(options, "bucketWidth");
     const int bucket_width =
@@ -285,8 +288,9 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, val pairs_j
         const std::string where = "pairs[" + std::to_string(k) + "]";
         if (!pair.isArray() || pair["length"].as<int>() != 2 || !pair[0].isString() || !pair[1].isString())
             bad_argument(where, ": expected [source text, target text], got " + describe(pair));
-        sources.push_back(m.encode_source(pair[0].as<std::string>()));
-        targets.push_back(m.target_vocab().encode(pair[1].as<std::string>()));
+        sources.push_back(m.encode_source(text_from_js(pair[0], where, {limits::max_input_chars, where + "[0]"})));
+        targets.push_back(
+            m.target_vocab().encode(text_from_js(pair[1], where, {limits::max_input_chars, where + "[1]"})));
     }
     decode::LengthAccuracy result = decode::length_buckets(sources, targets, bucket_width, sources.size());
     // Per pair, so the page can list a bucket's examples and mark the ones the model missed.
@@ -355,8 +359,8 @@ val what_if_js(SessionState &s, val what) {
     // Object.keys of a number or a string gives no key or several: refused below.
     if (what.isArray() || what.isNull() || what.isUndefined())
         bad_argument("whatIf", ": expected {mask | unmask | pin | temperature: value}");
-    const val keys = val::global("Object").call<val>("keys", what);
-    const std::string key = keys["length"].as<double>() == 1 ? keys[0].as<std::string>() : "";
+    const std::vector<std::string> keys = own_keys(what);
+    const std::string key = keys.size() == 1 ? keys.front() : "";
     const val v = key.empty() ? val::undefined() : what[key];
     const auto index = [&] { return static_cast<int>(whole_number(v, key, -(1 << 30), 1 << 30)); };
     if (key == "mask" || key == "unmask")
@@ -369,10 +373,7 @@ val what_if_js(SessionState &s, val what) {
         const Vec weights = to_vec(v, "pin");
         s.session->pin(std::span<const float>(weights.data(), static_cast<std::size_t>(weights.size())));
     } else if (key == "temperature") {
-        if (!v.isNumber()) bad_argument("temperature", ": expected a number, got " + describe(v));
-        const double d = v.as<double>();
-        // Out of float range is refused by the session's own range check, as NaN is.
-        s.session->set_temperature(std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf(""));
+        s.session->set_temperature(to_temperature(v, "temperature"));
     } else if (!head_what_if(*s.session, key, v))
         bad_argument("whatIf", ": expected one key of mask, unmask, pin, temperature, headMask, headUnmask, headPin, "
                                "headOff, headOn");
@@ -388,7 +389,18 @@ std::vector<trace::StepRecord> self_attention_records(const SessionState &s) {
                  : std::vector<trace::StepRecord>{};
 }
 
+// An export's memory, checked before its records are made (decode/budget.hpp).
+void check_export(const SessionState &s, decode::Export kind, const char *who) {
+    const auto &steps = s.session->steps();
+    const int top_k = steps.empty() ? 0 : static_cast<int>(steps.front().top_ids.size());
+    const bool keep_qkv =
+        !steps.empty() && steps.front().step.transformer && !steps.front().step.transformer->self_query.empty();
+    decode::check_export_memory(s.model->config(), s.session->encoded().states.rows(),
+                                static_cast<std::int64_t>(steps.size()), top_k, kind, who, keep_qkv);
+}
+
 val self_attention_js(SessionState &s) {
+    check_export(s, decode::Export::self_attention, "selfAttention");
     val out = val::array();
     for (const auto &r : self_attention_records(s)) out.call<void>("push", record_to_js(r));
     return out;
@@ -425,6 +437,7 @@ trace::Trace session_trace(const SessionState &s) {
 
 // The decoder's steps under "steps"; a transformer encoder's layers under "encoder".
 val export_json_js(SessionState &s) {
+    check_export(s, decode::Export::json, "exportJson");
     nlohmann::json j = session_trace(s).to_json();
     const auto layers = self_attention_records(s);
     if (!layers.empty()) {
@@ -437,6 +450,7 @@ val export_json_js(SessionState &s) {
 // One file per buffer; a transformer encoder's buffers stacked over its layers as "encoder.<name>.npy"
 // (e.g. "encoder.weights.npy": layers × heads × n × n).
 val export_npy_js(SessionState &s) {
+    check_export(s, decode::Export::npy, "exportNpy");
     val out = val::object();
     auto put = [&out](const std::string &name, const std::string &bytes) {
         const auto *data = reinterpret_cast<const std::uint8_t *>(bytes.data());
@@ -472,7 +486,7 @@ std::vector<decode::ScheduledWhatIf> beam_what_ifs(const val &what) {
                                                    {"headPins", Kind::head_pin},
                                                    {"headOffs", Kind::head_off},
                                                    {"headOns", Kind::head_on}};
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", what)))
+    for (const auto &key : own_keys(what))
         if (std::none_of(std::begin(lists), std::end(lists), [&](const auto &l) { return key == l.first; }))
             bad_argument("whatIfs." + key, " is not a what-if of beam (" + names + ")");
     constexpr std::int64_t most = limits::max_what_ifs;
@@ -508,10 +522,7 @@ std::vector<decode::ScheduledWhatIf> beam_what_ifs(const val &what) {
             const int last = length - 1;
             const val v = item[last];
             if (kind == Kind::temperature) {
-                if (!v.isNumber()) bad_argument(at + "[1]", ": expected a number, got " + describe(v));
-                const double d = v.as<double>();
-                // Out of float range is refused by the engine's own range check, as NaN is.
-                w.temperature = std::abs(d) < 1e30 ? static_cast<float>(d) : std::nanf("");
+                w.temperature = to_temperature(v, at + "[" + std::to_string(last) + "]");
             } else if ((kind == Kind::pin || kind == Kind::head_pin) && !v.isNumber()) {
                 const Vec weights = to_vec(v, at + "[" + std::to_string(last) + "]");
                 w.kind = kind == Kind::pin ? Kind::pin_weights : Kind::head_pin_weights;
@@ -576,7 +587,7 @@ val decode_text_js(const std::shared_ptr<const Model> &model, val text, val opti
 
 val record_schema_js(val kind) {
     if (!kind.isString()) bad_argument("recordSchema", ": expected a record kind, got " + describe(kind));
-    return record_schema(kind.as<std::string>());
+    return record_schema(name_from_js(kind, "recordSchema"));
 }
 
 } // namespace

@@ -19,15 +19,19 @@ export type ErrorCode =
  * message, with a code to decide on (never match the message) and the facts behind it.
  * - empty_input: the text has no tokens.
  * - unknown_token: details.tokens (the unknown ones), details.suggestions (known near ones), details.count.
- * - too_long: details.length, details.limit, details.unit ('characters' or 'tokens').
+ * - too_long: details.length, details.limit, details.unit ('characters' or 'tokens'); a string
+ *   argument longer than limits().maxArgumentChars is too_long with details.argument.
  * - bad_checkpoint: a file the loader rejects; details.field where one is to blame.
  * - bad_argument: a value passed in is of the wrong kind or out of range; details.name (the
  *   argument or option, e.g. 'options.topK'), details.limit (the largest accepted) where there is
  *   one; details.argument (its position, from 1) when the value could not even be read (a getter
- *   or proxy that throws, a detached buffer, nesting too deep); the error's cause is then the
- *   error that reading it raised.
- * - bad_state: a call out of order (a step after the end; any call on a deleted object).
- * - limit_exceeded: memory or the stack ran out.
+ *   or proxy that throws, a detached buffer, nesting too deep, a value that holds itself); the
+ *   error's cause is then the error that reading it raised.
+ * - bad_state: a call out of order (a step after the end; any call on a deleted object, delete()
+ *   of one included).
+ * - limit_exceeded: a piece of work past the memory budget (limits().maxWorkBytes: details.name
+ *   the product too large, e.g. 'steps × source positions × attention_dim', details.bytes,
+ *   details.limit), or memory or the stack ran out.
  */
 export interface EngineError extends Error {
   code: ErrorCode;
@@ -48,7 +52,8 @@ export interface EngineError extends Error {
 // ---- Values ----
 // Every argument is copied into plain values before the engine runs (so page code a getter or a
 // proxy runs cannot interfere with a call); strings are made well-formed (a lone surrogate
-// becomes U+FFFD); objects are read by their own enumerable properties only.
+// becomes U+FFFD); objects are read by their own enumerable properties only. A value held twice
+// is copied once, so the copy is linear in the value's size.
 
 /** Input vector: any array-like of numbers. Every element must be finite. */
 export type VectorInput = ArrayLike<number>;
@@ -369,10 +374,24 @@ export interface EngineLimits {
   maxSteps: number;
   /** the widest Session.beam() */
   maxBeamWidth: number;
-  /** elements of one array or keys of one object in any argument */
+  /**
+   * elements of one array, and array elements, object keys and string characters of all the
+   * arguments of one call together (a value passed or held twice counts once; one that holds
+   * itself is refused: bad_argument)
+   */
   maxArgumentElements: number;
   /** how deep any argument may nest */
   maxArgumentDepth: number;
+  /** UTF-16 units of one string in any argument (more: too_long, before it is copied) */
+  maxArgumentChars: number;
+  /**
+   * bytes one piece of work may allocate: a decoding (with its encoder's records and a beam
+   * search's hypotheses), one export of it, a training run; counted before anything is allocated
+   * (more: limit_exceeded naming the product that is too large)
+   */
+  maxWorkBytes: number;
+  /** the engine's memory ceiling: a module's heap stays under it doing one piece of work */
+  maxHeapBytes: number;
   /** the smallest softmax temperature τ (attend, decode, Session.whatIf), a float32 near 1e-3 */
   minTemperature: number;
   /** the largest softmax temperature τ */

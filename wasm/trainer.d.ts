@@ -41,6 +41,14 @@ export interface TrainLimits {
   maxSeed: number;
   /** code points of the probe text */
   maxProbeChars: number;
+  /**
+   * bytes a run may allocate (its parameters with Adam's moments, a mini-batch's buffers, its
+   * data, an evaluation), counted from its sizes and its data before the model is made (more:
+   * limit_exceeded naming the product that is too large, e.g. target steps × batch × target tokens)
+   */
+  maxWorkBytes: number;
+  /** the engine's memory ceiling: a module's heap stays under it doing one piece of work */
+  maxHeapBytes: number;
 }
 
 export type EncoderKind = 'gru' | 'transformer';
@@ -162,7 +170,10 @@ export interface ProbeAlignment {
   output: string[];
   rows: number;
   cols: number;
-  /** rows × cols, row-major: row i = step i's attention weights over the source (each row sums to 1) */
+  /**
+   * rows × cols, row-major: row i = step i's attention weights over the source (each row sums to 1).
+   * Empty (rows and cols 0) for a run without attention (score 'none'): it weighs no source token.
+   */
   weights: Float32Array;
 }
 

@@ -7,10 +7,10 @@
 #include "core/error.hpp"
 #include "core/kernels.hpp"
 #include "core/limits.hpp"
+#include "core/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -18,11 +18,10 @@ namespace apg::attention {
 
 APG_SMALL void check_temperature(const char *op, float t) {
     if (t >= limits::min_temperature && t <= limits::max_temperature) return;
-    char message[160];
-    std::snprintf(message, sizeof message, "%s: temperature must be from %g to %g, got %g", op,
-                  static_cast<double>(limits::min_temperature), static_cast<double>(limits::max_temperature),
-                  static_cast<double>(t));
-    throw InputError(ErrorCode::bad_argument, message, {{"name", std::string("temperature")}});
+    throw InputError(ErrorCode::bad_argument,
+                     std::string(op) + ": temperature must be from " + number_text(limits::min_temperature) + " to " +
+                         number_text(limits::max_temperature) + ", got " + number_text(t),
+                     {{"name", std::string("temperature")}});
 }
 
 namespace {

@@ -62,6 +62,19 @@ inline constexpr int max_what_ifs = 1000;
 // (64 MB of probabilities), for a config's max_target_len and for each session and beam search.
 inline constexpr std::int64_t max_decode_floats = std::int64_t{1} << 24;
 
+// ---- memory ----
+// The engine's ceiling: a module instance's wasm heap stays under 1 GiB (half of the 2 GiB a wasm32
+// heap can grow to) while it holds the largest model file and does one piece of work at a time.
+inline constexpr std::int64_t max_heap_bytes = std::int64_t{1} << 30;
+// What one piece of work may allocate: a decoding (its encoding, a transformer encoder's per-layer
+// caches, every step it keeps, a beam search's hypotheses), one export of it (exportJson,
+// exportNpy, selfAttention), or a training run (its parameters, gradients and Adam's moments, a
+// mini-batch's forward and backward buffers, its data, an evaluation). Each is added up from the
+// config and the input before anything is allocated (core/budget.hpp) and refused past this with
+// limit_exceeded naming the product that is too large. A quarter of the ceiling: a model at
+// max_file_bytes (its bytes and its parameters), a decoding and its export fit under it together.
+inline constexpr std::int64_t max_work_bytes = std::int64_t{1} << 28;
+
 // ---- softmax temperature ----
 // τ within [min, max] keeps every exp((e_j − m)/τ) and 1/τ finite for finite scores of either sign
 // (below ~3e-39, 1/τ is infinite and (e_j − m)·(1/τ) is 0·∞ = NaN at the maximum).
@@ -71,7 +84,8 @@ inline constexpr float max_temperature = 1e3f;
 // ---- training (apg::train::Run and own pairs) ----
 // Bounds of a training run's configuration: what a browser tab can train in minutes within its
 // memory, far above the shipped recipes (embeddings 32-64, hidden 64-128, batch 32, 500-3,000
-// steps). Every field of a run is checked against these before anything is allocated.
+// steps). Every field of a run is checked against these, and their products against max_work_bytes
+// (train/budget.hpp), before anything is allocated.
 inline constexpr int max_train_steps = 100000;
 inline constexpr int max_steps_per_call = 10000; // mini-batches one Run::step(n) may take
 inline constexpr int max_train_batch = 512;
@@ -90,8 +104,15 @@ inline constexpr int max_pair_tokens = 128;
 inline constexpr std::int64_t max_vector_length = std::int64_t{1} << 20;
 // How far the copy of a JS call's arguments goes: elements of one array or keys of one object,
 // and nesting (a matrix inside attend()'s options is 4 deep).
+// The count is over the whole call: every array element, object key and string's UTF-16 units of
+// its distinct values (a value the arguments hold twice is copied once; one that holds itself is
+// refused), so a copy's cost is linear in the value and bounded.
 inline constexpr std::int64_t max_argument_elements = std::int64_t{1} << 24;
 inline constexpr std::int64_t max_argument_depth = 8;
+// UTF-16 units of one string argument: twice the longest text any binding reads (own pairs, of
+// max_pairs_bytes of UTF-8, which has at least as many units), so a text a little too long gets
+// its binding's own message, and a longer one is refused (too_long) before it is copied at all.
+inline constexpr std::int64_t max_argument_chars = 2 * static_cast<std::int64_t>(max_pairs_bytes);
 
 // ---- messages ----
 // Unknown words named one by one in a message (the rest are counted), and how many of them get

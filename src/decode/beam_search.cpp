@@ -1,5 +1,6 @@
 // Beam search over a trained model (declared in session.hpp). It runs once per request of the
 // beam view, so the wasm build compiles this file for size; the decoder step it calls stays fast.
+#include "decode/budget.hpp"
 #include "decode/ranking.hpp"
 #include "decode/session.hpp"
 
@@ -7,7 +8,6 @@
 #include "core/limits.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <stdexcept>
 
@@ -33,14 +33,7 @@ int checked_max_steps(const models::Seq2Seq &model, const SessionOptions &option
         if (id < 0 || id >= vocab)
             bad_option(name, where + name + " " + std::to_string(id) + " is outside the target vocabulary (0.." +
                                  std::to_string(vocab - 1) + ")");
-    const float t = options.attention.temperature;
-    if (!(t >= limits::min_temperature && t <= limits::max_temperature)) {
-        char message[160];
-        std::snprintf(message, sizeof message, "%stemperature must be from %g to %g, got %g", where.c_str(),
-                      static_cast<double>(limits::min_temperature), static_cast<double>(limits::max_temperature),
-                      static_cast<double>(t));
-        bad_option("temperature", message);
-    }
+    attention::check_temperature(who, options.attention.temperature);
     // In 64 bits, and bounded: a config that skipped validate() still cannot overflow the sum.
     const int steps = options.max_steps > 0
                           ? options.max_steps
@@ -131,6 +124,7 @@ BeamResult beam_search(const models::Seq2Seq &model, const models::EncoderOutput
                        std::to_string(width),
                    limits::max_beam_width);
     const int max_steps = checked_max_steps(model, options, "beam", width);
+    check_beam_memory(model.config(), encoded.states.rows(), max_steps, width);
     WhatIfState what_if_state = checked_what_ifs(model, encoded, options, what_ifs, max_steps);
     BeamResult result;
     // Live hypotheses: node ids of their last step (-1: the empty start).

@@ -24,8 +24,9 @@ inline std::vector<int> top_indices(const Vec &probs, int k) {
     k = std::min<int>(k, static_cast<int>(ids.size()));
     std::partial_sort(ids.begin(), ids.begin() + k, ids.end(),
                       [&](int a, int b) { return probs[a] > probs[b] || (probs[a] == probs[b] && a < b); });
-    ids.resize(static_cast<std::size_t>(k));
-    return ids;
+    // A copy of the k, not ids.resize(k): that keeps the whole vocabulary's capacity, 4 bytes a
+    // token at every step a session keeps.
+    return {ids.begin(), ids.begin() + k};
 }
 
 inline float safe_log(float p) { return std::log(std::max(p, 1e-30f)); }

@@ -1,5 +1,6 @@
 #include "decode/session.hpp"
 
+#include "decode/budget.hpp"
 #include "decode/ranking.hpp"
 
 #include "core/error.hpp"
@@ -14,7 +15,8 @@
 namespace apg::decode {
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> source_ids, SessionOptions options)
-    : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
+    : model_(&model), options_(options),
+      max_steps_(checked_session_steps(model, options, static_cast<std::int64_t>(source_ids.size()))),
       encoded_(model.encode(source_ids)),
       what_ifs_(static_cast<int>(encoded_.states.rows()), options.attention.temperature, "session") {
     // More than the vocabulary is all of it (top_indices stops there).
@@ -25,7 +27,7 @@ DecodeSession::DecodeSession(const models::Seq2Seq &model, std::vector<int> sour
 }
 
 DecodeSession::DecodeSession(const models::Seq2Seq &model, models::EncoderOutput encoded, SessionOptions options)
-    : model_(&model), options_(options), max_steps_(checked_max_steps(model, options, "session")),
+    : model_(&model), options_(options), max_steps_(checked_session_steps(model, options, encoded.states.rows())),
       encoded_(std::move(encoded)),
       what_ifs_(static_cast<int>(encoded_.states.rows()), options.attention.temperature, "session") {
     // More than the vocabulary is all of it (top_indices stops there).

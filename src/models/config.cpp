@@ -100,6 +100,12 @@ void ModelConfig::validate() const {
             bad_field("heads", "a transformer's embedding (" + std::to_string(embedding) +
                                    ") must be a multiple of heads (" + std::to_string(heads) + ")");
     }
+    // Only a transformer (encoder or decoder) has a feed-forward block: a model without one and an
+    // activation chosen would train and load as if it had been heeded.
+    if (!has_transformer() && activation != nn::Activation::relu)
+        bad_field("activation", "activation \"" + std::string(nn::name(activation)) +
+                                    "\" is the transformer's feed-forward's; the " + std::string(name(encoder)) +
+                                    " encoder and the GRU decoder have none");
     if (encoder == EncoderKind::conv) {
         require_range("image_size", image_size, 4, limits::max_image_side);
         if (image_size % 4 != 0) bad_field("image_size", "image_size must be a multiple of 4 (two 2x2 poolings)");
@@ -120,6 +126,13 @@ void ModelConfig::validate() const {
     require_range("decoder_hidden", decoder_hidden, 1, limits::max_model_dim);
     require_range("attention_dim", attention_dim, 1, limits::max_model_dim);
     require_range("max_source_len", max_source_len, 1, limits::max_input_tokens);
+    // A conv encoder's source is its grid of (image_size / 4)² cells, as many as max_source_len says.
+    if (encoder == EncoderKind::conv && max_source_len != (image_size / 4) * (image_size / 4))
+        bad_field("max_source_len",
+                  "a conv encoder over " + std::to_string(image_size) + " x " + std::to_string(image_size) +
+                      " pixels has " + std::to_string((image_size / 4) * (image_size / 4)) +
+                      " grid cells, but max_source_len is " + std::to_string(max_source_len),
+                  (image_size / 4) * (image_size / 4));
     // The decoding takes max_target_len + 1 steps (room for the end token).
     require_range("max_target_len", max_target_len, 1, limits::max_decode_steps - 1);
     const std::int64_t decode_floats = (std::int64_t{max_target_len} + 1) * target_vocab;

@@ -149,6 +149,8 @@ PairsData parse_pairs(std::string_view text, std::optional<io::Tokenizer> tokeni
                          {{"name", std::string("pairs")},
                           {"length", static_cast<std::int64_t>(text.size())},
                           {"limit", static_cast<std::int64_t>(limits::max_pairs_bytes)}});
+    // A byte order mark (what some editors and spreadsheets save first) is no part of the first pair.
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     std::vector<std::string_view> lines;
     for (std::size_t start = 0; start <= text.size();) {
         const std::size_t end = text.find('\n', start);

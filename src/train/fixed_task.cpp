@@ -10,7 +10,9 @@ models::ModelConfig FixedTask::config(attention::ScoreKind score, models::Attent
     c.style = style;
     c.source_vocab = shape.source_vocab;
     c.target_vocab = shape.target_vocab;
-    c.max_source_len = shape.max_source_len;
+    // A conv encoder's source is its grid, whatever the data: the recipe's, even for the check
+    // without data that Run makes first.
+    if (c.encoder != models::EncoderKind::conv) c.max_source_len = shape.max_source_len;
     c.max_target_len = shape.max_target_len;
     c.validate();
     return c;

@@ -2,8 +2,10 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/quote.hpp"
 #include "decode/session.hpp"
 #include "models/transformer_decoder.hpp"
+#include "train/budget.hpp"
 #include "train/text_task.hpp"
 
 #include <algorithm>
@@ -105,7 +107,7 @@ const Task &task_for(const RunConfig &c) {
     for (std::size_t k = 0; k < all.size(); ++k)
         names += (k == 0 ? "" : k + 1 == all.size() ? " or " : ", ") + std::string(all[k]->name());
     throw InputError(ErrorCode::bad_argument,
-                     "task: expected " + names + " (or own pairs), got \"" + c.task.substr(0, 32) + "\"",
+                     "task: expected " + names + " (or own pairs), got " + quote(c.task.substr(0, 32)),
                      {{"name", std::string("task")}});
 }
 
@@ -225,6 +227,7 @@ Run::Run(RunConfig config) : config_(std::move(config)), task_(&task_for(config_
 
     // A run evaluates what it trains, so a module that trains a Transformer decoder decodes with it.
     if (mc.decoder == models::DecoderKind::transformer) models::register_transformer_decoder();
+    check_run_memory(mc, options_, data_->train);
     // The model as apg train initialises it: Seq2Seq(config, seed).
     network_ = std::make_unique<models::Seq2Seq>(mc, c.seed);
     trainer_ = std::make_unique<Trainer>(*network_, data_->train, data_->heldout, special_tokens, options_);
@@ -313,10 +316,13 @@ Evaluation Run::evaluate(int limit) {
     session.run();
     const auto &steps = session.steps();
     e.probe.source = probe_.source;
-    e.probe.weights.resize(static_cast<Eigen::Index>(steps.size()), static_cast<Eigen::Index>(e.probe.source.size()));
+    // Without attention (score none) the decoder weighs no source token: the alignment is empty.
+    const bool attends = network_->config().score != attention::ScoreKind::none;
+    e.probe.weights.resize(attends ? static_cast<Eigen::Index>(steps.size()) : 0,
+                           attends ? static_cast<Eigen::Index>(e.probe.source.size()) : 0);
     for (std::size_t i = 0; i < steps.size(); ++i) {
         e.probe.output.push_back(data_->target_vocab.token(steps[i].token));
-        e.probe.weights.row(static_cast<Eigen::Index>(i)) = steps[i].step.attention.weights.transpose();
+        if (attends) e.probe.weights.row(static_cast<Eigen::Index>(i)) = steps[i].step.attention.weights.transpose();
     }
     return e;
 }

@@ -85,7 +85,7 @@ struct RunProgress : Progress {
 struct ProbeAlignment {
     std::vector<std::string> source; // a name per source position (tokens, grid cells, frames), Probe::source
     std::vector<std::string> output; // one token per decoding step, the end token included if taken
-    Mat weights;                     // steps × n, row i = the attention weights of step i
+    Mat weights; // steps × n, row i = the attention weights of step i; 0 × 0 without attention (score none)
 };
 
 struct Evaluation {

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 out=${1:-build/fuzz/seeds}
 build=${2:-build/fuzz}
 rm -rf "$out"
-mkdir -p "$out/checkpoint" "$out/tokenizer" "$out/metadata" "$out/speech" "$out/whatif"
+mkdir -p "$out/checkpoint" "$out/tokenizer" "$out/metadata" "$out/speech" "$out/whatif" "$out/pairs" "$out/ppm"
 
 # Checkpoints: one of each kind (the rest add size, not coverage), plus two cut short.
 for name in dates-additive-bahdanau zh-general-luong reverse-dot-bahdanau zh-additive-bahdanau-transformer \
@@ -143,6 +143,65 @@ for (let m = 0; m < models; m++) {
     writeFileSync(`${dir}/whatif-${n++}`, Buffer.from([...head, ...src, ...ops]));
   }
 }
+JS
+
+# Own pairs: fuzz_pairs's 6-byte header (tests/fuzz/fuzz_pairs.cpp says its layout: score, style
+# and encoder bits, embed, hidden, batch, steps) before pairs of each kind the page takes, well
+# formed and not: characters, words, Chinese, CRLF, a byte order mark, a NUL, a line without a tab.
+node --input-type=module - "$out/pairs" <<'JS'
+import { writeFileSync } from 'node:fs';
+const [dir] = process.argv.slice(2);
+const reverse = Array.from({ length: 24 }, (_, i) => {
+  const s = 'abcdefgh'.slice(0, 1 + (i % 7)) + String.fromCharCode(97 + (i % 26));
+  return `${s}\t${[...s].reverse().join('')}`;
+}).join('\n');
+const words = ['tom chase jerry\t汤姆 追逐 杰瑞', 'jerry chase tom\t杰瑞 追逐 汤姆', 'tom see jerry\t汤姆 看见 杰瑞'];
+const dates = ['29 november 2026\t2026-11-29', '1 may 1999\t1999-05-01', '3 june 2001\t2001-06-03'];
+const texts = [
+  reverse,
+  words.join('\n').repeat(1),
+  Array.from({ length: 12 }, (_, i) => words[i % 3]).join('\n'),
+  Array.from({ length: 12 }, (_, i) => dates[i % 3]).join('\r\n') + '\r\n\r\n',
+  '\ufeff' + reverse,
+  'a\tb\nc\u0000\td',
+  'a\tb\nno tab here',
+  'x'.repeat(129) + '\ty',
+  '中文\t英文\n汉字\t文字\n',
+];
+// every score kind, both styles and both encoders among them; activation gelu with the GRU once
+const headers = [
+  [3, 0, 8, 8, 4, 1], [0, 1, 8, 8, 4, 2], [2, 0, 5, 6, 2, 1], [4, 1, 8, 8, 8, 1], [5, 0, 8, 8, 3, 2],
+  [6, 0, 4, 4, 4, 1], [7, 0, 8, 8, 4, 2], [3, 2, 3, 8, 4, 1], [1, 3, 1, 5, 2, 1], [0, 16, 8, 8, 4, 1],
+  [3, 4, 8, 8, 4, 1], [3, 8, 8, 8, 4, 1], [7, 1, 2, 2, 1, 0],
+];
+// every header on the first text; three of them, in turn, on each other (each seed is a whole run)
+let n = 0;
+texts.forEach((text, t) => {
+  const chosen = t === 0 ? headers : [0, 1, 2].map((k) => headers[(3 * t + k) % headers.length]);
+  for (const h of chosen) writeFileSync(`${dir}/pairs-${n++}`, Buffer.concat([Buffer.from(h), Buffer.from(text)]));
+});
+JS
+
+# PPM pictures: small ones of several sizes (with a comment, the scenes' own 32 x 32, sizes that
+# do not divide it), and broken ones: cut short, a maxval of 65535, a side of 8 digits, no header.
+node --input-type=module - "$out/ppm" <<'JS'
+import { writeFileSync } from 'node:fs';
+const [dir] = process.argv.slice(2);
+const ppm = (header, w, h, pixels = w * h * 3) =>
+  Buffer.concat([Buffer.from(header), Buffer.from(Array.from({ length: pixels }, (_, i) => (i * 37) % 256))]);
+const seeds = [
+  ppm('P6\n32 32\n255\n', 32, 32),
+  ppm('P6\n# a comment\n40 7\n255\n', 40, 7),
+  ppm('P6 1 1 255\n', 1, 1),
+  ppm('P6\n33 65\n255\n', 33, 65),
+  ppm('P6\n16 16\n255\n', 16, 16, 100),
+  ppm('P6\n4 4\n65535\n', 4, 4, 96),
+  ppm('P6\n12345678 2\n255\n', 2, 2),
+  ppm('P6\n4097 1\n255\n', 1, 1),
+  ppm('P3\n2 2\n255\n', 2, 2),
+  Buffer.from('P6\n'),
+];
+seeds.forEach((bytes, i) => writeFileSync(`${dir}/ppm-${i}`, bytes));
 JS
 
 echo "seeds: $(find "$out" -type f | wc -l) files in $out"

@@ -228,6 +228,13 @@ describe('values that are not what they claim', () => {
     cyclic.self = cyclic;
     assert.throws(
       () => ap.attend('dot', [1], [[1]], [[1]], cyclic),
+      coded('bad_argument', /^attend: argument 5 holds itself \(a cycle\)/),
+    );
+    // Nesting without a cycle is bounded too.
+    let deep = [1];
+    for (let i = 0; i < maxArgumentDepth + 2; i++) deep = [deep];
+    assert.throws(
+      () => ap.attend('dot', deep, [[1]], [[1]]),
       coded('bad_argument', new RegExp(`nested more than ${maxArgumentDepth}`)),
     );
   });

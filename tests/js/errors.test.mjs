@@ -177,17 +177,20 @@ describe('limits', () => {
   test('limits() gives what the bindings accept, and they are enforced', () => {
     const limits = ap.limits();
     assert.deepEqual(Object.keys(limits).sort(), [
+      'maxArgumentChars',
       'maxArgumentDepth',
       'maxArgumentElements',
       'maxBeamWidth',
       'maxCosineScale',
       'maxFileBytes',
+      'maxHeapBytes',
       'maxInputChars',
       'maxInputTokens',
       'maxParamsSize',
       'maxSteps',
       'maxTemperature',
       'maxVectorLength',
+      'maxWorkBytes',
       'minTemperature',
     ]);
     const { minTemperature, maxTemperature, ...counts } = limits;

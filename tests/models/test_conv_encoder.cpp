@@ -122,7 +122,14 @@ TEST_CASE("a conv model's config and checkpoint round-trip") {
     CHECK_THROWS_WITH_AS(ModelConfig::from_json(wide),
                          "model config: image_size² x conv_channels is 4259840, more than the limit of 4194304",
                          InputError);
+    // Within the activations' bound, a 256-pixel picture's grid (64 × 64 cells) is still more
+    // source positions than a model may read.
     wide["conv_channels"] = 64;
+    wide["max_source_len"] = 64 * 64;
+    CHECK_THROWS_WITH_AS(ModelConfig::from_json(wide), "model config: max_source_len must be from 1 to 512, got 4096",
+                         InputError);
+    wide["image_size"] = 88; // 22 × 22 cells
+    wide["max_source_len"] = 22 * 22;
     CHECK(ModelConfig::from_json(wide).conv_channels == 64);
     const auto names = tensor_shapes(c);
     CHECK(names[0].name == "encoder.conv1.w");

@@ -57,6 +57,10 @@ export interface AudioLimits {
   maxPhraseChars: number;
   /** bytes of a checkpoint AudioModel.load accepts */
   maxFileBytes: number;
+  /** bytes one listening may allocate, counted before it starts (more: limit_exceeded) */
+  maxWorkBytes: number;
+  /** the engine's memory ceiling: the module's heap stays under it */
+  maxHeapBytes: number;
   /** "how much wood would a woodchuck chuck if a woodchuck could chuck wood" */
   woodchuck: string;
 }

@@ -57,7 +57,8 @@ val synthesize_js(val request_js) {
     // the ranges are the synthesizer's to check (it names them); here only the types
     const float r = rate ? finite_number(*rate, "rate") : 1.0f;
     const float n = noise ? finite_number(*noise, "noise") : 0.1f;
-    return utterance_to_js(sp::synthesize(phrase.as<std::string>(), s, r, n));
+    const std::string text = text_from_js(phrase, "text", {limits::max_input_chars, "speech: the text", true});
+    return utterance_to_js(sp::synthesize(text, s, r, n));
 }
 
 val render_audio_js(val frames, val sample_rate) {
@@ -83,6 +84,8 @@ val limits_js() {
                       {"maxNoise", val(sp::max_noise)},
                       {"maxPhraseChars", val(limits::max_input_chars)},
                       {"maxFileBytes", val(static_cast<double>(limits::max_file_bytes))},
+                      {"maxWorkBytes", val(static_cast<double>(limits::max_work_bytes))},
+                      {"maxHeapBytes", val(static_cast<double>(limits::max_heap_bytes))},
                       {"woodchuck", val(std::string(sp::woodchuck_sentence))}});
 }
 

@@ -84,11 +84,8 @@ val scene_js(val what, val texture_seed) {
             ? 1
             : static_cast<std::uint64_t>(whole_number(texture_seed, "textureSeed", 0, (std::int64_t{1} << 53)));
     if (what.isString()) {
-        const std::string text = what.as<std::string>();
-        if (text.size() > static_cast<std::size_t>(limits::max_input_chars))
-            limit_exceeded("scene",
-                           ": the description has more than " + std::to_string(limits::max_input_chars) + " characters",
-                           limits::max_input_chars);
+        const std::string text = text_from_js(
+            what, "scene", {limits::max_input_chars, "scene: the description", true, ErrorCode::limit_exceeded});
         return scene_to_js(sc::parse_description(text, texture));
     }
     if (what.isNumber()) {
@@ -125,6 +122,8 @@ val limits_js() {
                       {"maxDescribedObjects", val(sc::max_described_objects)},
                       {"maxDescriptionChars", val(limits::max_input_chars)},
                       {"maxFileBytes", val(static_cast<double>(limits::max_file_bytes))},
+                      {"maxWorkBytes", val(static_cast<double>(limits::max_work_bytes))},
+                      {"maxHeapBytes", val(static_cast<double>(limits::max_heap_bytes))},
                       {"maxTemperature", val(limits::max_temperature)},
                       {"minTemperature", val(limits::min_temperature)},
                       {"shapes", names_to_js(sc::shape_names)},
@@ -139,8 +138,18 @@ struct ImageSessionState : ModuleSession {
 };
 
 val load_js(val bytes) {
-    return val(Handle<const Model>{load_model(bytes, "ImageModel.load", models::EncoderKind::conv,
-                                              "the image module reads models with a conv encoder (task scenes)")});
+    auto model = load_model(bytes, "ImageModel.load", models::EncoderKind::conv,
+                            "the image module reads models with a conv encoder (task scenes)");
+    // Every picture reaches a model as scenes::to_model_image makes it: a model of another size
+    // could caption none.
+    if (model->config().image_size != sc::image_size)
+        throw FileError(ErrorCode::bad_checkpoint,
+                        "ImageModel.load: this checkpoint reads pictures of " +
+                            std::to_string(model->config().image_size) + " x " +
+                            std::to_string(model->config().image_size) + " pixels; the image module gives a model " +
+                            std::to_string(sc::image_size) + " x " + std::to_string(sc::image_size),
+                        {{"field", std::string("image_size")}, {"limit", std::int64_t{sc::image_size}}});
+    return val(Handle<const Model>{std::move(model)});
 }
 
 val grid_to_js(const models::ModelConfig &c) {

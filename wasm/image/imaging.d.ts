@@ -53,6 +53,10 @@ export interface ImagingLimits {
   maxDescribedObjects: number;
   maxDescriptionChars: number;
   maxFileBytes: number;
+  /** bytes one captioning may allocate, counted before it starts (more: limit_exceeded) */
+  maxWorkBytes: number;
+  /** the engine's memory ceiling: the module's heap stays under it */
+  maxHeapBytes: number;
   minTemperature: number;
   maxTemperature: number;
   shapes: string[];

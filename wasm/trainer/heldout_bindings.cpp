@@ -4,6 +4,7 @@
 #include "../convert.hpp"
 #include "../handle.hpp"
 #include "core/limits.hpp"
+#include "core/quote.hpp"
 #include "tasks/task.hpp"
 
 #include <emscripten/bind.h>
@@ -21,9 +22,9 @@ val heldout_pairs_js(val task, val seed) {
     std::string list;
     for (const auto &n : names) list += (list.empty() ? "" : ", ") + n;
     if (!task.isString()) bad_argument("task", ": expected a task name (" + list + "), got " + describe(task));
-    const std::string name = task.as<std::string>();
+    const std::string name = name_from_js(task, "task");
     if (std::find(names.begin(), names.end(), name) == names.end())
-        bad_argument("task", ": there is no task \"" + name.substr(0, 40) + "\" (" + list + ")");
+        bad_argument("task", ": there is no task " + quote(name.substr(0, 40)) + " (" + list + ")");
     const auto s =
         seed.isUndefined()
             ? std::uint64_t{1}

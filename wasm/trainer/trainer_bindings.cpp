@@ -8,6 +8,7 @@
 #include "../js_error.hpp"
 #include "../model_convert.hpp"
 #include "core/limits.hpp"
+#include "core/quote.hpp"
 #include "models/transformer_decoder.hpp"
 #include "tasks/pairs.hpp"
 #include "train/run.hpp"
@@ -50,9 +51,18 @@ val ints_to_js(const std::vector<int> &items) {
     return out;
 }
 
+// A name (a task, a score function, a tokenization): at most 64 characters.
 std::string text_field(const val &v, const std::string &field) {
     if (!v.isString()) bad_argument(field, ": expected a string, got " + describe(v));
-    return v.as<std::string>();
+    return name_from_js(v, field);
+}
+
+// Own pairs, measured as parse_pairs measures them, before they are copied.
+std::string pairs_text(const val &v, const std::string &field) {
+    if (!v.isString()) bad_argument(field, ": expected a string, got " + describe(v));
+    return text_from_js(
+        v, "pairs",
+        {static_cast<std::int64_t>(limits::max_pairs_bytes), "pairs: the text", true, ErrorCode::limit_exceeded});
 }
 
 // A name the library parses (score, style, encoder, activation): its error, coded, with the field.
@@ -84,7 +94,7 @@ std::optional<io::Tokenizer> tokenization(const val &v, const std::string &field
     if (text == "auto") return std::nullopt;
     if (text == "char") return io::Tokenizer::characters;
     if (text == "word") return io::Tokenizer::words;
-    bad_argument("tokenization", ": expected 'auto', 'char' or 'word', got \"" + text.substr(0, 16) + "\"");
+    bad_argument("tokenization", ": expected 'auto', 'char' or 'word', got " + quote(text.substr(0, 16)));
 }
 
 std::string tokenization_name(io::Tokenizer t) { return t == io::Tokenizer::words ? "word" : "char"; }
@@ -97,7 +107,7 @@ train::RunConfig run_config(const val &config) {
     if (!is_object(config)) bad_argument("config", ": expected an object, got " + describe(config));
     std::string known;
     for (const char *k : kConfigKeys) known += (known.empty() ? "" : ", ") + std::string(k);
-    for (const auto &key : emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", config))) {
+    for (const auto &key : own_keys(config)) {
         bool ok = false;
         for (const char *k : kConfigKeys) ok = ok || key == k;
         if (!ok) bad_argument("config." + key.substr(0, 32), " is not a field of a training run (" + known + ")");
@@ -113,7 +123,7 @@ train::RunConfig run_config(const val &config) {
     if (!task && !pairs) bad_argument("config.task", ": missing (a task name, or pairs: source<TAB>target lines)");
     if (task) c.task = text_field(*task, "config.task");
     if (pairs) {
-        c.pairs = text_field(*pairs, "config.pairs");
+        c.pairs = pairs_text(*pairs, "config.pairs");
         if (const auto t = get("tokenization")) c.tokenization = tokenization(*t, "config.tokenization");
     } else if (get("tokenization")) {
         bad_argument("config.tokenization", ": only with pairs");
@@ -148,7 +158,10 @@ train::RunConfig run_config(const val &config) {
     if (const auto v = get("evalExamples"))
         c.eval_examples = int_field(*v, "config.evalExamples", 1, limits::max_eval_examples);
     if (const auto v = get("evalEvery")) c.eval_every = int_field(*v, "config.evalEvery", 0, limits::max_train_steps);
-    if (const auto v = get("probe")) c.probe = text_field(*v, "config.probe");
+    if (const auto v = get("probe")) {
+        if (!v->isString()) bad_argument("config.probe", ": expected a string, got " + describe(*v));
+        c.probe = text_from_js(*v, "probe", {limits::max_input_chars, "probe"});
+    }
     return c;
 }
 
@@ -230,11 +243,13 @@ val train_limits_js() {
                       {"maxHidden", val(limits::max_train_dim)},
                       {"maxEvalExamples", val(limits::max_eval_examples)},
                       {"maxSeed", val(static_cast<double>(limits::max_seed))},
-                      {"maxProbeChars", val(limits::max_input_chars)}});
+                      {"maxProbeChars", val(limits::max_input_chars)},
+                      {"maxWorkBytes", val(static_cast<double>(limits::max_work_bytes))},
+                      {"maxHeapBytes", val(static_cast<double>(limits::max_heap_bytes))}});
 }
 
 val parse_pairs_js(val text, val tokenization_js, val seed) {
-    const std::string t = text_field(text, "parsePairs");
+    const std::string t = pairs_text(text, "parsePairs");
     const std::optional<io::Tokenizer> how =
         tokenization_js.isUndefined() ? std::nullopt : tokenization(tokenization_js, "tokenization");
     const auto s =

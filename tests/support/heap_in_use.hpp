@@ -1,0 +1,23 @@
+// Bytes the allocator holds in use, for the tests that hold a memory budget to what a piece of work
+// really allocates: glibc's mallinfo2, Emscripten's mallinfo. -1 where it cannot be read (under
+// AddressSanitizer, whose allocator reports nothing there): those tests then check only the budget.
+#pragma once
+
+#include <cstdint>
+#include <malloc.h>
+
+namespace apg::testing {
+
+inline std::int64_t heap_in_use() {
+#if defined(__SANITIZE_ADDRESS__)
+    return -1;
+#elif defined(__EMSCRIPTEN__)
+    return static_cast<std::int64_t>(mallinfo().uordblks);
+#elif defined(__GLIBC__)
+    return static_cast<std::int64_t>(mallinfo2().uordblks);
+#else
+    return -1;
+#endif
+}
+
+} // namespace apg::testing
