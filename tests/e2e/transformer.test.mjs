@@ -9,10 +9,12 @@ import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, test } from 'node:test';
 
 import { showToken as show } from '../../web/shared/lib/format.js';
+import { linkOf, RUNS } from '../js/training-reference.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { pageScreenshot, shot, waitForStep } from './browser.mjs';
 import { hashOf, heatmapValues } from './decode-view.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
+import { assertRaceAsGolden, openTrain, trainUntilDone } from './train-page.mjs';
 
 const fx = useBrowser();
 let page;
@@ -20,6 +22,7 @@ beforeEach(async () => {
   page = await fx.page();
 });
 
+const golden = JSON.parse(readFileSync(new URL('training_golden.json', import.meta.url), 'utf8'));
 const MODEL = 'dates-transformer';
 const DATE = '29 november 2026';
 /** The module's first start and the checkpoint's load take a while on a busy machine. */
@@ -296,3 +299,37 @@ for (const [size, options, lang] of [
     if (size === '375') await shot(p.getByTestId('transformer-step'), `transformer-375-${lang}`);
     await pageScreenshot(p, `transformer-${size}-${lang}-page`);
   });
+
+test(`the Train view races the Transformer decoder beside additive attention (${RUNS.datesTransformerRace.steps} steps, as the golden runs), and its model opens in Decode’s Transformer panels`, async () => {
+  const run = RUNS.datesTransformerRace;
+  const want = golden.datesTransformerRace;
+  await openTrain(page, fx.url, linkOf(run));
+  assert.match(await page.getByTestId('train-transformer-hint').textContent(), /2 layers × 4 heads/);
+  await trainUntilDone(page, run.scores);
+  await pageScreenshot(page, 'train-transformer-1440');
+  const sent = await assertRaceAsGolden(page, run, want);
+  assert.notDeepEqual(sent[0].reports.at(-1).loss, sent[1].reports.at(-1).loss, 'two different models');
+  assert.match(
+    await page.getByTestId('run-transformer').locator('h3').textContent(),
+    /^Transformer decoder$/,
+  );
+
+  // Decode: the trained Transformer through the trainer module, its panels and alignment the golden's
+  await page.getByTestId('run-transformer-final-decode').click();
+  await page.waitForFunction(
+    () =>
+      /^(trained-)?dates-transformer-luong-/.test(
+        document.querySelector('[data-testid=decode]')?.getAttribute('data-model') ?? '',
+      ),
+    undefined,
+    { timeout: FIRST_STEP },
+  );
+  const name = (await page.getByTestId('decode').getAttribute('data-model')) ?? '';
+  await waitForStep(page, name, 0, FIRST_STEP);
+  await page.getByTestId('transformer-step').waitFor();
+  assert.match(page.url(), /model=transformer/);
+  const { weights, outputText } = want.decode;
+  assert.deepEqual(await heatmapValues(page, 'heatmap', weights.length, weights[0].length), weights);
+  assert.equal((await shownOutput(page)).join('').replace(/<\/s>$/, ''), outputText.replaceAll(' ', '␣'));
+  await pageScreenshot(page, 'train-transformer-decode-1440');
+});

@@ -8,7 +8,8 @@ import { handOver } from '../../shared/models/handover.svelte.js';
 import { page } from '../../shared/view.svelte.js';
 import { reporter, startTrainWorker } from './client.js';
 import { pairs } from './pairs.svelte.js';
-import { chosenScores, config, stepsOf, taskInfo, trainer } from './train.svelte.js';
+import { TRANSFORMER_DECODER } from './scores.js';
+import { chosenScores, config, stepsOf, taskInfo, trainer, transformerRecipe } from './train.svelte.js';
 
 /**
  * @typedef {{ id: number, label: string, score: string, style: string, task: string,
@@ -50,10 +51,12 @@ const workers = new Map();
 let lastRun = 0;
 
 /**
- * What a run is created from (every value explicit, so what is shown is what is used).
+ * What a run is created from (every value explicit, so what is shown is what is used). The
+ * Transformer decoder's run names the decoder instead of a score function and style: its heads
+ * score by scaled dot product, Luong-style (the engine's defaults for it, the only ones it takes).
  * @returns {import('@engine/trainer.js').TrainConfig}
  */
-function runConfig(score) {
+export function runConfig(score) {
   const data =
     config.data === 'pairs'
       ? {
@@ -69,10 +72,11 @@ function runConfig(score) {
       .filter((f) => config[f] > 0)
       .map((f) => [f, config[f]]),
   );
+  /** @type {Partial<import('@engine/trainer.js').TrainConfig>} */
+  const model = score === TRANSFORMER_DECODER ? { decoder: 'transformer' } : { score, style: config.style };
   return {
     ...data,
-    score,
-    style: /** @type {import('../../../wasm/playground').AttentionStyle} */ (config.style),
+    ...model,
     ...(scenes ? {} : { encoder: /** @type {import('@engine/trainer.js').EncoderKind} */ (config.encoder) }),
     ...set,
     seed: config.seed,
@@ -99,16 +103,17 @@ export function startTraining() {
 function startRun(score) {
   const id = ++lastRun;
   const task = config.data === 'task' ? config.task : 'pairs';
+  const transformer = score === TRANSFORMER_DECODER;
   runs.push({
     id,
-    label: `${score.replace('_', ' ')} · ${config.style}`,
+    label: transformer ? 'Transformer decoder' : `${score.replace('_', ' ')} · ${config.style}`,
     score,
-    style: config.style,
+    style: transformer ? 'luong' : config.style,
     task,
     status: 'starting',
     message: '',
     step: 0,
-    totalSteps: stepsOf(),
+    totalSteps: transformer ? config.steps || (transformerRecipe()?.defaultSteps ?? 0) : stepsOf(),
     sequences: 0,
     loss: null,
     tokenAccuracy: null,
@@ -324,8 +329,7 @@ async function keepOnce(id) {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
     label: `${run.task} · ${run.label} · step ${data.final.step}${run.status === 'diverged' ? ' (last good before divergence)' : ''}`,
     task: run.task,
-    score: run.score,
-    style: run.style,
+    ...modelKind(run),
     encoder: config.encoder,
     step: data.final.step,
     heldoutExactMatch: last?.heldoutExactMatch ?? null,
@@ -369,10 +373,16 @@ export async function openRunModel(id, which, view) {
     return;
   }
   chooseTrained(
-    { id: name, task: run.task, score: run.score, style: run.style, encoder: config.encoder },
+    { id: name, task: run.task, ...modelKind(run), encoder: config.encoder },
     { input: data.probeText || undefined, view },
   );
 }
+
+/** What Decode shows a run's model as: its score function and style, and its decoder. */
+const modelKind = (run) =>
+  run.score === TRANSFORMER_DECODER
+    ? { score: 'scaled_dot', style: 'luong', decoder: 'transformer' }
+    : { score: run.score, style: run.style, decoder: 'gru' };
 
 /** The evaluation shown for a run at the scrub position (its latest when following). */
 export function evaluationAt(id, scrub = timeline.scrub) {

@@ -5,7 +5,7 @@ import { createStore, del, get, set, update } from 'idb-keyval';
 
 /**
  * @typedef {{ id: string, label: string, task: string, score: string, style: string,
- *   encoder: string, step: number | null, heldoutExactMatch: number | null, bytes: number,
+ *   encoder: string, decoder?: string, step: number | null, heldoutExactMatch: number | null, bytes: number,
  *   created: number, origin: 'trained' | 'file' }} SavedModel
  */
 
