@@ -330,6 +330,7 @@ test(`the Train view races the Transformer decoder beside additive attention (${
   assert.match(page.url(), /model=transformer/);
   const { weights, outputText } = want.decode;
   assert.deepEqual(await heatmapValues(page, 'heatmap', weights.length, weights[0].length), weights);
+  await page.getByTestId('reveal').check();
   assert.equal((await shownOutput(page)).join('').replace(/<\/s>$/, ''), outputText.replaceAll(' ', '␣'));
   await pageScreenshot(page, 'train-transformer-decode-1440');
 });
