@@ -328,6 +328,11 @@ test(`the Train view races the Transformer decoder beside additive attention (${
   await waitForStep(page, name, 0, FIRST_STEP);
   await page.getByTestId('transformer-step').waitFor();
   assert.match(page.url(), /model=transformer/);
+  // trained beside the Train view's default encoder, the BiGRU: the model says so
+  assert.match(
+    await page.getByTestId('model-info').textContent(),
+    /bidirectional GRU encoder and a Transformer decoder \(2 layers × 4 heads/,
+  );
   const { weights, outputText } = want.decode;
   assert.deepEqual(await heatmapValues(page, 'heatmap', weights.length, weights[0].length), weights);
   await page.getByTestId('reveal').check();
