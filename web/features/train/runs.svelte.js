@@ -72,8 +72,7 @@ export function runConfig(score) {
       .filter((f) => config[f] > 0)
       .map((f) => [f, config[f]]),
   );
-  /** @type {Partial<import('@engine/trainer.js').TrainConfig>} */
-  const model = score === TRANSFORMER_DECODER ? { decoder: 'transformer' } : { score, style: config.style };
+  const model = modelFields(score);
   return {
     ...data,
     ...model,
@@ -82,6 +81,18 @@ export function runConfig(score) {
     seed: config.seed,
     evalExamples: config.evalExamples,
   };
+}
+
+/**
+ * The Transformer decoder's entry names its decoder; a score function's, itself and the style.
+ * @param {string} entry
+ * @returns {Pick<import('@engine/trainer.js').TrainConfig, 'score' | 'style' | 'decoder'>}
+ */
+function modelFields(entry) {
+  if (entry === TRANSFORMER_DECODER) return { decoder: 'transformer' };
+  const score = /** @type {import('@engine/trainer.js').TrainConfig['score']} */ (entry);
+  const style = /** @type {import('@engine/trainer.js').TrainConfig['style']} */ (config.style);
+  return { score, style };
 }
 
 const busy = (r) => r.status === 'starting' || r.status === 'running' || r.status === 'paused';

@@ -96,7 +96,7 @@ export function formatWhatIf(/** @type {WhatIf} */ w) {
   if ('layer' in w) {
     const where = `h${HEAD_WRITTEN[w.kind]}${w.layer}.${w.head}`;
     if (w.kind === 'headOff' || w.kind === 'headOn') return `${where}@${w.step}`;
-    return `${where}.${'weights' in w ? w.weights.join('/') : w.token}@${w.step}`;
+    return `${where}.${'weights' in w ? w.weights.join('/') : 'token' in w ? w.token : ''}@${w.step}`;
   }
   if (w.kind === 'temperature') return `t${w.tau}@${w.step}`;
   if ('weights' in w) return `p${w.weights.join('/')}@${w.step}`;
@@ -185,7 +185,13 @@ export function decodeOptions(items, heads = true) {
     else if (w.kind === 'temperature') temperatures.push([w.step, w.tau]);
     else if (w.kind === 'headOff' || w.kind === 'headOn')
       perHead[`${w.kind}s`].push([w.step, w.layer, w.head]);
-    else perHead[`${w.kind}s`].push([w.step, w.layer, w.head, 'weights' in w ? [...w.weights] : w.token]);
+    else if ('layer' in w)
+      perHead[`${w.kind}s`].push([
+        w.step,
+        w.layer,
+        w.head,
+        'weights' in w ? [...w.weights] : 'token' in w ? w.token : 0,
+      ]);
   }
   const some = heads ? Object.entries(perHead).filter(([, list]) => list.length) : [];
   return { masks, unmasks, pins, temperatures, ...Object.fromEntries(some) };

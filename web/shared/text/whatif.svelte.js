@@ -115,7 +115,7 @@ export function describeWhatIf(/** @type {import('./whatif-link.js').WhatIf} */ 
   if ('layer' in w) {
     const head = `${w.layer + 1}.${w.head + 1}`;
     if (w.kind === 'headOff' || w.kind === 'headOn')
-      return t(`item${w.kind[0].toUpperCase()}${w.kind.slice(1)}`, { head, step });
+      return t(w.kind === 'headOff' ? 'itemHeadOff' : 'itemHeadOn', { head, step });
     if ('weights' in w)
       return t('itemHeadPinWeights', {
         head,
@@ -124,7 +124,7 @@ export function describeWhatIf(/** @type {import('./whatif-link.js').WhatIf} */ 
       });
     const key =
       w.kind === 'headMask' ? 'itemHeadMask' : w.kind === 'headUnmask' ? 'itemHeadUnmask' : 'itemHeadPin';
-    return t(key, { head, token: token(w.token), step });
+    return t(key, { head, token: token('token' in w ? w.token : -1), step });
   }
   if (w.kind === 'temperature') return t('itemTemperature', { tau: formatFloat32(w.tau), step });
   if ('weights' in w)
