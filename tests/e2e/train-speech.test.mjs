@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 
 import { loadAudio } from '../js/load-audio.mjs';
-import { canonical, chunkReport, digest, linkOf, RUNS } from '../js/training-reference.mjs';
+import { canonical, digest, linkOf, RUNS } from '../js/training-reference.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { pageScreenshot } from './browser.mjs';
 import { useBrowser } from './fixture.mjs';
-import { openTrain, trainUntilDone } from './train-page.mjs';
+import { assertRaceAsGolden, openTrain, trainUntilDone } from './train-page.mjs';
 
 const fx = useBrowser();
 const golden = JSON.parse(readFileSync(new URL('training_golden.json', import.meta.url), 'utf8'));
@@ -107,45 +107,10 @@ test(`${RUNS.speechRace.steps} steps of location-aware speech race additive as t
   await trainUntilDone(page, run.scores);
   assert.equal(await page.locator('[data-testid^=run-]:is(article)').count(), 2, 'two runs, side by side');
   await pageScreenshot(page, 'train-location-1440');
-  const sent = await page.evaluate(() =>
-    [...globalThis.trainRunData.values()].map((d) => ({
-      reports: d.reports,
-      evaluations: d.evaluations.map((e) => ({
-        step: e.step,
-        heldoutExactMatch: e.heldoutExactMatch,
-        examples: e.examples,
-        source: e.probe.source,
-        output: e.probe.output,
-        weights: Array.from(e.probe.weights),
-      })),
-    })),
-  );
-  assert.equal(sent.length, 2);
-
   // Each report is the golden run's over the chunk of steps the Worker took; each evaluation its own.
-  const fields = ['step', 'sequences', 'loss', 'tokenAccuracy', 'gradNorm', 'learningRate', 'done'];
-  const pick = (p) => Object.fromEntries(fields.map((f) => [f, p[f]]));
-  for (const [k, score] of run.scores.entries()) {
-    const { reports, evaluations } = sent[k];
-    assert.equal(reports.at(-1).step, run.steps);
-    let at = 0;
-    for (const report of reports) {
-      assert.deepEqual(
-        pick(report),
-        pick(chunkReport(want[score].steps, at, report.step)),
-        `${score}: the report at step ${report.step}`,
-      );
-      at = report.step;
-    }
-    assert.deepEqual(
-      evaluations.map((e) => ({ ...e, weights: digest(e.weights) })),
-      want[score].evaluations,
-      score,
-    );
+  const sent = await assertRaceAsGolden(page, run, want);
+  for (const { evaluations } of sent)
     assert.ok(evaluations[2].weights.length > 100, 'the probe alignment spans the encoder positions');
-    const shown = await page.locator(`[data-testid=run-${score}-loss]`).getAttribute('data-value');
-    assert.equal(Number(shown), reports.at(-1).loss);
-  }
   assert.notDeepEqual(sent[0].reports.at(-1).loss, sent[1].reports.at(-1).loss, 'two different models');
 
   // Listen: the trained location model, with its previous weights and location features.

@@ -6,13 +6,15 @@
 // English and Chinese, with no console errors.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { before, beforeEach, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 
 import { showToken as show } from '../../web/shared/lib/format.js';
+import { linkOf, RUNS } from '../js/training-reference.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { pageScreenshot, shot, waitForStep } from './browser.mjs';
 import { hashOf, heatmapValues } from './decode-view.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
+import { assertRaceAsGolden, openTrain, trainUntilDone } from './train-page.mjs';
 
 const fx = useBrowser();
 let page;
@@ -20,22 +22,44 @@ beforeEach(async () => {
   page = await fx.page();
 });
 
+const golden = JSON.parse(readFileSync(new URL('training_golden.json', import.meta.url), 'utf8'));
 const MODEL = 'dates-transformer';
 const DATE = '29 november 2026';
 /** The module's first start and the checkpoint's load take a while on a busy machine. */
 const FIRST_STEP = 90_000;
 
 let reference;
+/** The decode of DATE with the head what-ifs (whatif-link.js's items), as the engine gives it. */
+let decodeWith;
+let model;
 before(async () => {
   const T = await loadTrainer();
-  const model = T.Model.load(
+  model = T.Model.load(
     new Uint8Array(readFileSync(new URL(`../../web/models/${MODEL}.safetensors`, import.meta.url))),
   );
   const session = model.decode(DATE, { topK: 5, qkv: true });
   reference = { steps: session.run(), sourceTokens: session.sourceTokens(), info: model.info() };
   session.delete();
-  model.delete();
+  decodeWith = (items) => {
+    const s = model.decode(DATE, { topK: 5, qkv: true });
+    try {
+      const steps = [];
+      while (!s.done()) {
+        for (const w of items)
+          if (w.step === s.length()) {
+            const argument = 'weights' in w ? w.weights : w.token;
+            const where = argument === undefined ? [w.layer, w.head] : [w.layer, w.head, argument];
+            s.whatIf({ [w.kind]: where });
+          }
+        steps.push(s.step());
+      }
+      return steps;
+    } finally {
+      s.delete();
+    }
+  };
 });
+after(() => model.delete());
 
 const link = (fields) => hashOf({ task: 'dates', model: 'transformer', input: DATE, reveal: '1', ...fields });
 
@@ -61,8 +85,8 @@ function slice(t, ...index) {
 }
 
 /** The head shown: its three stages are the record's numbers at that layer and head. */
-async function assertHead(p, step, layer, head) {
-  const r = reference.steps[step];
+async function assertHead(p, step, layer, head, steps = reference.steps) {
+  const r = steps[step];
   await p.waitForFunction(
     ([l, h]) => {
       const el = document.querySelector('[data-testid=transformer-step]');
@@ -177,6 +201,83 @@ test('a head is picked by its layer and head, or by a click on its small map; th
   await assertHead(page, last, L - 1, H - 1);
 });
 
+/** The output tokens shown. */
+const shownOutput = (p) =>
+  p.$$eval('[data-testid^="output-"]', (els) =>
+    els.filter((el) => /^output-\d+$/.test(el.dataset.testid)).map((el) => el.textContent.trim()),
+  );
+/** The what-ifs of the page's link, read as the page reads them. */
+async function linkedItems(p) {
+  const { readWhatIfUrl } = await import('../../web/shared/text/whatif-link.js');
+  return readWhatIfUrl(new URL(p.url()).hash);
+}
+
+test('a head switched off, a token masked for one head, a head pinned: that head’s numbers are the engine’s, and the later steps follow', async () => {
+  const [L, H] = reference.steps[0].crossWeights.shape;
+  await page.goto(fx.link(link({ step: '1', head: '0.1' })));
+  await waitForStep(page, MODEL, 1, FIRST_STEP);
+  await page.getByTestId('head-off').click();
+  const off = [{ kind: 'headOff', step: 1, layer: 0, head: 1 }];
+  await page.waitForFunction(
+    () => location.hash.includes('wi=ho0.1%401') || location.hash.includes('wi=ho0.1@1'),
+  );
+  assert.deepEqual(await linkedItems(page), off);
+  let expected = decodeWith(off);
+  await waitForStep(page, MODEL, 1);
+  await assertHead(page, 1, 0, 1, expected);
+  assert.deepEqual(
+    await cells(page, 'tx-context'),
+    Array(slice(expected[1].crossContext, 0, 1).length).fill(0),
+  );
+  assert.equal(await page.getByTestId('head-off').getAttribute('aria-pressed'), 'true');
+  // step 0 is before the what-if: the model's own
+  assert.deepEqual(slice(expected[0].crossContext, 0, 1), slice(reference.steps[0].crossContext, 0, 1));
+
+  // a source token masked for layer 2's head 3 alone from step 1 on: its weight there is 0
+  await page.getByTestId(`tx-layer-${L - 1}`).check();
+  await page.getByTestId(`tx-head-${H - 1}`).check();
+  await page.getByTestId('head-mask-0').click();
+  const masked = [...off, { kind: 'headMask', step: 1, layer: L - 1, head: H - 1, token: 0 }];
+  await page.waitForFunction(() => /hm/.test(decodeURIComponent(location.hash)));
+  assert.deepEqual(await linkedItems(page), masked);
+  expected = decodeWith(masked);
+  assert.equal(slice(expected[1].crossWeights, L - 1, H - 1)[0], 0);
+  await waitForStep(page, MODEL, 1);
+  await assertHead(page, 1, L - 1, H - 1, expected);
+  assert.equal(await page.getByTestId('head-mask-0').getAttribute('aria-pressed'), 'true');
+
+  // that head pinned on token 2 at step 2: one-hot there, its own softmax again at step 3
+  await page.locator('body').press('ArrowRight');
+  await waitForStep(page, MODEL, 2);
+  await page.getByTestId('head-pin-2').click();
+  const pinned = [...masked, { kind: 'headPin', step: 2, layer: L - 1, head: H - 1, token: 2 }];
+  await page.waitForFunction(() => /hp/.test(decodeURIComponent(location.hash)));
+  assert.deepEqual(await linkedItems(page), pinned);
+  expected = decodeWith(pinned);
+  await waitForStep(page, MODEL, 2);
+  await assertHead(page, 2, L - 1, H - 1, expected);
+  assert.deepEqual(
+    slice(expected[2].crossWeights, L - 1, H - 1),
+    reference.sourceTokens.map((_, j) => (j === 2 ? 1 : 0)),
+  );
+  await pageScreenshot(page, 'transformer-head-whatifs-1440');
+  // the later steps follow: every one is the engine's decode with these what-ifs
+  for (let i = 3; i < expected.length; i++) {
+    await page.locator('body').press('ArrowRight');
+    await waitForStep(page, MODEL, i);
+    await assertHead(page, i, L - 1, H - 1, expected);
+  }
+  assert.deepEqual(
+    await shownOutput(page),
+    expected.map((s) => show(s.token)),
+  );
+  // the list of what-ifs says what each is, and clearing them gives the model's own decode back
+  assert.match(await page.getByTestId('whatif-items').innerText(), /head 1\.2 off from step 2/);
+  await page.getByTestId('whatif-clear').click();
+  await waitForStep(page, MODEL, expected.length - 1);
+  await assertHead(page, expected.length - 1, L - 1, H - 1);
+});
+
 for (const [size, options, lang] of [
   ['1440', {}, 'zh'],
   ['375', PHONE, 'en'],
@@ -198,3 +299,43 @@ for (const [size, options, lang] of [
     if (size === '375') await shot(p.getByTestId('transformer-step'), `transformer-375-${lang}`);
     await pageScreenshot(p, `transformer-${size}-${lang}-page`);
   });
+
+test(`the Train view races the Transformer decoder beside additive attention (${RUNS.datesTransformerRace.steps} steps, as the golden runs), and its model opens in Decode’s Transformer panels`, async () => {
+  const run = RUNS.datesTransformerRace;
+  const want = golden.datesTransformerRace;
+  await openTrain(page, fx.url, linkOf(run));
+  assert.match(await page.getByTestId('train-transformer-hint').textContent(), /2 layers × 4 heads/);
+  await trainUntilDone(page, run.scores);
+  await pageScreenshot(page, 'train-transformer-1440');
+  const sent = await assertRaceAsGolden(page, run, want);
+  assert.notDeepEqual(sent[0].reports.at(-1).loss, sent[1].reports.at(-1).loss, 'two different models');
+  assert.match(
+    await page.getByTestId('run-transformer').locator('h3').textContent(),
+    /^Transformer decoder$/,
+  );
+
+  // Decode: the trained Transformer through the trainer module, its panels and alignment the golden's
+  await page.getByTestId('run-transformer-final-decode').click();
+  await page.waitForFunction(
+    () =>
+      /^(trained-)?dates-transformer-luong-/.test(
+        document.querySelector('[data-testid=decode]')?.getAttribute('data-model') ?? '',
+      ),
+    undefined,
+    { timeout: FIRST_STEP },
+  );
+  const name = (await page.getByTestId('decode').getAttribute('data-model')) ?? '';
+  await waitForStep(page, name, 0, FIRST_STEP);
+  await page.getByTestId('transformer-step').waitFor();
+  assert.match(page.url(), /model=transformer/);
+  // trained beside the Train view's default encoder, the BiGRU: the model says so
+  assert.match(
+    await page.getByTestId('model-info').textContent(),
+    /bidirectional GRU encoder and a Transformer decoder \(2 layers × 4 heads/,
+  );
+  const { weights, outputText } = want.decode;
+  assert.deepEqual(await heatmapValues(page, 'heatmap', weights.length, weights[0].length), weights);
+  await page.getByTestId('reveal').check();
+  assert.equal((await shownOutput(page)).join('').replace(/<\/s>$/, ''), outputText.replaceAll(' ', '␣'));
+  await pageScreenshot(page, 'train-transformer-decode-1440');
+});

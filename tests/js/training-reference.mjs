@@ -27,7 +27,19 @@ export const RUNS = {
   speechAdditive: { task: 'speech', score: 'additive', steps: 20, evalEvery: 10, evalExamples: 20 },
   /** speech, additive and location side by side, evaluated every 5 steps: location opened in Listen */
   speechRace: { task: 'speech', scores: ['additive', 'location'], steps: 10, evalEvery: 5, evalExamples: 10 },
+  /** dates, the Transformer decoder beside additive attention: the Transformer opened in Decode */
+  datesTransformerRace: {
+    task: 'dates',
+    scores: ['additive', 'transformer'],
+    steps: 10,
+    evalEvery: 5,
+    evalExamples: 10,
+  },
 };
+
+/** A race entry's TrainRun fields: a score function (Bahdanau-style, the page's default), or the Transformer decoder. */
+const modelOf = (entry) =>
+  entry === 'transformer' ? { decoder: 'transformer' } : { score: entry, style: 'bahdanau' };
 
 /** The Caption view's scene when the link names none (web/caption/scene.js, defaultScene). */
 export const DEFAULT_SCENE = 'circle.red.small.16.7_square.blue.large.14.23';
@@ -175,35 +187,10 @@ export async function trainingReference() {
   }
 
   {
-    // Each run stepped one step at a time (a report of the page's is the mean loss and token
-    // accuracy of the steps it took, and the last step's other figures), evaluated where the
-    // page evaluates: every evalEvery steps, from step 0.
     const run = RUNS.speechRace;
     out.speechRace = {};
     for (const score of run.scores) {
-      const r = new T.TrainRun({
-        task: run.task,
-        score,
-        style: 'bahdanau',
-        steps: run.steps,
-        seed: 1,
-        evalExamples: run.evalExamples,
-      });
-      const steps = [];
-      const evaluations = [evaluation(r.evaluate(run.evalExamples))];
-      for (let i = 1; i <= run.steps; i++) {
-        const p = r.step(1);
-        steps.push({
-          step: p.step,
-          sequences: p.sequences,
-          loss: p.loss,
-          tokenAccuracy: p.tokenAccuracy,
-          gradNorm: p.gradNorm,
-          learningRate: p.learningRate,
-          done: p.done,
-        });
-        if (i % run.evalEvery === 0) evaluations.push(evaluation(r.evaluate(run.evalExamples)));
-      }
+      const { r, steps, evaluations } = race(T, run, score);
       out.speechRace[score] = { steps, evaluations };
       if (score === 'location') {
         // the Listen view's default utterance through the trained model, as its export writes it
@@ -223,7 +210,64 @@ export async function trainingReference() {
       r.delete();
     }
   }
+
+  {
+    // the Transformer decoder raced beside additive attention; its model decodes the probe in
+    // Decode through the trainer module (the engine Worker opens such checkpoints there)
+    const run = RUNS.datesTransformerRace;
+    out.datesTransformerRace = {};
+    for (const entry of run.scores) {
+      const { r, steps, evaluations } = race(T, run, entry);
+      out.datesTransformerRace[entry] = { steps, evaluations };
+      if (entry === 'transformer') {
+        const model = T.Model.load(r.save());
+        const probe = T.trainTasks('gru', 'transformer').find((t) => t.name === 'dates')?.probe ?? '';
+        const session = model.decode(probe, { topK: 5 });
+        const records = session.run();
+        out.datesTransformerRace.decode = {
+          probe,
+          outputText: session.outputText(),
+          weights: records.map((rec) => array(rec.weights)),
+          crossWeights: digest(records.map((rec) => array(rec.crossWeights?.data))),
+        };
+        session.delete();
+        model.delete();
+      }
+      r.delete();
+    }
+  }
   return out;
+}
+
+/**
+ * One entry of a race trained one step at a time (a report of the page's is the mean loss and
+ * token accuracy of the steps it took, and the last step's other figures), evaluated where the
+ * page evaluates: every evalEvery steps, from step 0. The caller deletes `r`.
+ */
+function race(T, run, entry) {
+  const r = new T.TrainRun({
+    task: run.task,
+    ...modelOf(entry),
+    steps: run.steps,
+    seed: 1,
+    evalExamples: run.evalExamples,
+  });
+  const steps = [];
+  const evaluations = [evaluation(r.evaluate(run.evalExamples))];
+  for (let i = 1; i <= run.steps; i++) {
+    const p = r.step(1);
+    steps.push({
+      step: p.step,
+      sequences: p.sequences,
+      loss: p.loss,
+      tokenAccuracy: p.tokenAccuracy,
+      gradNorm: p.gradNorm,
+      learningRate: p.learningRate,
+      done: p.done,
+    });
+    if (i % run.evalEvery === 0) evaluations.push(evaluation(r.evaluate(run.evalExamples)));
+  }
+  return { r, steps, evaluations };
 }
 
 /**

@@ -50,7 +50,9 @@ export async function runBeam() {
   // A new decode is a new session: its beams are searched afresh.
   const key = `${decode.session}|${choice.beamWidth}`;
   const request = /** @type {import('../../../wasm/playground').BeamWhatIfs | undefined} */ (
-    beamWhatIfs().length ? whatIfRequest() : undefined
+    beamWhatIfs().length
+      ? whatIfRequest(models[decode.name]?.info?.dims?.decoder === 'transformer')
+      : undefined
   );
   const whatIfKey = request ? JSON.stringify(request) : '';
   if (beam.key === key && beam.whatIfKey === whatIfKey) return;

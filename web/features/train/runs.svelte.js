@@ -8,7 +8,8 @@ import { handOver } from '../../shared/models/handover.svelte.js';
 import { page } from '../../shared/view.svelte.js';
 import { reporter, startTrainWorker } from './client.js';
 import { pairs } from './pairs.svelte.js';
-import { chosenScores, config, stepsOf, taskInfo, trainer } from './train.svelte.js';
+import { TRANSFORMER_DECODER } from './scores.js';
+import { chosenScores, config, stepsOf, taskInfo, trainer, transformerRecipe } from './train.svelte.js';
 
 /**
  * @typedef {{ id: number, label: string, score: string, style: string, task: string,
@@ -50,10 +51,12 @@ const workers = new Map();
 let lastRun = 0;
 
 /**
- * What a run is created from (every value explicit, so what is shown is what is used).
+ * What a run is created from (every value explicit, so what is shown is what is used). The
+ * Transformer decoder's run names the decoder instead of a score function and style: its heads
+ * score by scaled dot product, Luong-style (the engine's defaults for it, the only ones it takes).
  * @returns {import('@engine/trainer.js').TrainConfig}
  */
-function runConfig(score) {
+export function runConfig(score) {
   const data =
     config.data === 'pairs'
       ? {
@@ -69,15 +72,27 @@ function runConfig(score) {
       .filter((f) => config[f] > 0)
       .map((f) => [f, config[f]]),
   );
+  const model = modelFields(score);
   return {
     ...data,
-    score,
-    style: /** @type {import('../../../wasm/playground').AttentionStyle} */ (config.style),
+    ...model,
     ...(scenes ? {} : { encoder: /** @type {import('@engine/trainer.js').EncoderKind} */ (config.encoder) }),
     ...set,
     seed: config.seed,
     evalExamples: config.evalExamples,
   };
+}
+
+/**
+ * The Transformer decoder's entry names its decoder; a score function's, itself and the style.
+ * @param {string} entry
+ * @returns {Pick<import('@engine/trainer.js').TrainConfig, 'score' | 'style' | 'decoder'>}
+ */
+function modelFields(entry) {
+  if (entry === TRANSFORMER_DECODER) return { decoder: 'transformer' };
+  const score = /** @type {import('@engine/trainer.js').TrainConfig['score']} */ (entry);
+  const style = /** @type {import('@engine/trainer.js').TrainConfig['style']} */ (config.style);
+  return { score, style };
 }
 
 const busy = (r) => r.status === 'starting' || r.status === 'running' || r.status === 'paused';
@@ -99,16 +114,17 @@ export function startTraining() {
 function startRun(score) {
   const id = ++lastRun;
   const task = config.data === 'task' ? config.task : 'pairs';
+  const transformer = score === TRANSFORMER_DECODER;
   runs.push({
     id,
-    label: `${score.replace('_', ' ')} · ${config.style}`,
+    label: transformer ? 'Transformer decoder' : `${score.replace('_', ' ')} · ${config.style}`,
     score,
-    style: config.style,
+    style: transformer ? 'luong' : config.style,
     task,
     status: 'starting',
     message: '',
     step: 0,
-    totalSteps: stepsOf(),
+    totalSteps: transformer ? config.steps || (transformerRecipe()?.defaultSteps ?? 0) : stepsOf(),
     sequences: 0,
     loss: null,
     tokenAccuracy: null,
@@ -324,8 +340,7 @@ async function keepOnce(id) {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
     label: `${run.task} · ${run.label} · step ${data.final.step}${run.status === 'diverged' ? ' (last good before divergence)' : ''}`,
     task: run.task,
-    score: run.score,
-    style: run.style,
+    ...modelKind(run),
     encoder: config.encoder,
     step: data.final.step,
     heldoutExactMatch: last?.heldoutExactMatch ?? null,
@@ -370,10 +385,16 @@ export async function openRunModel(id, which, view) {
     return;
   }
   chooseTrained(
-    { id: name, task: run.task, score: run.score, style: run.style, encoder: config.encoder },
+    { id: name, task: run.task, ...modelKind(run), encoder: config.encoder },
     { input: data.probeText || undefined, view },
   );
 }
+
+/** What Decode shows a run's model as: its score function and style, and its decoder. */
+const modelKind = (run) =>
+  run.score === TRANSFORMER_DECODER
+    ? { score: 'scaled_dot', style: 'luong', decoder: 'transformer' }
+    : { score: run.score, style: run.style, decoder: 'gru' };
 
 /** The evaluation shown for a run at the scrub position (its latest when following). */
 export function evaluationAt(id, scrub = timeline.scrub) {

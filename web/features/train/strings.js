@@ -36,6 +36,9 @@ export default {
     cosineHint:
       'Cosine scores lie in [−1, 1]: with n source tokens no weight can exceed e² / (e² + n − 1), so cosine attention cannot focus sharply on long inputs.',
     styleOnly: 'this task trains it in {styles} style only',
+    transformerEntry: 'Transformer decoder',
+    transformerHint:
+      'The Transformer decoder races as one more entry: 2 layers × 4 heads of masked self-attention and scaled dot-product cross-attention over the encoder above (the attention style does not apply to it). Its kept model opens in Decode’s Transformer panels.',
     locationHint:
       'Location-aware attention scores each source position also by where the previous step looked (filters slid over its weights), so its alignment tends to keep moving forward.',
     locationHintSpeech:
@@ -160,6 +163,9 @@ export default {
     cosineHint:
       '余弦得分落在 [−1, 1] 之内：有 n 个源词元时，没有权重能超过 e² / (e² + n − 1)，所以余弦注意力在长输入上无法清晰地聚焦。',
     styleOnly: '这个任务只能用 {styles} 风格训练它',
+    transformerEntry: 'Transformer 解码器',
+    transformerHint:
+      'Transformer 解码器作为另一个参赛者一起训练：2 层 × 4 个头的掩码自注意力，以及对上面编码器的缩放点积交叉注意力（注意力风格对它不适用）。保存的模型在“逐步解码”的 Transformer 面板里打开。',
     locationHint:
       '位置感知注意力给每个源位置打分时，还看上一步关注的位置（滤波器在上一步的权重上滑动），所以它的对齐通常持续向前移动。',
     locationHintSpeech:

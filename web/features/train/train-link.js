@@ -5,6 +5,7 @@
 // a note says so (a hand-edited link is never silently replaced).
 import { Text } from '../../shared/i18n/translate.js';
 import { SCORES } from '../../shared/lib/score-functions.js';
+import { TRANSFORMER_DECODER } from './scores.js';
 import { numberIn, oneOf } from '../../shared/link/parse.js';
 import linksDict from '../../shared/link/strings.js';
 
@@ -97,13 +98,16 @@ export function configParser(field, { min: low, max: high, name } = {}) {
   });
 }
 
-/** The score functions a link names: those the page knows, once each; a note names the others. */
+/** The race entries a link can name: the score functions, and the Transformer decoder. */
+const ENTRIES = [...SCORES, TRANSFORMER_DECODER];
+
+/** The score functions (and the Transformer decoder) a link names: those the page knows, once each; a note names the others. */
 export function parseScores(/** @type {string} */ text, /** @type {string[]} */ fallback) {
   const asked = text.split(',').filter(Boolean);
-  const known = [...new Set(asked.filter((s) => SCORES.includes(s)))];
+  const known = [...new Set(asked.filter((s) => ENTRIES.includes(s)))];
   const value = known.length ? known : fallback;
   if (known.length === asked.length) return { value };
-  const unknown = asked.filter((s) => !SCORES.includes(s)).join(', ');
+  const unknown = asked.filter((s) => !ENTRIES.includes(s)).join(', ');
   return { value, note: new Text(linksDict, 'unknownScores', { unknown, used: value.join(', ') }) };
 }
 

@@ -23,6 +23,10 @@ export const trainer = $state({
   tasks: {},
   /** @type {Record<string, import('@engine/trainer.js').TaskRecipe>} encoder → the recipe for own pairs */
   pairs: {},
+  /** @type {Record<string, import('@engine/trainer.js').TaskRecipe[]>} the same under the Transformer decoder */
+  transformerTasks: {},
+  /** @type {Record<string, import('@engine/trainer.js').TaskRecipe>} */
+  transformerPairs: {},
   error: '',
 });
 
@@ -49,6 +53,8 @@ export async function loadTrainer() {
     trainer.limits = info.limits;
     trainer.tasks = info.tasks;
     trainer.pairs = info.pairs;
+    trainer.transformerTasks = info.transformerTasks;
+    trainer.transformerPairs = info.transformerPairs;
     trainer.status = 'ready';
     for (const then of whenReady.splice(0)) then();
   } catch (error) {
@@ -65,6 +71,18 @@ export const taskInfo = (name, encoder = config.encoder) =>
 export const recipe = () =>
   config.data === 'task' ? taskInfo(config.task) : (trainer.pairs[config.encoder] ?? null);
 
+/** The tasks TrainRun trains a Transformer decoder on (TrainConfig's task). */
+const TEXT_TASKS = ['dates', 'zh', 'reverse'];
+
+/**
+ * The Transformer decoder's recipe for the chosen task or own pairs (null where it has none: the
+ * picture and sound tasks, or before the trainer has answered).
+ */
+export function transformerRecipe() {
+  if (config.data === 'pairs') return trainer.transformerPairs[config.encoder] ?? null;
+  if (!TEXT_TASKS.includes(config.task)) return null;
+  return trainer.transformerTasks[config.encoder]?.find((t) => t.name === config.task) ?? null;
+}
 const RECIPE_FIELD = {
   steps: 'defaultSteps',
   embed: 'embed',
@@ -86,7 +104,8 @@ export const stepsOf = () => valueOf('steps') ?? 0;
  * is one; before the trainer has answered, the default race.
  * @returns {{ name: string, styles: string[], ok: boolean }[]}
  */
-export const scoreOptions = () => offeredScores(recipe()?.scores, config.style, trainDefaults.scores);
+export const scoreOptions = () =>
+  offeredScores(recipe()?.scores, config.style, trainDefaults.scores, transformerRecipe() !== null);
 export const scoreKinds = () => scoreOptions().map((s) => s.name);
 /** The chosen score functions this data and style can train: what Train starts, one run each. */
 export const chosenScores = () => trainableChosen(scoreOptions(), config.scores);

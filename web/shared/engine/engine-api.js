@@ -100,11 +100,25 @@ export function createEngineApi(load, loadDecoderModule = null) {
     // Decodes `text` from the start: greedy steps, except where `forces` ([[step, tokenId], …])
     // says which token to take (the what-if); later steps follow from it.
     // masks, unmasks, pins and temperatures ([[step, …], …]) are the other what-ifs, applied by the
-    // engine before that step (Session.whatIf), in that order.
+    // engine before that step (Session.whatIf), in that order; then a Transformer decoder's head
+    // what-ifs ([[step, layer, head, …], …], whatif-link.js's decodeOptions).
     async decode(
       name,
       text,
-      { topK = 5, forces = [], masks = [], unmasks = [], pins = [], temperatures = [], keep = true } = {},
+      {
+        topK = 5,
+        forces = [],
+        masks = [],
+        unmasks = [],
+        pins = [],
+        temperatures = [],
+        headMasks = [],
+        headUnmasks = [],
+        headPins = [],
+        headOffs = [],
+        headOns = [],
+        keep = true,
+      } = {},
     ) {
       const m = model(name);
       // A Transformer decoder's records carry each head's q, k and v too: its stages show them.
@@ -122,6 +136,11 @@ export function createEngineApi(load, loadDecoderModule = null) {
           for (const [at, j] of unmasks) if (at === i) s.whatIf({ unmask: j });
           for (const [at, what] of pins) if (at === i) s.whatIf({ pin: what });
           for (const [at, t] of temperatures) if (at === i) s.whatIf({ temperature: t });
+          for (const [at, ...where] of headMasks) if (at === i) s.whatIf({ headMask: where });
+          for (const [at, ...where] of headUnmasks) if (at === i) s.whatIf({ headUnmask: where });
+          for (const [at, ...where] of headPins) if (at === i) s.whatIf({ headPin: where });
+          for (const [at, ...where] of headOffs) if (at === i) s.whatIf({ headOff: where });
+          for (const [at, ...where] of headOns) if (at === i) s.whatIf({ headOn: where });
           const token = forced.get(i);
           steps.push(token === undefined ? s.step() : s.force(token));
           confidenceByStep.push(s.confidence());

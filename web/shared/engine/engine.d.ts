@@ -28,7 +28,11 @@ export interface EngineInfo {
 /** A decoding session kept in the Worker until the page closes it. */
 export type SessionId = number;
 
-export interface DecodeRequest {
+/** A Transformer decoder's what-ifs on one cross-attention head, in Session.beam's form: [step, layer, head, …]. */
+export interface DecodeRequest extends Pick<
+  BeamWhatIfs,
+  'headMasks' | 'headUnmasks' | 'headPins' | 'headOffs' | 'headOns'
+> {
   /** how many next tokens each step reports (default 5) */
   topK?: number;
   /** [step, tokenId]: take this token at this step instead of the greedy one */

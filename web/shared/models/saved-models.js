@@ -5,8 +5,8 @@ import { createStore, del, get, set, update } from 'idb-keyval';
 
 /**
  * @typedef {{ id: string, label: string, task: string, score: string, style: string,
- *   encoder: string, step: number | null, heldoutExactMatch: number | null, bytes: number,
- *   created: number, origin: 'trained' | 'file', diverged?: boolean }} SavedModel
+ *   encoder: string, decoder?: string, step: number | null, heldoutExactMatch: number | null,
+ *   bytes: number, created: number, origin: 'trained' | 'file', diverged?: boolean }} SavedModel
  * label: an English name kept for the record; the page writes a model's name from the other
  * fields (describe.js), in the language shown
  */

@@ -117,8 +117,10 @@ export async function runDecode() {
   }
   try {
     const api = engineApi();
-    // A model without attention has nothing to mask or pin: it decodes as it is.
-    const whatIfs = loaded.info?.score === 'none' ? {} : whatIfRequest();
+    // A model without attention has nothing to mask or pin: it decodes as it is; only a
+    // Transformer decoder has heads for the head what-ifs.
+    const whatIfs =
+      loaded.info?.score === 'none' ? {} : whatIfRequest(loaded.info?.dims?.decoder === 'transformer');
     const result = await api.decode(name, input, { topK: 5, forces: $state.snapshot(forces), ...whatIfs });
     if (!current()) {
       if (result.session !== null) api.closeSession(result.session);
@@ -156,7 +158,8 @@ export async function runDecode() {
 }
 
 // The names Session.whatIf gives its refusals (a linked mask past the input, τ out of range, …).
-const WHAT_IF_ARGUMENTS = /^(whatIf|mask|unmask|pin(\[\d+\])?|weights|source_index|temperature)$/;
+const WHAT_IF_ARGUMENTS =
+  /^(whatIf|mask|unmask|pin(\[\d+\])?|weights|source_index|temperature|head(Mask|Unmask|Pin|Off|On)(\[\d+\])?|layer|head)$/;
 const refusedWhatIf = (failure) =>
   failure.code === 'bad_argument' &&
   activeWhatIfs().length > 0 &&

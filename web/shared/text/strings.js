@@ -16,6 +16,8 @@ export default {
     loadingDecoderModule: 'Loading the Transformer decoder’s engine (the trainer module, once)…',
     transformerDecoderInfo:
       'Transformer encoder and decoder ({layers} layers × {heads} heads of masked self-attention and cross-attention, model size {size})',
+    biGruTransformerDecoderInfo:
+      '{n}-unit bidirectional GRU encoder and a Transformer decoder ({layers} layers × {heads} heads of masked self-attention and cross-attention, model size {size})',
     inputLabel: 'Input: {hint}',
     charsOf: '{n} / {max} characters',
     readsAtMost: 'this model reads at most {max} {unit}',
@@ -50,6 +52,8 @@ export default {
     loadingDecoderModule: '正在加载 Transformer 解码器的引擎（训练模块，只加载一次）…',
     transformerDecoderInfo:
       'Transformer 编码器与解码器（{layers} 层 × {heads} 头的掩码自注意力与交叉注意力，模型维度 {size}）',
+    biGruTransformerDecoderInfo:
+      '{n} 单元双向 GRU 编码器与 Transformer 解码器（{layers} 层 × {heads} 头的掩码自注意力与交叉注意力，模型维度 {size}）',
     inputLabel: '输入：{hint}',
     charsOf: '{n} / {max} 个字符',
     readsAtMost: '此模型最多读取 {max} 个{unit}',

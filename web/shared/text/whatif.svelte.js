@@ -24,7 +24,7 @@ export const whatif = $state({
 export const activeWhatIfs = () => (whatif.input === choice.input ? whatif.items : []);
 
 /** What the engine Worker's decode takes for the active what-ifs. */
-export const whatIfRequest = () => decodeOptions($state.snapshot(activeWhatIfs()));
+export const whatIfRequest = (heads = true) => decodeOptions($state.snapshot(activeWhatIfs()), heads);
 
 // A link's what-ifs belong to the link's input (read before them). The notes are kept as Texts:
 // they stay on screen across a switch of language.
@@ -39,7 +39,8 @@ declareLink('whatif', [
   },
 ]);
 
-function edit(change) {
+/** Changes the active what-ifs: `change` maps the list to the new one (a new input starts afresh). */
+export function editWhatIfs(change) {
   if (whatif.input !== choice.input) {
     whatif.input = choice.input;
     whatif.items = [];
@@ -50,7 +51,7 @@ function edit(change) {
 /** Masks source token `j` from `step` on, or (when it is masked there) takes the mask back. */
 export function toggleMask(step, j, maskedNow) {
   const [same, opposite] = maskedNow ? ['mask', 'unmask'] : ['unmask', 'mask'];
-  edit((items) => {
+  editWhatIfs((items) => {
     const here = items.findIndex((w) => w.kind === same && w.step === step && w.token === j);
     if (here >= 0) return items.filter((_, k) => k !== here);
     return [...items, { kind: opposite, step, token: j }];
@@ -59,7 +60,7 @@ export function toggleMask(step, j, maskedNow) {
 
 /** Pins `step`'s attention one-hot on source token `j` (again: the pin is taken back). */
 export function pinToken(step, j) {
-  edit((items) => {
+  editWhatIfs((items) => {
     const again = items.some((w) => w.kind === 'pin' && w.step === step && 'token' in w && w.token === j);
     const rest = items.filter((w) => !(w.kind === 'pin' && w.step === step));
     return again ? rest : [...rest, { kind: 'pin', step, token: j }];
@@ -68,19 +69,19 @@ export function pinToken(step, j) {
 
 /** Pins `step`'s attention to `weights` as given: the engine divides them by their sum. */
 export function pinWeights(step, weights) {
-  edit((items) => [
+  editWhatIfs((items) => [
     ...items.filter((w) => !(w.kind === 'pin' && w.step === step)),
     { kind: 'pin', step, weights: [...weights] },
   ]);
 }
 
 export function unpin(step) {
-  edit((items) => items.filter((w) => !(w.kind === 'pin' && w.step === step)));
+  editWhatIfs((items) => items.filter((w) => !(w.kind === 'pin' && w.step === step)));
 }
 
 /** The attention temperature τ from `step` on (replacing one set at that step). */
 export function setTemperature(step, tau) {
-  edit((items) => {
+  editWhatIfs((items) => {
     const rest = items.filter((w) => !(w.kind === 'temperature' && w.step === step));
     const before = rest
       .filter((w) => w.kind === 'temperature' && w.step < step)
@@ -91,7 +92,7 @@ export function setTemperature(step, tau) {
 }
 
 export function removeWhatIf(index) {
-  edit((items) => items.filter((_, k) => k !== index));
+  editWhatIfs((items) => items.filter((_, k) => k !== index));
 }
 
 export function clearWhatIfs() {
@@ -111,6 +112,20 @@ export function dropRefusedWhatIfs(message) {
 export function describeWhatIf(/** @type {import('./whatif-link.js').WhatIf} */ w, sourceTokens) {
   const token = (j) => showToken(sourceTokens[j] ?? `#${j}`);
   const step = w.step + 1;
+  if ('layer' in w) {
+    const head = `${w.layer + 1}.${w.head + 1}`;
+    if (w.kind === 'headOff' || w.kind === 'headOn')
+      return t(w.kind === 'headOff' ? 'itemHeadOff' : 'itemHeadOn', { head, step });
+    if ('weights' in w)
+      return t('itemHeadPinWeights', {
+        head,
+        step,
+        weights: w.weights.map((x) => formatNumber(x)).join(', '),
+      });
+    const key =
+      w.kind === 'headMask' ? 'itemHeadMask' : w.kind === 'headUnmask' ? 'itemHeadUnmask' : 'itemHeadPin';
+    return t(key, { head, token: token('token' in w ? w.token : -1), step });
+  }
   if (w.kind === 'temperature') return t('itemTemperature', { tau: formatFloat32(w.tau), step });
   if ('weights' in w)
     return t('itemPinWeights', { step, weights: w.weights.map((x) => formatNumber(x)).join(', ') });
@@ -134,6 +149,7 @@ export function whatIfMark(record, sourceTokens) {
   const masked = record.masked ? sourceTokens.filter((_, j) => record.masked?.[j]) : [];
   if (masked.length)
     parts.push(t('markMasked', { tokens: masked.map((token) => `“${showToken(token)}”`).join(' ') }));
+  if (record.headOff || record.headPinned || record.headMasked) parts.push(t('markHeads'));
   if (record.temperature !== 1) parts.push(t('markTemperature', { tau: formatFloat32(record.temperature) }));
   return parts.join(' · ');
 }

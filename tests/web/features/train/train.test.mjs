@@ -134,11 +134,25 @@ describe('what a run will use', () => {
     assert.equal(valueOf('hidden'), 32);
     // the score functions offered are the recipe's; Train starts the chosen ones in the link's order
     readLink(hashOf({ 'tr-task': 'dates', 'tr-scores': 'location,dot', 'tr-style': 'luong' }));
+    // and the Transformer decoder, one more entry of the race, whatever the style
     assert.deepEqual(
       scoreOptions().map((s) => s.name),
-      recipe()?.scores.map((s) => s.name),
+      [...(recipe()?.scores.map((s) => s.name) ?? []), 'transformer'],
     );
     assert.deepEqual(chosenScores(), ['location', 'dot']);
+    readLink(hashOf({ 'tr-task': 'zh', 'tr-scores': 'transformer,additive', 'tr-style': 'bahdanau' }));
+    assert.deepEqual(chosenScores(), ['transformer', 'additive']);
+    assert.equal(scoreOptions().find((s) => s.name === 'transformer')?.ok, true);
+    // the picture task has no Transformer decoder: the entry is not offered, nor trained
+    readLink(hashOf({ 'tr-task': 'scenes', 'tr-scores': 'transformer,additive' }));
+    assert.equal(
+      scoreOptions().some((s) => s.name === 'transformer'),
+      false,
+    );
+    assert.deepEqual(chosenScores(), ['additive']);
+    // own pairs: the trainer's recipe for them under the Transformer decoder
+    readLink(hashOf({ 'tr-data': 'pairs', 'tr-scores': 'transformer' }));
+    assert.deepEqual(chosenScores(), ['transformer']);
   });
 });
 

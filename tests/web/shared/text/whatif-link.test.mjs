@@ -59,6 +59,14 @@ test('a malformed item is left out and named; the others are kept', () => {
     'm2@3@4',
     'm99999999@1',
     'm1@99999999',
+    'hm1.2@3',
+    'ho1.2.0@3',
+    'hx1.2@3',
+    'hm1@3',
+    'hm64.0.1@3',
+    'hp1.2.0/0@4',
+    'hp1.2.@4',
+    'hm1.2.-1@3',
   ]) {
     assert.equal(parseWhatIf(bad), null, bad);
     const notes = [];
@@ -102,4 +110,35 @@ test('the worker is handed each kind as [step, argument] pairs', () => {
     ],
     temperatures: [[2, 0.5]],
   });
+});
+
+test('the head what-ifs read back as written, and the worker gets them only for a Transformer decoder', () => {
+  const items = [
+    { kind: 'headMask', step: 3, layer: 1, head: 2, token: 0 },
+    { kind: 'headUnmask', step: 5, layer: 1, head: 2, token: 0 },
+    { kind: 'headPin', step: 4, layer: 0, head: 3, token: 1 },
+    { kind: 'headPin', step: 2, layer: 1, head: 0, weights: [1, 3, 0] },
+    { kind: 'headOff', step: 1, layer: 0, head: 1 },
+    { kind: 'headOn', step: 6, layer: 0, head: 1 },
+    { kind: 'mask', step: 0, token: 2 },
+  ];
+  const field = writeWhatIfs(items);
+  assert.equal(field, 'hm1.2.0@3,hu1.2.0@5,hp0.3.1@4,hp1.0.1/3/0@2,ho0.1@1,hn0.1@6,m2@0');
+  const notes = [];
+  assert.deepEqual(readWhatIfUrl(hashOf(field), notes), items);
+  assert.deepEqual(notes, []);
+  // Session.beam's BeamWhatIfs and engine-api's decode take this form: [step, layer, head, …]
+  const session = { masks: [[0, 2]], unmasks: [], pins: [], temperatures: [] };
+  assert.deepEqual(decodeOptions(items), {
+    ...session,
+    headMasks: [[3, 1, 2, 0]],
+    headUnmasks: [[5, 1, 2, 0]],
+    headPins: [
+      [4, 0, 3, 1],
+      [2, 1, 0, [1, 3, 0]],
+    ],
+    headOffs: [[1, 0, 1]],
+    headOns: [[6, 0, 1]],
+  });
+  assert.deepEqual(decodeOptions(items, false), session);
 });

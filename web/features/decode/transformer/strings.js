@@ -17,6 +17,14 @@ export default {
     values: 'The values vⱼ ({n} × {dk})',
     headOutput: 'Σⱼ αⱼ vⱼ (1 × {dk}): this head’s part of the concatenation',
     headOff: 'this head is switched off: its output is 0',
+    headWhatIfs: 'What if… head {head} (from step {step})',
+    headWhatIfsHint:
+      'Click a token to pin this head’s weights on it at this step; ✕ masks the token for this head alone from this step on. The other heads and the later steps follow.',
+    headSwitchOff: 'switch head {head} off from this step on',
+    headBackOn: 'switch head {head} back on from this step on',
+    headPinToken: 'pin head {head} on “{token}” at step {step}',
+    headMaskToken: 'mask “{token}” for head {head} from step {step} on',
+    headUnmaskToken: 'unmask “{token}” for head {head} from step {step} on',
     selfTitle: 'Masked self-attention over the tokens written so far',
     selfLead:
       'Row r is step r: the token fed in attends to itself and to the tokens before it. The grey cells above the diagonal are the future: the engine does not compute them.',
@@ -61,6 +69,14 @@ export default {
     values: '值 vⱼ（{n} × {dk}）',
     headOutput: 'Σⱼ αⱼ vⱼ（1 × {dk}）：这个头在拼接中的部分',
     headOff: '这个头已关闭：它的输出为 0',
+    headWhatIfs: '假如……头 {head}（从第 {step} 步起）',
+    headWhatIfsHint:
+      '点击一个词元，在这一步把这个头的权重固定在它上面；✕ 从这一步起只对这个头屏蔽该词元。其他头和后面的步骤随之变化。',
+    headSwitchOff: '从这一步起关闭头 {head}',
+    headBackOn: '从这一步起重新打开头 {head}',
+    headPinToken: '第 {step} 步把头 {head} 固定在“{token}”上',
+    headMaskToken: '从第 {step} 步起对头 {head} 屏蔽“{token}”',
+    headUnmaskToken: '从第 {step} 步起对头 {head} 取消屏蔽“{token}”',
     selfTitle: '对已写出词元的掩码自注意力',
     selfLead:
       '第 r 行是第 r 步：输入的词元关注它自己和它之前的词元。对角线以上的灰色格子是未来：引擎不计算它们。',
