@@ -150,7 +150,8 @@ export interface TopToken {
 /**
  * One decoding step, every stage with the engine’s numbers. Shape letters: n source tokens,
  * da additive attention size, dh encoder state size, Hd decoder state size, Vt target
- * vocabulary, k top-k tokens (DecodeOptions.topK).
+ * vocabulary, k top-k tokens (DecodeOptions.topK); the Transformer decoder’s: L layers,
+ * h heads, dk = d / h, d model size, f feed-forward size, t tokens fed so far (index + 1).
  */
 export interface StepRecord {
   /** the step's position in the session, from 0 */
@@ -217,6 +218,52 @@ export interface StepRecord {
   pin: 'none' | 'token' | 'weights';
   /** τ of this step's softmax */
   temperature: number;
+  /** 'transformer': the fields above are its last layer's cross-attention (weights averaged over the heads, context its output c, query its u, state x_L, prevState x_0 = emb + PE; scores null), the fields below every layer × head; 'gru': the fields below are null */
+  decoder: 'gru' | 'transformer';
+  /** L × h × t: transformer: masked self-attention scores q·k/√dk over the tokens fed so far (<s> first); later positions are not computed */
+  selfScores: Tensor | null;
+  /** L × h × t: transformer: softmax of selfScores, this step's row of the causal triangle */
+  selfWeights: Tensor | null;
+  /** L × h × dk: transformer: Σ_j selfWeights_j v_j, each head's output */
+  selfContext: Tensor | null;
+  /** L × h × n: transformer: cross-attention scores q·k_j/√dk over the source, before τ; −Infinity at masked tokens */
+  crossScores: Tensor | null;
+  /** L × h × n: transformer: softmax(crossScores / τ), or a head's pinned weights */
+  crossWeights: Tensor | null;
+  /** L × h × dk: transformer: Σ_j crossWeights_j v_j, each head's output (0 for a head switched off) */
+  crossContext: Tensor | null;
+  /** L × d: transformer: x_{l−1}, each layer's input (layer 0: emb + PE) */
+  layerInput: Tensor | null;
+  /** L × d: transformer: a, the self-attention heads concatenated through W_o */
+  selfOutput: Tensor | null;
+  /** L × d: transformer: u = LayerNorm1(x + a), the cross-attention's query input */
+  norm1: Tensor | null;
+  /** L × d: transformer: c, the cross-attention heads concatenated through W_o */
+  crossOutput: Tensor | null;
+  /** L × d: transformer: v = LayerNorm2(u + c) */
+  norm2: Tensor | null;
+  /** L × f: transformer: the feed-forward block's activations */
+  ffnHidden: Tensor | null;
+  /** L × d: transformer: x_l = LayerNorm3(v + FFN(v)), the next layer's input */
+  layerOutput: Tensor | null;
+  /** L × h × dk: transformer, on request (qkv): each head's q = W_q x + b_q */
+  selfQuery: Tensor | null;
+  /** L × h × t × dk: transformer, on request: each head's keys of the tokens fed so far (the cache and this step's row) */
+  selfKey: Tensor | null;
+  /** L × h × t × dk: transformer, on request: each head's values likewise */
+  selfValue: Tensor | null;
+  /** L × h × dk: transformer, on request: each head's q = W_q u + b_q */
+  crossQuery: Tensor | null;
+  /** L × h × n × dk: transformer, on request: each head's k_j = W_k h_j + b_k */
+  crossKey: Tensor | null;
+  /** L × h × n × dk: transformer, on request: each head's v_j = W_v h_j + b_v */
+  crossValue: Tensor | null;
+  /** L × h × n: transformer what-if: 1 where a head's own mask hides the token (besides masked); null when none */
+  headMasked: Tensor | null;
+  /** L × h: transformer what-if: 1 where a head's weights were pinned at this step; null when none */
+  headPinned: Tensor | null;
+  /** L × h: transformer what-if: 1 where a head was switched off; null when none */
+  headOff: Tensor | null;
 }
 
 /**
