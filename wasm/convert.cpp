@@ -114,12 +114,15 @@ float to_temperature(const val &v, const std::string &field) {
     const double d = v.as<double>();
     // The range is the float's the engine will use (0.001 as a double is just below 1e-3f), and
     // the message shows the number given, not its float: 5e-324 is not 0, 1000.0001 not 1000.
-    const float t = std::abs(d) <= 3.4e38 ? static_cast<float>(d) : std::nanf("");
+    // details.name: the field for a value no float holds (NaN, infinite, past float32's range),
+    // 'temperature' (the engine's own check's name) for a float out of the range.
+    const bool a_float = std::abs(d) <= 3.4e38;
+    const float t = a_float ? static_cast<float>(d) : std::nanf("");
     if (!(t >= limits::min_temperature && t <= limits::max_temperature))
         throw InputError(ErrorCode::bad_argument,
                          field + ": temperature must be from " + number_text(limits::min_temperature) + " to " +
                              number_text(limits::max_temperature) + ", got " + number_text(d),
-                         {{"name", std::string("temperature")}});
+                         {{"name", a_float ? std::string("temperature") : field}});
     return t;
 }
 

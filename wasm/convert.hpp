@@ -81,9 +81,9 @@ std::vector<std::string> own_keys(const val &object);
 std::int64_t whole_number(const val &v, const std::string &field, std::int64_t lo, std::int64_t hi);
 
 // A softmax temperature within [limits::min_temperature, limits::max_temperature] as the float the
-// engine uses. bad_argument naming `field` for a value that is not a number; for a number out of
-// range bad_argument naming "temperature" (as the engine's own check does), the number given
-// shown exactly.
+// engine uses. bad_argument, the number given shown exactly, with details.name `field` for a value
+// that is not a number or that no float holds (NaN, ±Infinity, past float32), and "temperature"
+// (as the engine's own check names it) for a float outside the range.
 float to_temperature(const val &v, const std::string &field = "options.temperature");
 
 // The same with code limit_exceeded (a size the engine will not take on).

@@ -142,8 +142,10 @@ describe('beam search with what-ifs', () => {
     );
     for (const bad of [[1, -1, 1], [0, 0, 0], [1, 1], [], new Float32Array(4)])
       refused({ pins: [[0, bad]] }, 'weights');
-    for (const bad of [0, -1, NaN, Infinity, 1e300, 1e-300, 1e6])
-      refused({ temperatures: [[0, bad]] }, 'temperature');
+    for (const bad of [0, -1, 1e-300, 1e6]) refused({ temperatures: [[0, bad]] }, 'temperature');
+    // a value no float holds is named by where it is
+    for (const bad of [NaN, Infinity, 1e300])
+      refused({ temperatures: [[0, bad]] }, 'whatIfs.temperatures[0][1]');
     refused({ masks: [[-1, 0]] }, 'what_ifs');
     // Checked before the search: a bad one at a step no beam reaches is refused all the same.
     refused({ masks: [[10, 7]] }, 'source_index');

@@ -242,8 +242,14 @@ describe('limits', () => {
     const steps = engineError(() => model.decode('1/2/03', { maxSteps: limits.maxSteps + 1 }));
     assert.equal(steps.code, 'bad_argument');
     assert.match(steps.message, new RegExp(`from 0 to ${limits.maxSteps}, got ${limits.maxSteps + 1}$`));
-    const beam = session.beam(limits.maxBeamWidth);
+    // The widest beam over the model's own length passes; over maxSteps steps its hypotheses
+    // are past the memory budget (each field within its limit, their product not).
+    const beam = keep(model.decode('1/2/03')).beam(limits.maxBeamWidth);
     assert.equal(beam.beams.length, Math.min(limits.maxBeamWidth, beam.beams.length));
+    const deep = engineError(() => session.beam(limits.maxBeamWidth));
+    assert.equal(deep.code, 'limit_exceeded');
+    assert.equal(deep.details.name, 'hypothesis steps');
+    assert.equal(deep.details.limit, limits.maxWorkBytes);
     assert.ok(beam.beams.length > 16, 'a beam wider than the old bindings-only limit');
     const wide = engineError(() => session.beam(limits.maxBeamWidth + 1));
     assert.equal(wide.code, 'bad_argument');
