@@ -7,22 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { useTrainer } from './trainer-fixture.mjs';
+import { errorOf, useTrainer } from './trainer-fixture.mjs';
 
 let T;
 const { keep } = useTrainer((loaded) => (T = loaded));
 
 const heapBytes = () => T.HEAPU8.buffer.byteLength;
 const MiB = 2 ** 20;
-
-function errorOf(f) {
-  try {
-    f();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error');
-}
 
 // A small run trains and evaluates: the module still works.
 function stillWorks() {
