@@ -31,3 +31,13 @@ export function useEngine(onLoad) {
   after(() => assert.equal(ap.count_emval_handles(), 0, 'emval handles left at the end'));
   return { keep: (object) => (live.push(object), object) };
 }
+
+/** The error `f` throws; fails when it does not throw. */
+export function errorOf(f) {
+  try {
+    f();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('no error');
+}

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 
 import { loadAudio } from './load-audio.mjs';
 import { loadImaging, readModel } from './load-imaging.mjs';
+import { errorOf } from './engine-fixture.mjs';
 
 const im = await loadImaging();
 const au = await loadAudio();
@@ -16,15 +17,6 @@ beforeEach(() => (handles = [im.count_emval_handles(), au.count_emval_handles()]
 afterEach(() =>
   assert.deepEqual([im.count_emval_handles(), au.count_emval_handles()], handles, 'handles leaked'),
 );
-
-function errorOf(f) {
-  try {
-    f();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error');
-}
 
 function captionWorks() {
   const model = im.ImageModel.load(readModel('scenes-additive-bahdanau.safetensors'));

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { makeCheckpoint, sourceText } from './checkpoint-builder.mjs';
-import { useEngine } from './engine-fixture.mjs';
+import { errorOf, useEngine } from './engine-fixture.mjs';
 
 const modelsDir = new URL('../../web/models/', import.meta.url);
 const shipped = (name) => new Uint8Array(readFileSync(new URL(`${name}.safetensors`, modelsDir)));
@@ -19,15 +19,6 @@ const { keep } = useEngine((loaded) => (ap = loaded));
 
 const heapBytes = () => ap.HEAPU8.buffer.byteLength;
 const MiB = 2 ** 20;
-
-function errorOf(f) {
-  try {
-    f();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error');
-}
 
 function stillWorks() {
   const model = keep(ap.Model.load(shipped('zh-additive-bahdanau')));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
-import { useEngine } from './engine-fixture.mjs';
+import { errorOf, useEngine } from './engine-fixture.mjs';
 
 const modelsDir = new URL('../../web/models/', import.meta.url);
 const shipped = (name) => new Uint8Array(readFileSync(new URL(`${name}.safetensors`, modelsDir)));
@@ -46,15 +46,6 @@ function join(header, data = new Uint8Array(0)) {
 }
 
 /** The error `f` throws; fails when it does not throw. */
-function errorOf(f) {
-  try {
-    f();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error');
-}
-
 // The coded error: a message always; `code` and `details` once the bindings hand them over.
 function assertCoded(error, { message, code, details = {} }) {
   assert.ok(error instanceof Error, `an Error, got ${error}`);

@@ -9,18 +9,10 @@ import { test } from 'node:test';
 import { makeCheckpoint, sourceText } from './checkpoint-builder.mjs';
 import { loadEngine } from './load-engine.mjs';
 import { MiB, admits, heapWithin, largestAdmitted } from './memory-fixture.mjs';
+import { errorOf } from './engine-fixture.mjs';
 
 const ap = await loadEngine();
 const limits = ap.limits();
-
-function errorOf(f) {
-  try {
-    f();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error');
-}
 
 /** Steps the session back to the most an export admits (its refusals' byte counts are linear in the steps), then exports. */
 function largestExport(session, exportIt) {

@@ -87,15 +87,7 @@ export function useTrainer(onLoad) {
   return { keep: (object) => (live.push(object), object) };
 }
 
-/** The error `f` throws; fails when it does not throw. */
-export function errorOf(f) {
-  try {
-    f();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error');
-}
+export { errorOf } from './engine-fixture.mjs';
 
 /** Reversal of 2–6 letters a–f as own pairs (200 lines: 180 train, 20 held out). */
 export function reversePairs() {
