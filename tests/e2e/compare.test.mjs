@@ -96,16 +96,25 @@ test('the Transformer-encoder model sits beside the BiGRU model, its heatmap its
 
 test('Compare ranks the models by held-out exact match, marks the best, defines the measure and says why cosine is weak', async () => {
   await page.goto(fx.link(compareHash({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' })));
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid^=accuracy-]').length >= 6, null, {
-    timeout: 30_000,
-  });
-  await page.waitForTimeout(500);
-  const shown = await page.$$eval('[data-testid^=accuracy-]', (els) =>
-    els.map((e) => ({ name: e.dataset.testid.slice('accuracy-'.length), value: Number(e.dataset.value) })),
+  // a model is ranked, and its card gives its figure, once its information is read: wait until
+  // every card has it, then read the cards and the ranking together
+  const handle = await page.waitForFunction(
+    () => {
+      const cards = [...document.querySelectorAll('section.model[data-testid^=compare-]')];
+      if (cards.length < 6 || cards.some((card) => !card.querySelector('[data-testid^=accuracy-]')))
+        return null;
+      return {
+        shown: [...document.querySelectorAll('[data-testid^=accuracy-]')].map((e) => ({
+          name: e.dataset.testid.slice('accuracy-'.length),
+          value: Number(e.dataset.value),
+        })),
+        ranked: [...document.querySelectorAll('[data-testid=compare-ranking] li')].map((e) => e.dataset.name),
+      };
+    },
+    null,
+    { timeout: 30_000 },
   );
-  const ranked = await page.$$eval('[data-testid=compare-ranking] li', (els) =>
-    els.map((e) => e.dataset.name),
-  );
+  const { shown, ranked } = await handle.jsonValue();
   const expected = [...new Map(shown.map((m) => [m.name, m.value])).entries()].sort((a, b) => b[1] - a[1]);
   assert.deepEqual(
     ranked.map((name) => expected.find(([n]) => n === name)?.[1]),

@@ -63,14 +63,17 @@ export function nativeRun() {
 /**
  * One trainer module per test file with the leak check of engine-fixture.mjs: objects made through
  * keep() are deleted after each test, and the live emval handle count must be back where it was.
- * @returns {{ keep: <T>(object: T) => T }}
+ * @returns {{ keep: <T>(object: T) => T, ready: Promise<any> }}
  */
 export function useTrainer(onLoad) {
   let T;
   let handlesAtStart;
   const live = [];
+  // A file's own before() may need the module: it awaits `ready` rather than trusting hook order,
+  // which node's runner does not keep for top-level hooks that await.
+  const ready = loadTrainer();
   before(async () => {
-    T = await loadTrainer();
+    T = await ready;
     onLoad(T);
   });
   beforeEach(() => {
@@ -84,7 +87,7 @@ export function useTrainer(onLoad) {
     assert.equal(T.count_emval_handles(), handlesAtStart, 'emval handles leaked');
   });
   after(() => assert.equal(T.count_emval_handles(), 0, 'emval handles left at the end'));
-  return { keep: (object) => (live.push(object), object) };
+  return { keep: (object) => (live.push(object), object), ready };
 }
 
 export { errorOf } from './engine-fixture.mjs';

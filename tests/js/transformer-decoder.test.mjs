@@ -13,9 +13,9 @@ import { readSafetensors } from './reference.mjs';
 import { errorOf, reversePairs, useTrainer } from './trainer-fixture.mjs';
 
 let T, page, bytes, tensors;
-const { keep } = useTrainer((loaded) => (T = loaded));
+const { keep, ready } = useTrainer(() => {});
 before(async () => {
-  page = await loadEngine();
+  [page, T] = await Promise.all([loadEngine(), ready]);
   // 2 layers × 4 heads of d = 8 (dk = 2) over a Transformer encoder's states, 3 training steps.
   const run = new T.TrainRun({
     pairs: reversePairs(),
