@@ -1410,3 +1410,21 @@ describe('on a phone and a small laptop', () => {
     );
   });
 });
+
+test('the first Tab stop skips to the step buttons, and the next Tab is one of them', async () => {
+  const page = await fx.open(hashOf({ view: 'decode', task: 'zh', input: 'tom chase jerry', lang: 'en' }));
+  await page.waitForSelector('[data-testid=decode]');
+  await page.keyboard.press('Tab');
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      return el?.getAttribute('data-testid') ?? el?.getAttribute('role') ?? el?.tagName ?? '';
+    });
+  assert.equal(await focused(), 'skip-link');
+  assert.equal(await page.locator('[data-testid=skip-link]').innerText(), 'Skip to the step buttons');
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'group');
+  await page.keyboard.press('Tab');
+  assert.match(await focused(), /^(reset|start|back|play|step|end)$/);
+  assert.equal(new URL(page.url()).hash.includes('main'), false, 'the link’s state stays in the address');
+});

@@ -1,13 +1,5 @@
 // Geometry the layout checks share: how many lines a text or a row of boxes takes, and what
-// reaches past the screen's right edge (checked for every view at a laptop's and a phone's width).
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-
-import { pageScreenshot, scrollThrough, urlSettled } from './browser.mjs';
-import { hashOf } from './decode-view.mjs';
-import { DESKTOP, PHONE } from './fixture.mjs';
-import { VIEW_STATES } from './views.mjs';
-
+// reaches past the screen's right edge (every-view.test.mjs checks it in every view state).
 /**
  * The lines a text takes: its text nodes' line boxes, told apart by their tops (an element's own
  * box is one rectangle however many lines its text wraps onto).
@@ -53,27 +45,3 @@ export const pastTheEdge = (page) =>
     }
     return { scrollWidth: document.documentElement.scrollWidth, width, found: found.slice(0, 5) };
   });
-
-/**
- * One test per view state and width (1440, and 375 on a touch screen) in `lang`: the page no wider
- * than the screen and nothing past its edge, once every part is drawn.
- * @param {ReturnType<typeof import('./fixture.mjs').useBrowser>} fx
- * @param {string} lang
- */
-export function edgeTests(fx, lang) {
-  for (const view of VIEW_STATES)
-    for (const [width, options] of [
-      [1440, DESKTOP],
-      [375, PHONE],
-    ])
-      test(`${view.name} at ${width} px`, async () => {
-        const page = await fx.open(hashOf({ view: view.id, ...view.hash, lang }), options);
-        await view.ready(page);
-        await urlSettled(page);
-        // every part drawn, as for a reader scrolling down (cards off screen skip their layout)
-        await scrollThrough(page, 0);
-        const found = await pastTheEdge(page);
-        assert.deepEqual(found, { scrollWidth: width, width, found: [] }, JSON.stringify(found));
-        await pageScreenshot(page, `${view.name}-${width}-${lang}`);
-      });
-}

@@ -12,7 +12,8 @@ export default {
     pinHint:
       'Click a token for all of the attention on it, or drag a weight: the engine divides the weights by their sum.',
     pinWeight: 'weight of “{token}” at step {step}',
-    unpin: 'unpin step {step}',
+    unpin: 'unpin step {step}’s attention from “{token}”',
+    unpinWeights: 'unpin step {step}’s weights',
     temperatureHeading: 'Attention temperature from this step on',
     temperatureHint:
       'τ < 1 sharpens the weights, τ > 1 flattens them: softmax(e / τ). The range is the engine’s ({min} to {max}).',
@@ -74,7 +75,8 @@ export default {
     pinToken: '把第 {step} 步的注意力固定在“{token}”上',
     pinHint: '点击一个词元，把全部注意力放在它上面；或拖动权重条：引擎会把权重除以它们的和。',
     pinWeight: '第 {step} 步“{token}”的权重',
-    unpin: '取消固定第 {step} 步',
+    unpin: '取消第 {step} 步对“{token}”的固定',
+    unpinWeights: '取消固定第 {step} 步的权重',
     temperatureHeading: '从这一步起的注意力温度',
     temperatureHint:
       'τ < 1 让权重更集中，τ > 1 让权重更平缓：softmax(e / τ)。范围取自引擎（{min} 到 {max}）。',
