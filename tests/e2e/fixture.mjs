@@ -1,8 +1,13 @@
 // The browser tests' fixture. A test file calls useBrowser() once: one static server (build/web)
 // and one headless Chromium serve the whole file (node's runner gives each file a process of its
-// own), and every test opens fresh browser contexts, closed when it ends. The console errors and
-// uncaught exceptions of a test's pages fail that test (in an afterEach), so a message is charged
-// to the test whose page activity produced it and not to a last "no console errors" test.
+// own). Every test gets contexts of its own that start empty: when a test ends, its pages are
+// closed and the context's storage (local and session storage, IndexedDB, the Cache API,
+// cookies) is cleared, and the context waits for the next test asking for the same options; a
+// context a test changed for good (a route, an init script, an exposed function, offline, a
+// permission) is closed instead. A reused context loads the page in about half the time of a new
+// one. The console errors and uncaught exceptions of a test's pages fail that test (in an
+// afterEach), so a message is charged to the test whose page activity produced it and not to a
+// last "no console errors" test.
 import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
 
@@ -10,6 +15,23 @@ import { launchBrowser, watchConsole } from './browser.mjs';
 import { serveBuild } from './static-server.mjs';
 
 export const DESKTOP = { viewport: { width: 1440, height: 1000 } };
+
+/** A context's methods whose effect outlives its pages: a context that used one is not reused. */
+const LASTING = [
+  'route',
+  'routeFromHAR',
+  'routeWebSocket',
+  'addInitScript',
+  'exposeFunction',
+  'exposeBinding',
+  'setOffline',
+  'grantPermissions',
+  'setExtraHTTPHeaders',
+  'setGeolocation',
+  'setHTTPCredentials',
+];
+/** A same-origin address that serves an empty page, where a used context's storage is cleared. */
+const EMPTY = '__empty';
 export const PHONE = { viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true };
 
 /**
@@ -28,9 +50,13 @@ export function useBrowser() {
   let browser;
   /**
    * The contexts open for the running test and the kept ones.
-   * @type {Set<{ context: import('playwright-core').BrowserContext, errors: string[], keep: boolean, closed: boolean }>}
+   * @typedef {{ context: import('playwright-core').BrowserContext, key: string, errors: string[],
+   *   expected: RegExp | undefined, keep: boolean, closed: boolean, dirty: boolean }} Entry
+   * @type {Set<Entry>}
    */
   const open = new Set();
+  /** Emptied contexts waiting for a test that asks for their options, by those options. @type {Map<string, Entry[]>} */
+  const idle = new Map();
 
   // Started by the first hook or test that needs them: node 20 runs a file's top-level before()
   // hooks as they are declared, so another before() may ask for a page before this one is done.
@@ -40,20 +66,48 @@ export function useBrowser() {
       [server, browser] = started;
     }));
   before(start);
+  /** Closes the context's pages and clears what the page stored, for the next test; or closes it. */
+  async function release(entry) {
+    // a test may have closed it already (one context after another in a loop)
+    if (entry.closed) return;
+    if (entry.dirty) return entry.context.close();
+    await Promise.all(entry.context.pages().map((page) => page.close()));
+    const page = await entry.context.newPage();
+    await page.goto(`${server.url}${EMPTY}`);
+    await page.evaluate(async () => {
+      localStorage.clear();
+      sessionStorage.clear();
+      for (const { name } of await indexedDB.databases())
+        if (name)
+          await new Promise((resolve, reject) => {
+            const request = indexedDB.deleteDatabase(name);
+            request.onsuccess = request.onblocked = resolve;
+            request.onerror = () => reject(request.error);
+          });
+      for (const name of await caches.keys()) await caches.delete(name);
+      for (const registration of await navigator.serviceWorker.getRegistrations())
+        await registration.unregister();
+    });
+    await page.close();
+    await entry.context.clearCookies();
+    entry.errors.length = 0;
+    idle.set(entry.key, [...(idle.get(entry.key) ?? []), entry]);
+  }
+
   afterEach(async () => {
     const errors = [];
     for (const entry of open) {
       errors.push(...entry.errors.splice(0));
       if (!entry.keep) {
         open.delete(entry);
-        // a test may have closed it already (one context after another in a loop)
-        if (!entry.closed) await entry.context.close();
+        await release(entry);
       }
     }
     assert.deepEqual(errors, [], 'console errors or uncaught exceptions in this test’s pages');
   });
   after(async () => {
     await starting;
+    idle.clear();
     await browser?.close();
     await server?.close();
   });
@@ -74,13 +128,25 @@ export function useBrowser() {
      */
     async context(options = {}, { keep = false, expected } = {}) {
       await start();
-      const context = await browser.newContext({ ...DESKTOP, acceptDownloads: true, ...options });
-      const entry = { context, errors: [], keep, closed: false };
-      context.on('close', () => (entry.closed = true));
-      const errors = expected ? { push: (e) => expected.test(e) || entry.errors.push(e) } : entry.errors;
-      context.on('page', (page) => watchConsole(page, errors));
+      const key = JSON.stringify(options);
+      let entry = idle.get(key)?.pop();
+      if (!entry) {
+        const context = await browser.newContext({ ...DESKTOP, acceptDownloads: true, ...options });
+        const made = { context, key, errors: [], expected: undefined, keep, closed: false, dirty: false };
+        context.on('close', () => (made.closed = true));
+        const sink = { push: (e) => made.expected?.test(e) || made.errors.push(e) };
+        context.on('page', (page) => watchConsole(page, sink));
+        // what cannot be undone for the next test marks the context to be closed after this one
+        for (const method of LASTING) {
+          const original = context[method].bind(context);
+          context[method] = (...args) => ((made.dirty = true), original(...args));
+        }
+        entry = made;
+      }
+      entry.keep = keep;
+      entry.expected = expected;
       open.add(entry);
-      return context;
+      return entry.context;
     },
     /**
      * A page in a fresh context.

@@ -25,6 +25,12 @@ const types = {
 export async function serveBuild() {
   statSync(join(root, 'index.html')); // fails early with a clear ENOENT when the page was not built
   const server = createServer((request, response) => {
+    // an empty page of this origin: the fixture clears a used context's storage there
+    if (request.url === '/__empty') {
+      response.writeHead(200, { 'content-type': types['.html'], 'content-security-policy': headerPolicy });
+      response.end('<!doctype html><title>empty</title>');
+      return;
+    }
     const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname)).replace(
       /^(\.\.[/\\])+/,
       '',
