@@ -407,6 +407,66 @@ test('own pairs: the engine’s reading, and its message for a bad line (the dat
   await checkTrace(page, name, run.evaluations.at(-1).probe);
 });
 
+test('a damaged store of kept models: the page works, names each damaged entry, and removes them', async () => {
+  const page = await fx.page();
+  await open(page, trainHash({}));
+  // what an older page, another tab or a hand may leave: null, a line without fields, one id twice
+  await page.evaluate(async () => {
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open('attention-playground');
+      request.onupgradeneeded = () => request.result.createObjectStore('trained-models');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const kept = {
+      id: 'zh-dot-bahdanau-step40-x',
+      label: 'zh · dot · step 40',
+      task: 'zh',
+      score: 'dot',
+      style: 'bahdanau',
+      encoder: 'gru',
+      step: 40,
+      heldoutExactMatch: 0.5,
+      bytes: 3,
+      created: 1,
+      origin: 'trained',
+    };
+    const store = db.transaction('trained-models', 'readwrite').objectStore('trained-models');
+    store.put([kept, null, { id: 'half' }, { ...kept, label: 'again' }], 'index');
+    store.put(new Uint8Array([1, 2, 3]), `bytes:${kept.id}`);
+    await new Promise((resolve) => (store.transaction.oncomplete = resolve));
+    db.close();
+  });
+  await open(page, trainHash({}));
+  const section = page.locator('[data-testid=saved-models]');
+  await section.locator('[data-testid="saved-zh-dot-bahdanau-step40-x"]').waitFor();
+  const notes = await page.$$eval('p[data-testid^=saved-damaged-]', (els) =>
+    els.map((el) =>
+      [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent)
+        .join('')
+        .trim(),
+    ),
+  );
+  assert.deepEqual(notes, [
+    'Entry 2 of the list kept in this browser is damaged and is not listed: it is not a model’s record.',
+    'Entry 3 of the list kept in this browser is damaged and is not listed: its field “label” is missing or wrong.',
+    'Entry 4 of the list kept in this browser is damaged and is not listed: model zh-dot-bahdanau-step40-x is listed already.',
+  ]);
+  await shot(section, 'train-damaged-store');
+  // the kept model is listed once, and one entry goes by its own button
+  assert.equal(await section.locator('li[data-testid^=saved-]').count(), 1);
+  await page.click('[data-testid=saved-damaged-remove-1]');
+  await page.waitForFunction(() => document.querySelectorAll('p[data-testid^=saved-damaged-]').length === 2);
+  await page.click('[data-testid=saved-damaged-remove-all]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid^=saved-damaged-]'));
+  // repaired in the store: a reload reads the one model and nothing damaged
+  await open(page, trainHash({}));
+  await section.locator('[data-testid="saved-zh-dot-bahdanau-step40-x"]').waitFor();
+  assert.equal(await page.locator('[data-testid^=saved-damaged-]').count(), 0);
+});
+
 test('at 375 px the view fits the width', async () => {
   const phone = await fx.open(trainHash({ 'tr-scores': 'additive,cosine', 'tr-steps': '60' }), {
     viewport: { width: 375, height: 800 },

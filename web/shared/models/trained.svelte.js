@@ -8,7 +8,14 @@ import { choice, chooseModel } from '../text/choice.svelte.js';
 import { stepper } from '../text/decode.svelte.js';
 import { page } from '../view.svelte.js';
 import { engine, engineApi, loadEngine, models, modelSources } from '../engine/engine.svelte.js';
-import { deleteSaved, listSaved, saveModel, savedBytes } from './saved-models.js';
+import {
+  deleteSaved,
+  listSaved,
+  removeAllDamaged,
+  removeDamaged,
+  saveModel,
+  savedBytes,
+} from './saved-models.js';
 import { declareLink } from '../link/link.svelte.js';
 import { noteLink } from '../link/notes.svelte.js';
 import { Text } from '../i18n/translate.js';
@@ -21,6 +28,9 @@ export const saved = $state({
   status: 'loading',
   /** @type {import('./saved-models.js').SavedModel[]} */
   list: [],
+  /** entries of the browser's index that are not whole models, set aside to be removed */
+  /** @type {import('./saved-models.js').DamagedEntry[]} */
+  damaged: [],
   /** @type {string | Text} the last file load's or save's problem, in the engine's words */
   error: '',
   /** @type {string | Text} */
@@ -59,8 +69,10 @@ function chooseLinked() {
 
 export async function refreshSaved() {
   try {
-    saved.list = await listSaved();
-    for (const m of saved.list) register(m.id);
+    const { models, damaged } = await listSaved();
+    for (const m of models) register(m.id);
+    saved.list = models;
+    saved.damaged = damaged;
     saved.status = 'ready';
   } catch (error) {
     saved.status = 'unavailable';
@@ -118,6 +130,19 @@ export async function keepModel(meta, bytes) {
     saved.error = new Text(modelsDict, 'notKeptError', { message: error?.message ?? error });
     return false;
   }
+}
+
+/**
+ * Removes a damaged entry (or all of them) from the browser's index, then reads the index again.
+ * @param {import('./saved-models.js').DamagedEntry | 'all'} entry
+ */
+export async function removeDamagedEntry(entry) {
+  try {
+    await (entry === 'all' ? removeAllDamaged() : removeDamaged(entry));
+  } catch (error) {
+    saved.error = new Text(modelsDict, 'notRemoved', { message: error?.message ?? error });
+  }
+  await refreshSaved();
 }
 
 export async function forgetModel(id) {
