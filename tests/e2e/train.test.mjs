@@ -646,19 +646,13 @@ describe('a location run of dates, trained once, in Decode, Compare and Beam', (
     await page.setViewportSize({ width: 1440, height: 1000 });
   });
 
-  // Known regression, open since the merge of the page's defects and the Transformer's panels: a
-  // reload leaves Beam without the kept model's beams; marked todo so it is reported, not hidden.
-  test(
-    'kept: a reload lists it and the link still names it',
-    { todo: 'Beam after a reload with a kept model shows no beams' },
-    async () => {
-      const beams = want.beam;
-      await page.reload();
-      await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
-      const score0 = await page.getAttribute('[data-testid=beam-0] .score', 'data-value');
-      assert.equal(Number(score0), beams.scores[0], 'after a reload: the kept model’s best beam');
-    },
-  );
+  test('kept: a reload lists it and the link still names it', async () => {
+    const beams = want.beam;
+    await page.reload();
+    await page.waitForSelector('[data-testid=beam-heatmap] svg', { timeout: 30_000 });
+    const score0 = await page.getAttribute('[data-testid=beam-0] .score', 'data-value');
+    assert.equal(Number(score0), beams.scores[0], 'after a reload: the kept model’s best beam');
+  });
 });
 
 /** The weights of row i of a heatmap, as the page wrote them (data-value). */

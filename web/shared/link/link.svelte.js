@@ -163,18 +163,19 @@ export function openLink(hash, io) {
 
 // history.replaceState costs Chromium from under 1 ms to ~10 ms (it waits on the browser
 // process, which is busy right after a frame): up to a step's whole budget. So the hash is
-// written once the person has stopped for URL_DELAY ms, after the step's frame has been painted:
-// a burst of steps (play, a held arrow key, quick clicks) writes only its last state. Copy link
-// and leaving the page write it at once.
+// written URL_DELAY ms after a change, after the step's frame has been painted: a burst of steps
+// (play, a held arrow key, quick clicks) writes at most once every URL_DELAY ms, its last state
+// last. The delay runs from the burst's first change, not its latest: a state that changes all
+// the time (a run training, a chart filling in) must not hold the address back for good, where a
+// reload would open an older state. Copy link and leaving the page write it at once.
 export const URL_DELAY = 250;
 let pending = /** @type {string | null} */ (null);
 let timer = /** @type {any} */ (0);
 
-/** Writes the states' hash once the person pauses (an effect in App calls it: it follows every field). */
+/** Writes the states' hash soon (an effect in App calls it: it follows every field). */
 export function syncLink() {
   pending = linkHash();
-  clearTimeout(timer);
-  timer = setTimeout(flushLink, URL_DELAY);
+  timer ||= setTimeout(flushLink, URL_DELAY);
 }
 
 // A view's code, and the state that reads the view's fields from the link, load when the view
@@ -210,6 +211,7 @@ export function keepLinkWhile(loading) {
 /** Writes a pending hash now (before the address is read, e.g. by Copy link, or as the page is left). */
 export function flushLink() {
   clearTimeout(timer);
+  timer = 0;
   if (pending === null || viewsLoading) return;
   if (pending !== address.current()) address.replace(pending);
   pending = null;
@@ -218,5 +220,6 @@ export function flushLink() {
 /** A hash the person typed or followed wins over a write still waiting (main.js then reloads from it). */
 export function dropPendingLink() {
   clearTimeout(timer);
+  timer = 0;
   pending = null;
 }

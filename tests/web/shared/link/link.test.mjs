@@ -137,7 +137,7 @@ describe('a feature that loads later, and the writes', () => {
     assert.equal(linkHash(), '#view=listen&lang=en');
   });
 
-  test('the hash is written once the person pauses, and held while a view’s code is on its way', async () => {
+  test('the hash is written soon after a change, at most every URL_DELAY ms, and held while a view’s code is on its way', async () => {
     const written = [];
     let address = '#view=decode';
     openLink(address, { replace: (hash) => written.push((address = hash)), current: () => address });
@@ -165,13 +165,25 @@ describe('a feature that loads later, and the writes', () => {
       assert.equal(written.length, 2);
       assert.match(written[1], /^#view=sandbox&/);
 
+      // a state that changes all the time (a run training) still reaches the address every
+      // URL_DELAY ms or so, and its last state last: a reload never opens one long gone
+      for (let i = 0; i < 10; i++) {
+        page.view.page.view = i % 2 ? 'compare' : 'beam';
+        syncLink();
+        mock.timers.tick(100);
+      }
+      assert.equal(written.length, 2 + 3, 'three writes in the second of changes');
+      mock.timers.tick(URL_DELAY);
+      assert.equal(written.length, 6);
+      assert.match(written[5], /^#view=compare&/);
+
       // the person edits the address: a write still waiting is dropped
       page.view.page.view = 'decode';
       syncLink();
       dropPendingLink();
       mock.timers.tick(URL_DELAY);
       flushLink();
-      assert.equal(written.length, 2);
+      assert.equal(written.length, 6);
     } finally {
       mock.timers.reset();
     }
