@@ -19,8 +19,6 @@ using apg::test::u;
 
 namespace {
 
-constexpr std::size_t sizes[] = {1, 3, 4, 5, 8, 17, 64, 65};
-
 // A matrix stored with a row stride (wider than its rows, as one head's columns of Q are).
 struct Strided {
     std::vector<float> data;
@@ -127,7 +125,7 @@ void check_case(const Case &t, const char *what) {
 
 TEST_CASE("fused attention matches the double-precision reference at every awkward size") {
     core::Rng rng(28);
-    for (std::size_t n : sizes)
+    for (std::size_t n : test::block_sizes)
         for (std::size_t d : {std::size_t{3}, std::size_t{8}, std::size_t{17}}) {
             Case t{random_rows(n, d, 0, rng, 1.0f),
                    random_rows(n, d, 0, rng, 1.0f),
@@ -142,7 +140,7 @@ TEST_CASE("fused attention reads strided views and takes keys and values from an
     // Cross-attention: nq queries from one sequence, nk keys and values from another, dv ≠ dk, every
     // operand one head's columns of a wider matrix (stride > cols).
     core::Rng rng(29);
-    for (std::size_t nq : sizes)
+    for (std::size_t nq : test::block_sizes)
         for (std::size_t nk : {std::size_t{1}, std::size_t{5}, std::size_t{65}, std::size_t{130}}) {
             Case t{random_rows(nq, 16, 48, rng, 1.0f),
                    random_rows(nk, 16, 5, rng, 1.0f),
@@ -155,7 +153,7 @@ TEST_CASE("fused attention reads strided views and takes keys and values from an
 
 TEST_CASE("fused attention honours key padding, an allowed matrix and a causal offset") {
     core::Rng rng(30);
-    for (std::size_t n : sizes) {
+    for (std::size_t n : test::block_sizes) {
         std::vector<std::uint8_t> keys(n), allowed(n * n);
         for (auto &b : keys) b = rng.below(4) != 0;
         keys[0] = 1; // query 0 of a causal mask sees key 0 only
@@ -169,7 +167,7 @@ TEST_CASE("fused attention honours key padding, an allowed matrix and a causal o
     }
     // The last nq of nk positions decoded at once (a decoder with a cache of earlier keys):
     // query r sees keys up to nk − nq + r.
-    for (std::size_t nk : sizes)
+    for (std::size_t nk : test::block_sizes)
         for (std::size_t nq = 1; nq <= nk; nq += 4) {
             const Case t{random_rows(nq, 8, 0, rng, 1.0f),
                          random_rows(nk, 8, 0, rng, 1.0f),
@@ -201,7 +199,7 @@ TEST_CASE("fused attention of scores that would overflow a naive exp stays finit
     // maximum keeps every exponent ≤ 0. Rows 0 … 63 also see their maximum grow tile after tile
     // (keys sorted by increasing score), the case that rescales the most.
     core::Rng rng(32);
-    for (std::size_t n : sizes) {
+    for (std::size_t n : test::block_sizes) {
         Case t{random_rows(n, 24, 0, rng, 8.0f),
                random_rows(n, 24, 0, rng, 8.0f),
                random_rows(n, 5, 0, rng, 1.0f),
@@ -228,7 +226,7 @@ TEST_CASE("fused attention with equal scores averages the values exactly") {
     // Every score 0: every weight e^0 = 1 exactly and their sum n is exact, so out = mean of v; with
     // v's rows 0, 1, …, n − 1 the mean is (n − 1)/2. What rounds is 1/n (or the division) and the n
     // products and sums of the weighted sum: γ_{n+2} relative.
-    for (std::size_t n : sizes)
+    for (std::size_t n : test::block_sizes)
         for (const auto &impl : test::implementations) {
             CAPTURE(n);
             CAPTURE(impl.name);

@@ -18,8 +18,6 @@ using apg::test::u;
 
 namespace {
 
-constexpr std::size_t sizes[] = {1, 3, 4, 5, 8, 17, 64, 65};
-
 void run(bool simd, core::Op op_a, core::Op op_b, const std::vector<float> &a, const std::vector<float> &b,
          std::vector<float> &c, std::size_t m, std::size_t n, std::size_t k, bool accumulate) {
     if (simd)
@@ -37,7 +35,7 @@ TEST_CASE("gemm matches double precision within Higham's bound, and the packed S
     const core::Op ops[] = {core::Op::plain, core::Op::transposed};
     for (core::Op op_a : ops)
         for (core::Op op_b : ops)
-            for (std::size_t m : sizes)
+            for (std::size_t m : test::block_sizes)
                 for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{13}, std::size_t{65}})
                     for (std::size_t k : {std::size_t{1}, std::size_t{4}, std::size_t{17}, std::size_t{64}})
                         for (bool accumulate : {false, true}) {

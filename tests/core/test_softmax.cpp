@@ -60,14 +60,12 @@ void check_close(const std::vector<float> &got, const std::vector<double> &want,
     }
 }
 
-constexpr std::size_t lengths[] = {1, 3, 4, 5, 8, 17, 64, 257};
-
 } // namespace
 
 TEST_CASE("softmax matches the double-precision reference at every length, masked or not") {
     core::Rng rng(5);
     for (const auto &impl : test::implementations)
-        for (std::size_t n : lengths)
+        for (std::size_t n : test::vector_lengths)
             for (bool masked : {false, true})
                 for (float scale : {1.0f, 30.0f}) {
                     CAPTURE(impl.name);
@@ -91,7 +89,7 @@ TEST_CASE("softmax matches the double-precision reference at every length, maske
 
 TEST_CASE("softmax of equal scores is uniform") {
     for (const auto &impl : test::implementations)
-        for (std::size_t n : lengths) {
+        for (std::size_t n : test::vector_lengths) {
             CAPTURE(impl.name);
             CAPTURE(n);
             std::vector<float> x(n, 2.0f), y(n);

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 
+#include "support/shipped_models.hpp"
 #include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
@@ -24,12 +25,7 @@ using Kind = ScheduledWhatIf::Kind;
 
 namespace {
 
-io::Model shipped(const char *name) {
-    std::ifstream in(std::filesystem::path(APG_SOURCE_DIR) / "web" / "models" / name, std::ios::binary);
-    REQUIRE(in);
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-    return io::Model::load(bytes);
-}
+using test::shipped;
 
 SessionOptions page_options() {
     SessionOptions options;

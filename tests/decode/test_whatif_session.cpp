@@ -26,9 +26,8 @@ namespace {
 using Vd = Eigen::VectorXd;
 using Md = Eigen::MatrixXd;
 
-const std::vector<int> source{4, 5, 6};
-// Forced so every session runs its whole length whatever the random model prefers (2 is the end).
-const std::vector<int> tokens{3, 4, 5, 1, 3, 4};
+using testing::session_source;
+using testing::session_tokens;
 
 Vd sigmoid(const Vd &x) { return (1.0 + (-x.array()).exp()).inverse().matrix(); }
 
@@ -53,7 +52,7 @@ Vd softmax_over_rest(const Vd &e, const std::vector<bool> &masked, double tau) {
     return w / w.sum();
 }
 
-struct What {
+struct WhatIf {
     std::vector<bool> masked;
     double tau = 1;
     std::optional<Vd> pinned;
@@ -64,7 +63,7 @@ struct RefStep {
 };
 
 // One decoder step with a dot score (e_j = qᵀ h_j), Bahdanau or Luong, as decoder.hpp writes it.
-RefStep ref_step(const Seq2Seq &model, const Md &H, const Vd &prev, int prev_token, const What &what) {
+RefStep ref_step(const Seq2Seq &model, const Md &H, const Vd &prev, int prev_token, const WhatIf &what) {
     const DecoderParams &p = model.parameters().decoder;
     const Vd emb = p.embedding.row(prev_token).transpose().cast<double>();
     RefStep r;
@@ -122,7 +121,7 @@ Seq2Seq dot_model(AttentionStyle style) {
 }
 
 void force_all(DecodeSession &session, std::size_t from = 0) {
-    for (std::size_t i = from; i < tokens.size() && !session.done(); ++i) session.force(tokens[i]);
+    for (std::size_t i = from; i < session_tokens.size() && !session.done(); ++i) session.force(session_tokens[i]);
 }
 
 void check_refused(auto &&call, const std::string &name, const std::string &says) {
@@ -143,12 +142,12 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(static_cast<int>(style));
         Seq2Seq model = dot_model(style);
-        DecodeSession plain(model, source), masked(model, source);
+        DecodeSession plain(model, session_source), masked(model, session_source);
         force_all(plain);
-        masked.force(tokens[0]);
+        masked.force(session_tokens[0]);
         masked.mask(1);
         force_all(masked, 1);
-        REQUIRE(masked.steps().size() == tokens.size());
+        REQUIRE(masked.steps().size() == session_tokens.size());
 
         // By hand at step 1: the weights of tokens 0 and 2 are e^{e_j} / (e^{e_0} + e^{e_2}).
         const Vec &e = masked.steps()[1].step.attention.score.scores;
@@ -160,7 +159,7 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
         CHECK(masked.steps()[1].softmax.max_entropy == doctest::Approx(std::log(2.0)));
 
         check_against_reference(masked, [](int i) {
-            return What{.masked = {false, i >= 1, false}, .tau = 1, .pinned = {}};
+            return WhatIf{.masked = {false, i >= 1, false}, .tau = 1, .pinned = {}};
         });
         // The first step is the model's own; from the mask on the decode is another one.
         CHECK(gap(masked.steps()[0].step.state, plain.steps()[0].step.state.cast<double>()) == 0);
@@ -169,7 +168,7 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
 
         CHECK_FALSE(masked.steps()[0].intervened);
         CHECK(masked.steps()[0].masked.size() == 0);
-        for (std::size_t i = 1; i < tokens.size(); ++i) {
+        for (std::size_t i = 1; i < session_tokens.size(); ++i) {
             CHECK(masked.steps()[i].intervened);
             CHECK(masked.steps()[i].masked.cast<double>() == Vd::Unit(3, 1));
             CHECK(masked.steps()[i].step.attention.weights[1] == 0.0f);
@@ -177,7 +176,7 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
         // Unmasking holds from the next step on.
         masked.back();
         masked.mask(1, false);
-        masked.force(tokens.back());
+        masked.force(session_tokens.back());
         CHECK_FALSE(masked.steps().back().intervened);
         CHECK(masked.steps().back().step.attention.weights[1] > 0.0f);
     }
@@ -187,13 +186,13 @@ TEST_CASE("pinning one step's attention: one-hot on a token or given weights ren
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(static_cast<int>(style));
         Seq2Seq model = dot_model(style);
-        DecodeSession session(model, source);
-        session.force(tokens[0]);
+        DecodeSession session(model, session_source);
+        session.force(session_tokens[0]);
         session.pin(2);
-        session.force(tokens[1]);
+        session.force(session_tokens[1]);
         session.pin(std::vector<float>{1, 3, 0});
         force_all(session, 2);
-        REQUIRE(session.steps().size() == tokens.size());
+        REQUIRE(session.steps().size() == session_tokens.size());
 
         const SessionStep &one_hot = session.steps()[1];
         CHECK(one_hot.step.attention.weights.cast<double>() == Vd::Unit(3, 2));
@@ -213,7 +212,7 @@ TEST_CASE("pinning one step's attention: one-hot on a token or given weights ren
         CHECK(session.pinned().size() == 0);
 
         check_against_reference(session, [](int i) {
-            What w{.masked = {false, false, false}, .tau = 1, .pinned = {}};
+            WhatIf w{.masked = {false, false, false}, .tau = 1, .pinned = {}};
             if (i == 1) w.pinned = Vd::Unit(3, 2);
             if (i == 2) w.pinned = Vd{{0.25, 0.75, 0.0}};
             return w;
@@ -233,13 +232,13 @@ TEST_CASE("scaling the attention temperature holds for the rest of the decode; r
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(static_cast<int>(style));
         Seq2Seq model = dot_model(style);
-        DecodeSession session(model, source);
-        session.force(tokens[0]);
+        DecodeSession session(model, session_source);
+        session.force(session_tokens[0]);
         session.set_temperature(0.25f);
         session.mask(0);
         force_all(session, 1);
         check_against_reference(session, [](int i) {
-            return What{.masked = {i >= 1, false, false}, .tau = i >= 1 ? 0.25 : 1.0, .pinned = {}};
+            return WhatIf{.masked = {i >= 1, false, false}, .tau = i >= 1 ? 0.25 : 1.0, .pinned = {}};
         });
         CHECK(session.steps()[0].temperature == 1.0f);
         CHECK(session.steps()[1].temperature == 0.25f);
@@ -258,7 +257,7 @@ TEST_CASE("scaling the attention temperature holds for the rest of the decode; r
 
 TEST_CASE("what-ifs out of range are refused by name and leave the session as it was") {
     Seq2Seq model = dot_model(AttentionStyle::bahdanau);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     check_refused([&] { session.mask(-1); }, "source_index", "source token -1 does not exist");
     check_refused([&] { session.mask(3); }, "source_index", "the source has 3 tokens");
