@@ -44,7 +44,7 @@ bool visible(const Case &t, std::size_t r, std::size_t c) {
            (!m.causal || c <= m.first_query + r);
 }
 
-std::vector<float> run(bool simd, const Case &t, std::size_t out_stride) {
+std::vector<float> run_attention(bool simd, const Case &t, std::size_t out_stride) {
     std::vector<float> out(t.q.rows * out_stride, 7.0f);
     const core::Rows view{out, t.q.rows, t.v.cols, out_stride};
     if (simd)
@@ -79,7 +79,7 @@ void check_case(const Case &t, const char *what) {
         CAPTURE(dk);
         CAPTURE(dv);
         const std::size_t out_stride = dv + 3;
-        const std::vector<float> got = run(impl.simd, t, out_stride);
+        const std::vector<float> got = run_attention(impl.simd, t, out_stride);
         for (std::size_t r = 0; r < nq; ++r) {
             std::vector<double> s(nk, 0.0);
             double mx = -std::numeric_limits<double>::infinity(), e_max = 0;
@@ -187,9 +187,10 @@ TEST_CASE("fused attention of one decoding step equals the last row of the whole
                   v = random_rows(n, d, 0, rng, 1.0f);
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
-        const std::vector<float> whole = run(impl.simd, {q, k, v, 0.25f, {.causal = true}}, d);
+        const std::vector<float> whole = run_attention(impl.simd, {q, k, v, 0.25f, {.causal = true}}, d);
         Strided last{{q.data.begin() + (n - 1) * d, q.data.end()}, 1, d, d};
-        const std::vector<float> step = run(impl.simd, {last, k, v, 0.25f, {.causal = true, .first_query = n - 1}}, d);
+        const std::vector<float> step =
+            run_attention(impl.simd, {last, k, v, 0.25f, {.causal = true, .first_query = n - 1}}, d);
         for (std::size_t j = 0; j < d; ++j) CHECK(step[j] == whole[(n - 1) * d + j]);
     }
 }
@@ -217,7 +218,7 @@ TEST_CASE("fused attention of scores that would overflow a naive exp stays finit
     for (std::size_t c = 0; c < n; ++c) t.k.data[c * d] = 10.0f * static_cast<float>(c); // scores 0 … 1290
     check_case(t, "growing maximum");
     for (const auto &impl : test::implementations) {
-        const std::vector<float> got = run(impl.simd, t, 3);
+        const std::vector<float> got = run_attention(impl.simd, t, 3);
         for (float x : got) CHECK(std::isfinite(x));
     }
 }
@@ -234,7 +235,7 @@ TEST_CASE("fused attention with equal scores averages the values exactly") {
             Strided v{std::vector<float>(n * 9), n, 9, 9};
             for (std::size_t c = 0; c < n; ++c)
                 for (std::size_t j = 0; j < 9; ++j) v.data[c * 9 + j] = static_cast<float>(c);
-            const std::vector<float> got = run(impl.simd, {q, k, v, 1.0f, {}}, 9);
+            const std::vector<float> got = run_attention(impl.simd, {q, k, v, 1.0f, {}}, 9);
             for (float x : got)
                 CHECK(std::fabs(x - (static_cast<double>(n) - 1) / 2) <=
                       gamma_n(n + 2) * (static_cast<double>(n) - 1) / 2);

@@ -94,7 +94,7 @@ RefStep ref_step(const Seq2Seq &model, const Md &H, const Vd &prev, int prev_tok
     return r;
 }
 
-double gap(const Vec &engine, const Vd &ref) { return (engine.cast<double>() - ref).cwiseAbs().maxCoeff(); }
+double reference_gap(const Vec &engine, const Vd &ref) { return (engine.cast<double>() - ref).cwiseAbs().maxCoeff(); }
 
 // Checks every step of the session against the reference fed the same tokens and, step by step,
 // the what-if `at(i)` says was in force.
@@ -106,11 +106,11 @@ template <class At> void check_against_reference(const DecodeSession &session, A
         CAPTURE(i);
         const SessionStep &s = session.steps()[i];
         const RefStep r = ref_step(session.model(), H, state, prev, at(static_cast<int>(i)));
-        CHECK(gap(s.step.attention.score.scores, r.scores) < 1e-5);
-        CHECK(gap(s.step.attention.weights, r.weights) < 1e-6);
-        CHECK(gap(s.step.attention.context, r.context) < 1e-5);
-        CHECK(gap(s.step.state, r.state) < 1e-5);
-        CHECK(gap(s.step.probs, r.probs) < 1e-5);
+        CHECK(reference_gap(s.step.attention.score.scores, r.scores) < 1e-5);
+        CHECK(reference_gap(s.step.attention.weights, r.weights) < 1e-6);
+        CHECK(reference_gap(s.step.attention.context, r.context) < 1e-5);
+        CHECK(reference_gap(s.step.state, r.state) < 1e-5);
+        CHECK(reference_gap(s.step.probs, r.probs) < 1e-5);
         state = s.step.state.cast<double>(); // float32 rounding does not pile up over the steps
         prev = s.token;
     }
@@ -124,7 +124,7 @@ void force_all(DecodeSession &session, std::size_t from = 0) {
     for (std::size_t i = from; i < session_tokens.size() && !session.done(); ++i) session.force(session_tokens[i]);
 }
 
-void check_refused(auto &&call, const std::string &name, const std::string &says) {
+void check_whatif_refused(auto &&call, const std::string &name, const std::string &says) {
     try {
         call();
         FAIL("accepted");
@@ -162,8 +162,8 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
             return WhatIf{.masked = {false, i >= 1, false}, .tau = 1, .pinned = {}};
         });
         // The first step is the model's own; from the mask on the decode is another one.
-        CHECK(gap(masked.steps()[0].step.state, plain.steps()[0].step.state.cast<double>()) == 0);
-        CHECK(gap(masked.steps()[1].step.probs, plain.steps()[1].step.probs.cast<double>()) > 1e-4);
+        CHECK(reference_gap(masked.steps()[0].step.state, plain.steps()[0].step.state.cast<double>()) == 0);
+        CHECK(reference_gap(masked.steps()[1].step.probs, plain.steps()[1].step.probs.cast<double>()) > 1e-4);
         CHECK(plain.steps()[1].step.attention.weights[1] > 0.0f);
 
         CHECK_FALSE(masked.steps()[0].intervened);
@@ -259,22 +259,26 @@ TEST_CASE("what-ifs out of range are refused by name and leave the session as it
     Seq2Seq model = dot_model(AttentionStyle::bahdanau);
     DecodeSession session(model, session_source);
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    check_refused([&] { session.mask(-1); }, "source_index", "source token -1 does not exist");
-    check_refused([&] { session.mask(3); }, "source_index", "the source has 3 tokens");
-    check_refused([&] { session.pin(3); }, "source_index", "does not exist");
+    check_whatif_refused([&] { session.mask(-1); }, "source_index", "source token -1 does not exist");
+    check_whatif_refused([&] { session.mask(3); }, "source_index", "the source has 3 tokens");
+    check_whatif_refused([&] { session.pin(3); }, "source_index", "does not exist");
     session.mask(0);
     session.mask(2);
-    check_refused([&] { session.mask(1); }, "mask", "would mask every source token");
-    check_refused([&] { session.pin(std::vector<float>{1, 1}); }, "weights", "2 weights given for 3 source tokens");
-    check_refused([&] { session.pin(std::vector<float>{}); }, "weights", "0 weights given");
+    check_whatif_refused([&] { session.mask(1); }, "mask", "would mask every source token");
+    check_whatif_refused(
+        [&] {
+            session.pin(std::vector<float>{1, 1});
+        },
+        "weights", "2 weights given for 3 source tokens");
+    check_whatif_refused([&] { session.pin(std::vector<float>{}); }, "weights", "0 weights given");
     for (float bad : {nan, inf, -inf, -0.5f}) {
         CAPTURE(bad);
-        check_refused([&] { session.pin(std::vector<float>{1, bad, 1}); }, "weights", "finite and at least 0");
+        check_whatif_refused([&] { session.pin(std::vector<float>{1, bad, 1}); }, "weights", "finite and at least 0");
     }
-    check_refused([&] { session.pin(std::vector<float>{0, 0, 0}); }, "weights", "all 0");
+    check_whatif_refused([&] { session.pin(std::vector<float>{0, 0, 0}); }, "weights", "all 0");
     for (float t : {0.0f, -1.0f, nan, inf, limits::min_temperature / 2, limits::max_temperature * 2}) {
         CAPTURE(t);
-        check_refused([&] { session.set_temperature(t); }, "temperature", "temperature must be from");
+        check_whatif_refused([&] { session.set_temperature(t); }, "temperature", "temperature must be from");
     }
     // Weights too large to sum in float still renormalise.
     session.pin(std::vector<float>{3e38f, 3e38f, 0});
