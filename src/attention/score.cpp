@@ -3,6 +3,7 @@
 
 #include "core/shape_text.hpp"
 #include "core/small.hpp"
+#include "core/uniform_init.hpp"
 
 #include "core/kernels.hpp"
 
@@ -27,13 +28,6 @@ APG_SMALL void require_matrix(ScoreKind kind, const char *what, const Mat &m, Ei
 APG_SMALL void require_vector(ScoreKind kind, const char *what, const Vec &v, Eigen::Index size) {
     if (v.size() != size)
         fail(kind, std::string(what) + " has " + core::shape_text(v) + " elements, expected " + std::to_string(size));
-}
-
-Mat uniform_matrix(Eigen::Index rows, Eigen::Index cols, core::Rng &rng) {
-    const float bound = 1.0f / std::sqrt(static_cast<float>(std::max<Eigen::Index>(cols, 1)));
-    Mat m(rows, cols);
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-bound, bound);
-    return m;
 }
 
 // The cosine score divides by clamped norms, so a zero query or key scores 0 instead of NaN.
@@ -198,19 +192,19 @@ APG_SMALL ScoreParams ScoreParams::init(ScoreKind kind, Eigen::Index dq, Eigen::
     ScoreParams p;
     p.kind = kind;
     if (kind == ScoreKind::general) {
-        p.w = uniform_matrix(dq, dk, rng);
+        p.w = core::uniform_matrix(dq, dk, rng);
     } else if (kind == ScoreKind::additive || kind == ScoreKind::location) {
         if (da <= 0) fail(kind, "hidden size da must be positive, got " + std::to_string(da));
-        p.w_q = uniform_matrix(da, dq, rng);
-        p.w_k = uniform_matrix(da, dk, rng);
-        const Mat v = uniform_matrix(1, da, rng); // fan-in of vᵀ h is da
+        p.w_q = core::uniform_matrix(da, dq, rng);
+        p.w_k = core::uniform_matrix(da, dk, rng);
+        const Mat v = core::uniform_matrix(1, da, rng); // fan-in of vᵀ h is da
         p.v = v.row(0).transpose();
         if (kind == ScoreKind::location) {
             if (kf <= 0 || r <= 0 || r % 2 == 0)
                 fail(kind, "needs kf ≥ 1 filters of an odd width r, got kf = " + std::to_string(kf) +
                                ", r = " + std::to_string(r));
-            p.filters = uniform_matrix(kf, r, rng);
-            p.w_f = uniform_matrix(da, kf, rng);
+            p.filters = core::uniform_matrix(kf, r, rng);
+            p.w_f = core::uniform_matrix(da, kf, rng);
             p.b = Vec::Zero(da);
         }
     } else if (kind == ScoreKind::scaled_cosine) {

@@ -3,6 +3,7 @@
 
 #include "core/kernels.hpp"
 #include "core/shape_text.hpp"
+#include "core/uniform_init.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -76,22 +77,15 @@ void project_backward(const Mat &x, const Mat &w, const Mat &dy, Mat &dw, Vec &d
     dx += dx_part;
 }
 
-Mat uniform_matrix(Index rows, Index cols, core::Rng &rng) {
-    const float bound = 1.0f / std::sqrt(static_cast<float>(cols));
-    Mat m(rows, cols);
-    for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-bound, bound);
-    return m;
-}
-
 } // namespace
 
 SelfAttentionParams SelfAttentionParams::init(Eigen::Index d, core::Rng &rng) {
     if (d <= 0) fail("SelfAttentionParams::init", "model size d must be positive, got " + std::to_string(d));
     SelfAttentionParams p;
-    p.w_q = uniform_matrix(d, d, rng);
-    p.w_k = uniform_matrix(d, d, rng);
-    p.w_v = uniform_matrix(d, d, rng);
-    p.w_o = uniform_matrix(d, d, rng);
+    p.w_q = core::uniform_matrix(d, d, rng);
+    p.w_k = core::uniform_matrix(d, d, rng);
+    p.w_v = core::uniform_matrix(d, d, rng);
+    p.w_o = core::uniform_matrix(d, d, rng);
     p.b_q = p.b_k = p.b_v = p.b_o = Vec::Zero(d);
     return p;
 }

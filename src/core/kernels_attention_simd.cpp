@@ -21,6 +21,7 @@
 #include "core/kernels_attention.hpp"
 #include "core/kernels_simd_blocks.hpp"
 #include "core/kernels_simd_math.hpp"
+#include "core/scratch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,7 @@ constexpr size_t key_tile = 64;
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
 // Working memory, grown once and reused, so a call allocates nothing after the first.
-struct Scratch {
+struct AttentionScratch {
     std::vector<float> k_panels; // ⌈nk/8⌉ panels of dk × 8: K transposed
     std::vector<float> v_panels; // ⌈dv/8⌉ panels of nk × 8
     std::vector<float> q_panel;  // dk × 4: the block's rows of Q, scaled
@@ -57,13 +58,9 @@ struct Scratch {
     std::vector<float> outputs;  // ⌈dv/8⌉ tiles of 4 × 8: the block's running outputs
     std::vector<float> row;      // nk: one leftover row's scores, then its weights
 };
-Scratch &scratch() {
-    thread_local Scratch s;
+AttentionScratch &attention_scratch() {
+    thread_local AttentionScratch s;
     return s;
-}
-float *sized(std::vector<float> &buffer, size_t n) {
-    if (buffer.size() < n) buffer.resize(n);
-    return buffer.data();
 }
 
 size_t ceil8(size_t n) { return (n + 7) / 8; }
@@ -96,7 +93,7 @@ struct Shape {
 
 // Rows r0 … r0 + 3 of the output (see the top of the file).
 void query_block(const ConstRows &q, const float *k_panels, const float *v_panels, const Rows &out, const Shape &sh,
-                 size_t r0, float scale, const AttentionMask &mask, Scratch &s) {
+                 size_t r0, float scale, const AttentionMask &mask, AttentionScratch &s) {
     const size_t dk = sh.dk, dv = sh.dv, nk = sh.nk, chunks = ceil8(dv);
     float *q_panel = sized(s.q_panel, 4 * dk);
     float *weights = sized(s.weights, 4 * key_tile);
@@ -173,7 +170,7 @@ void query_block(const ConstRows &q, const float *k_panels, const float *v_panel
 
 // Row r of the output, reading K and V in place (see the top of the file).
 void query_row(const ConstRows &q, const ConstRows &k, const ConstRows &v, const Rows &out, const Shape &sh, size_t r,
-               float scale, const AttentionMask &mask, Scratch &s) {
+               float scale, const AttentionMask &mask, AttentionScratch &s) {
     const size_t nk = sh.nk, end = key_end(mask, nk, r);
     float *w = sized(s.row, nk);
     blocks::panel_nt<1>(q.data.data() + r * q.stride, 0, k.data.data(), k.stride, w, end, sh.dk, 0, scale);
@@ -210,7 +207,7 @@ void query_row(const ConstRows &q, const ConstRows &k, const ConstRows &v, const
 void fused_attention(ConstRows q, ConstRows k, ConstRows v, Rows out, float scale, const AttentionMask &mask) {
     check_attention("fused_attention", q, k, v, out, mask);
     const Shape sh{q.rows, k.rows, q.cols, v.cols};
-    Scratch &s = scratch();
+    AttentionScratch &s = attention_scratch();
     const size_t blocked = sh.nq / 4 * 4;
     if (blocked > 0) {
         // K transposed into panels of 8 keys (dk × 8 each), V into panels of 8 columns (nk × 8).

@@ -5,6 +5,7 @@
 // the zero padding of the panels and only their real rows and columns are stored.
 #include "core/kernels_gemm.hpp"
 #include "core/kernels_simd_blocks.hpp"
+#include "core/scratch.hpp"
 #include "core/shape_check.hpp"
 
 #include <algorithm>
@@ -28,23 +29,20 @@ using namespace apg::core::vec;
 using std::size_t;
 
 // Working memory, grown once and reused.
-struct Scratch {
+struct GemmScratch {
     std::vector<float> a_panels, b_panels; // ⌈m/4⌉ panels of k × 4, ⌈n/8⌉ panels of k × 8
     std::vector<float> rows;               // m < 4: op(A)'s rows when A is transposed
     std::vector<float> product;            // m < 4 with accumulate: the product before it is added
 };
-Scratch &scratch() {
-    thread_local Scratch s;
+GemmScratch &gemm_scratch() {
+    thread_local GemmScratch s;
     return s;
-}
-float *sized(std::vector<float> &buffer, size_t n) {
-    if (buffer.size() < n) buffer.resize(n);
-    return buffer.data();
 }
 
 // m < 4: the row kernels on the operands in place (op(A)'s rows gathered first when A is stored
 // transposed), the product written to `out` (m × n).
-void few_rows(Op op_a, Op op_b, const float *a, const float *b, float *out, size_t m, size_t n, size_t k, Scratch &s) {
+void few_rows(Op op_a, Op op_b, const float *a, const float *b, float *out, size_t m, size_t n, size_t k,
+              GemmScratch &s) {
     if (op_a == Op::transposed) {
         float *rows = sized(s.rows, m * k);
         for (size_t i = 0; i < m; ++i)
@@ -72,7 +70,7 @@ void gemm(Op op_a, Op op_b, cfspan a, cfspan b, fspan c, size_t m, size_t n, siz
         if (!accumulate) std::fill(c.begin(), c.end(), 0.0f);
         return;
     }
-    Scratch &s = scratch();
+    GemmScratch &s = gemm_scratch();
     if (m < 4) {
         float *out = accumulate ? sized(s.product, m * n) : pc;
         few_rows(op_a, op_b, a.data(), b.data(), out, m, n, k, s);

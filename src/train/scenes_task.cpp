@@ -149,7 +149,7 @@ class ScenesTask final : public FixedTask {
     io::Vocabulary target_vocabulary() const override { return caption_vocabulary(); }
 };
 
-const ScenesTask &instance() {
+const ScenesTask &scenes_instance() {
     static const ScenesTask task;
     return task;
 }
@@ -157,7 +157,7 @@ const ScenesTask &instance() {
 } // namespace
 
 models::ModelConfig scenes_config(attention::ScoreKind score, models::AttentionStyle style) {
-    return instance().config(score, style, models::EncoderKind::conv, instance().shape());
+    return scenes_instance().config(score, style, models::EncoderKind::conv, scenes_instance().shape());
 }
 
 TrainOptions scenes_options() { return scenes_task().options(models::EncoderKind::conv); }
@@ -226,6 +226,6 @@ ScenesScore evaluate_scenes(const models::Seq2Seq &model, std::span<const sc::Sa
     return score;
 }
 
-const Task &scenes_task() { return instance(); }
+const Task &scenes_task() { return scenes_instance(); }
 
 } // namespace apg::train

@@ -169,7 +169,7 @@ class SpeechTask final : public FixedTask {
     io::Vocabulary target_vocabulary() const override { return transcript_vocabulary(); }
 };
 
-const SpeechTask &instance() {
+const SpeechTask &speech_instance() {
     static const SpeechTask task;
     return task;
 }
@@ -177,7 +177,7 @@ const SpeechTask &instance() {
 } // namespace
 
 models::ModelConfig speech_config(attention::ScoreKind score, models::AttentionStyle style) {
-    return instance().config(score, style, models::EncoderKind::audio, instance().shape());
+    return speech_instance().config(score, style, models::EncoderKind::audio, speech_instance().shape());
 }
 
 TrainOptions speech_options() { return speech_task().options(models::EncoderKind::audio); }
@@ -241,6 +241,6 @@ SpeechScore evaluate_speech(const models::Seq2Seq &model, std::span<const sp::Sa
     return evaluate_speech(model, frames, references);
 }
 
-const Task &speech_task() { return instance(); }
+const Task &speech_task() { return speech_instance(); }
 
 } // namespace apg::train

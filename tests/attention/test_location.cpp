@@ -19,8 +19,6 @@ using apg::test::span_of;
 
 namespace {
 
-std::span<const float> as_span(const Vec &v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
-
 // Parameters of order 1 (the checker's scale), kf filters of width r.
 ScoreParams random_location(Eigen::Index dq, Eigen::Index dk, Eigen::Index da, Eigen::Index kf, Eigen::Index r,
                             core::Rng &rng) {
@@ -93,7 +91,7 @@ TEST_CASE("the location score is v tanh(W_q q + W_k k_j + W_f f_j + b), by hand"
     Vec alpha(3);
     alpha << 0.2f, 0.5f, 0.3f;
     ScoreResult out;
-    score_forward(p, q, keys, prepare_keys(p, keys), out, as_span(alpha));
+    score_forward(p, q, keys, prepare_keys(p, keys), out, span_of(alpha));
     CHECK(out.scores[0] == doctest::Approx(2 * std::tanh(2.4)));
     CHECK(out.scores[1] == doctest::Approx(2 * std::tanh(2.8)));
     CHECK(out.scores[2] == doctest::Approx(2 * std::tanh(2.9)));
@@ -107,7 +105,7 @@ TEST_CASE("the location score is v tanh(W_q q + W_k k_j + W_f f_j + b), by hand"
     CHECK(first.previous == initial_weights(3));
     ScoreResult explicit_first;
     const Vec alpha0 = initial_weights(3);
-    score_forward(p, q, keys, prepare_keys(p, keys), explicit_first, as_span(alpha0));
+    score_forward(p, q, keys, prepare_keys(p, keys), explicit_first, span_of(alpha0));
     CHECK(first.scores == explicit_first.scores);
     // f_0 = F(·,1) = [2, −1]:  a_0 = 0.3 + 0.2 + 2 + 2 + 0.1 = 4.6
     CHECK(first.scores[0] == doctest::Approx(2 * std::tanh(4.6)));
@@ -122,8 +120,8 @@ TEST_CASE("the location score moves with the previous weights: the same query sc
     at1[1] = 1;
     at4[4] = 1;
     ScoreResult a, b;
-    score_forward(p, q, keys, prepare_keys(p, keys), a, as_span(at1));
-    score_forward(p, q, keys, prepare_keys(p, keys), b, as_span(at4));
+    score_forward(p, q, keys, prepare_keys(p, keys), a, span_of(at1));
+    score_forward(p, q, keys, prepare_keys(p, keys), b, span_of(at4));
     CHECK((a.scores - b.scores).cwiseAbs().maxCoeff() > 0.1f);
     // r = 3 reaches one position either side: a peak at 1 is seen from j = 0 … 2 only, one at 4
     // from j = 3 … 5 only.
@@ -144,12 +142,12 @@ TEST_CASE("location score_backward matches central differences for q, keys, ever
         const Vec coeffs = test::random_vec(n, rng);
         auto loss = [&] {
             ScoreResult out;
-            score_forward(params, query, keys, prepare_keys(params, keys), out, as_span(previous));
+            score_forward(params, query, keys, prepare_keys(params, keys), out, span_of(previous));
             return test::weighted_sum(span_of(out.scores), span_of(coeffs));
         };
         const KeyCache cache = prepare_keys(params, keys);
         ScoreResult fwd;
-        score_forward(params, query, keys, cache, fwd, as_span(previous));
+        score_forward(params, query, keys, cache, fwd, span_of(previous));
         Vec d_query = Vec::Zero(dq), d_previous = Vec::Zero(n);
         Mat d_keys = Mat::Zero(n, dk);
         ScoreParams d_params = params.zeros_like();
@@ -192,7 +190,7 @@ TEST_CASE("two location steps: the second step's gradient flows through the firs
         const KeyCache cache = prepare_keys(params, H);
         attend(params, q1, H, cache, H, {}, one);
         StepOptions second;
-        second.previous = as_span(one.weights);
+        second.previous = span_of(one.weights);
         attend(params, q2, H, cache, H, second, two);
     };
     auto loss = [&] {
@@ -209,7 +207,7 @@ TEST_CASE("two location steps: the second step's gradient flows through the firs
     Vec dq1 = Vec::Zero(d), dq2 = Vec::Zero(d), d_alpha1 = Vec::Zero(n);
     Mat d_keys = Mat::Zero(n, d), d_values = Mat::Zero(n, d);
     StepOptions second;
-    second.previous = as_span(one.weights);
+    second.previous = span_of(one.weights);
     attend_backward(params, q2, H, cache, H, second, two, c2, dq2, d_keys, d_cache, d_values, d_params, nullptr,
                     &d_alpha1);
     CHECK(d_alpha1.norm() > 1e-3f);
@@ -235,7 +233,7 @@ TEST_CASE("location scores from the SIMD kernels equal those from the scalar ker
     const Mat keys = test::random_mat(n, dk, rng);
     const Vec alpha = random_weights(n, rng);
     ScoreResult out;
-    score_forward(p, q, keys, prepare_keys(p, keys), out, as_span(alpha));
+    score_forward(p, q, keys, prepare_keys(p, keys), out, span_of(alpha));
     Mat f;
     location_features(p.filters, alpha, f);
     Vec wq(da);
@@ -312,10 +310,10 @@ TEST_CASE("location parameters: the registry, zeros_like, deterministic init and
     ScoreResult out;
     const Vec two = Vec::Constant(2, 0.5f);
     CHECK(test::invalid_argument_message([&] {
-              score_forward(p, q, keys, cache, out, as_span(two));
+              score_forward(p, q, keys, cache, out, span_of(two));
           }).find("previous weights have 2 elements, expected 3") != std::string::npos);
     StepOptions options;
-    options.previous = as_span(two);
+    options.previous = span_of(two);
     CHECK(test::invalid_argument_message([&] { attend(p, q, keys, keys, options); }).find("previous weights") !=
           std::string::npos);
     ScoreParams even = p;

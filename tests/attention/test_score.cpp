@@ -1,6 +1,7 @@
 #include "attention/score.hpp"
 
 #include "core/kernels.hpp"
+#include "support/contains.hpp"
 #include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
@@ -10,6 +11,7 @@
 
 using namespace apg;
 using namespace apg::attention;
+using apg::test::contains;
 using apg::test::gradient_error;
 using apg::test::span_of;
 
@@ -20,8 +22,6 @@ Vec scores_of(const ScoreParams &params, const Vec &query, const Mat &keys) {
     score_forward(params, query, keys, prepare_keys(params, keys), out);
     return out.scores;
 }
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 } // namespace
 

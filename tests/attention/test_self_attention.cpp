@@ -1,6 +1,7 @@
 #include "attention/self_attention.hpp"
 #include "attention/step.hpp"
 
+#include "support/contains.hpp"
 #include "support/gradcheck.hpp"
 
 #include <doctest/doctest.h>
@@ -13,12 +14,11 @@
 
 using namespace apg;
 using namespace apg::attention;
+using apg::test::contains;
 using apg::test::gradient_error;
 using apg::test::span_of;
 
 namespace {
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 // Every projection the identity and every bias zero: Q = K = V = X and Y = concat.
 SelfAttentionParams identity_params(Eigen::Index d) {

@@ -1,6 +1,7 @@
 #include "attention/step.hpp"
 #include "core/error.hpp"
 
+#include "support/contains.hpp"
 #include "support/gradcheck.hpp"
 
 #include <Eigen/LU>
@@ -13,12 +14,11 @@
 
 using namespace apg;
 using namespace apg::attention;
+using apg::test::contains;
 using apg::test::gradient_error;
 using apg::test::span_of;
 
 namespace {
-
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 // Scores [ln 3, 0, 0] through the dot score with one-hot keys: the query is the score vector.
 Vec ln3_query() {

@@ -28,6 +28,13 @@ inline std::vector<float> random_vector(std::size_t n, core::Rng &rng, float lo 
     return v;
 }
 
+// The sizes the blocked kernels are checked at: below, at and above the 4-row blocks and the
+// 8-wide register tiles, and a size past several blocks with a remainder.
+inline constexpr std::size_t block_sizes[] = {1, 3, 4, 5, 8, 17, 64, 65};
+// The vector lengths the row kernels are checked at: below, at, above and at multiples of the
+// vector width, and a long odd one.
+inline constexpr std::size_t vector_lengths[] = {1, 3, 4, 5, 8, 17, 64, 257};
+
 // The kernel-set under test: the scalar reference or the SIMD version.
 struct Impl {
     const char *name;

@@ -19,8 +19,6 @@ using apg::test::u;
 
 namespace {
 
-constexpr std::size_t sizes[] = {1, 3, 4, 5, 8, 17, 64, 65};
-
 // A matrix stored with a row stride (wider than its rows, as one head's columns of Q are).
 struct Strided {
     std::vector<float> data;
@@ -46,7 +44,7 @@ bool visible(const Case &t, std::size_t r, std::size_t c) {
            (!m.causal || c <= m.first_query + r);
 }
 
-std::vector<float> run(bool simd, const Case &t, std::size_t out_stride) {
+std::vector<float> run_attention(bool simd, const Case &t, std::size_t out_stride) {
     std::vector<float> out(t.q.rows * out_stride, 7.0f);
     const core::Rows view{out, t.q.rows, t.v.cols, out_stride};
     if (simd)
@@ -81,7 +79,7 @@ void check_case(const Case &t, const char *what) {
         CAPTURE(dk);
         CAPTURE(dv);
         const std::size_t out_stride = dv + 3;
-        const std::vector<float> got = run(impl.simd, t, out_stride);
+        const std::vector<float> got = run_attention(impl.simd, t, out_stride);
         for (std::size_t r = 0; r < nq; ++r) {
             std::vector<double> s(nk, 0.0);
             double mx = -std::numeric_limits<double>::infinity(), e_max = 0;
@@ -127,7 +125,7 @@ void check_case(const Case &t, const char *what) {
 
 TEST_CASE("fused attention matches the double-precision reference at every awkward size") {
     core::Rng rng(28);
-    for (std::size_t n : sizes)
+    for (std::size_t n : test::block_sizes)
         for (std::size_t d : {std::size_t{3}, std::size_t{8}, std::size_t{17}}) {
             Case t{random_rows(n, d, 0, rng, 1.0f),
                    random_rows(n, d, 0, rng, 1.0f),
@@ -142,7 +140,7 @@ TEST_CASE("fused attention reads strided views and takes keys and values from an
     // Cross-attention: nq queries from one sequence, nk keys and values from another, dv ≠ dk, every
     // operand one head's columns of a wider matrix (stride > cols).
     core::Rng rng(29);
-    for (std::size_t nq : sizes)
+    for (std::size_t nq : test::block_sizes)
         for (std::size_t nk : {std::size_t{1}, std::size_t{5}, std::size_t{65}, std::size_t{130}}) {
             Case t{random_rows(nq, 16, 48, rng, 1.0f),
                    random_rows(nk, 16, 5, rng, 1.0f),
@@ -155,7 +153,7 @@ TEST_CASE("fused attention reads strided views and takes keys and values from an
 
 TEST_CASE("fused attention honours key padding, an allowed matrix and a causal offset") {
     core::Rng rng(30);
-    for (std::size_t n : sizes) {
+    for (std::size_t n : test::block_sizes) {
         std::vector<std::uint8_t> keys(n), allowed(n * n);
         for (auto &b : keys) b = rng.below(4) != 0;
         keys[0] = 1; // query 0 of a causal mask sees key 0 only
@@ -169,7 +167,7 @@ TEST_CASE("fused attention honours key padding, an allowed matrix and a causal o
     }
     // The last nq of nk positions decoded at once (a decoder with a cache of earlier keys):
     // query r sees keys up to nk − nq + r.
-    for (std::size_t nk : sizes)
+    for (std::size_t nk : test::block_sizes)
         for (std::size_t nq = 1; nq <= nk; nq += 4) {
             const Case t{random_rows(nq, 8, 0, rng, 1.0f),
                          random_rows(nk, 8, 0, rng, 1.0f),
@@ -189,9 +187,10 @@ TEST_CASE("fused attention of one decoding step equals the last row of the whole
                   v = random_rows(n, d, 0, rng, 1.0f);
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
-        const std::vector<float> whole = run(impl.simd, {q, k, v, 0.25f, {.causal = true}}, d);
+        const std::vector<float> whole = run_attention(impl.simd, {q, k, v, 0.25f, {.causal = true}}, d);
         Strided last{{q.data.begin() + (n - 1) * d, q.data.end()}, 1, d, d};
-        const std::vector<float> step = run(impl.simd, {last, k, v, 0.25f, {.causal = true, .first_query = n - 1}}, d);
+        const std::vector<float> step =
+            run_attention(impl.simd, {last, k, v, 0.25f, {.causal = true, .first_query = n - 1}}, d);
         for (std::size_t j = 0; j < d; ++j) CHECK(step[j] == whole[(n - 1) * d + j]);
     }
 }
@@ -201,7 +200,7 @@ TEST_CASE("fused attention of scores that would overflow a naive exp stays finit
     // maximum keeps every exponent ≤ 0. Rows 0 … 63 also see their maximum grow tile after tile
     // (keys sorted by increasing score), the case that rescales the most.
     core::Rng rng(32);
-    for (std::size_t n : sizes) {
+    for (std::size_t n : test::block_sizes) {
         Case t{random_rows(n, 24, 0, rng, 8.0f),
                random_rows(n, 24, 0, rng, 8.0f),
                random_rows(n, 5, 0, rng, 1.0f),
@@ -219,7 +218,7 @@ TEST_CASE("fused attention of scores that would overflow a naive exp stays finit
     for (std::size_t c = 0; c < n; ++c) t.k.data[c * d] = 10.0f * static_cast<float>(c); // scores 0 … 1290
     check_case(t, "growing maximum");
     for (const auto &impl : test::implementations) {
-        const std::vector<float> got = run(impl.simd, t, 3);
+        const std::vector<float> got = run_attention(impl.simd, t, 3);
         for (float x : got) CHECK(std::isfinite(x));
     }
 }
@@ -228,7 +227,7 @@ TEST_CASE("fused attention with equal scores averages the values exactly") {
     // Every score 0: every weight e^0 = 1 exactly and their sum n is exact, so out = mean of v; with
     // v's rows 0, 1, …, n − 1 the mean is (n − 1)/2. What rounds is 1/n (or the division) and the n
     // products and sums of the weighted sum: γ_{n+2} relative.
-    for (std::size_t n : sizes)
+    for (std::size_t n : test::block_sizes)
         for (const auto &impl : test::implementations) {
             CAPTURE(n);
             CAPTURE(impl.name);
@@ -236,7 +235,7 @@ TEST_CASE("fused attention with equal scores averages the values exactly") {
             Strided v{std::vector<float>(n * 9), n, 9, 9};
             for (std::size_t c = 0; c < n; ++c)
                 for (std::size_t j = 0; j < 9; ++j) v.data[c * 9 + j] = static_cast<float>(c);
-            const std::vector<float> got = run(impl.simd, {q, k, v, 1.0f, {}}, 9);
+            const std::vector<float> got = run_attention(impl.simd, {q, k, v, 1.0f, {}}, 9);
             for (float x : got)
                 CHECK(std::fabs(x - (static_cast<double>(n) - 1) / 2) <=
                       gamma_n(n + 2) * (static_cast<double>(n) - 1) / 2);

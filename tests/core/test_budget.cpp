@@ -11,7 +11,7 @@ using apg::core::MemoryBudget;
 
 namespace {
 
-template <class T> T detail(const apg::Error &e, const std::string &name) {
+template <class T> T detail_value(const apg::Error &e, const std::string &name) {
     for (const auto &[key, value] : e.details())
         if (key == name) return std::get<T>(value);
     FAIL("no detail " << name);
@@ -35,9 +35,9 @@ TEST_CASE("MemoryBudget: a total within the limit passes; past it the largest pr
         CHECK(e.code() == apg::ErrorCode::limit_exceeded);
         CHECK(std::string(e.text()) == "decode: 10 steps × 20 positions (the hidden, 800 bytes) would need 1060 bytes "
                                        "in all, more than the limit of 1000 bytes one piece of work may use");
-        CHECK(detail<std::string>(e, "name") == "steps × positions");
-        CHECK(detail<double>(e, "bytes") == 1060);
-        CHECK(detail<std::int64_t>(e, "limit") == 1000);
+        CHECK(detail_value<std::string>(e, "name") == "steps × positions");
+        CHECK(detail_value<double>(e, "bytes") == 1060);
+        CHECK(detail_value<std::int64_t>(e, "limit") == 1000);
     }
 }
 

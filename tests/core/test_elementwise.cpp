@@ -18,16 +18,16 @@ namespace {
 
 using Kernel = void (*)(core::cfspan, core::fspan);
 
-struct Error {
+struct MeasuredError {
     double max_relative = 0; // over results ≥ FLT_MIN
     double max_absolute = 0; // over results below FLT_MIN (subnormal or zero)
 };
 
-Error measure(Kernel kernel, double (*ref)(double), double lo, double hi, std::size_t points) {
+MeasuredError measure(Kernel kernel, double (*ref)(double), double lo, double hi, std::size_t points) {
     std::vector<float> x(points), y(points);
     for (std::size_t i = 0; i < points; ++i) x[i] = static_cast<float>(lo + (hi - lo) * i / (points - 1));
     kernel(x, y);
-    Error e;
+    MeasuredError e;
     for (std::size_t i = 0; i < points; ++i) {
         const double want = ref(x[i]), diff = std::fabs(y[i] - want);
         if (std::fabs(want) >= FLT_MIN)
@@ -53,7 +53,7 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // (the x step 5e-4 is coarser than float spacing, but the polynomial error varies smoothly).
 TEST_CASE("exp is within one ulp of the double-precision value over its whole range") {
     for (Kernel k : {Kernel(core::simd::exp), Kernel(core::scalar::exp)}) {
-        Error e = measure(k, exp_ref, -110.0, 88.72, 400001);
+        MeasuredError e = measure(k, exp_ref, -110.0, 88.72, 400001);
         CHECK(e.max_relative <= ulp1);
         CHECK(e.max_absolute <= 2e-45); // a subnormal result is off by at most one subnormal step (1.4e-45)
     }
@@ -68,7 +68,7 @@ TEST_CASE("tanh is within two ulp of the double-precision value, near zero too")
 
 TEST_CASE("sigmoid is within two ulp of the double-precision value") {
     for (Kernel k : {Kernel(core::simd::sigmoid), Kernel(core::scalar::sigmoid)}) {
-        Error e = measure(k, sigmoid_ref, -110.0, 30.0, 400001);
+        MeasuredError e = measure(k, sigmoid_ref, -110.0, 30.0, 400001);
         CHECK(e.max_relative <= 2 * ulp1);
         CHECK(e.max_absolute <= 3e-39); // below FLT_MIN the result may be flushed to 0
     }

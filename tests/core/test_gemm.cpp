@@ -18,10 +18,8 @@ using apg::test::u;
 
 namespace {
 
-constexpr std::size_t sizes[] = {1, 3, 4, 5, 8, 17, 64, 65};
-
-void run(bool simd, core::Op op_a, core::Op op_b, const std::vector<float> &a, const std::vector<float> &b,
-         std::vector<float> &c, std::size_t m, std::size_t n, std::size_t k, bool accumulate) {
+void run_gemm(bool simd, core::Op op_a, core::Op op_b, const std::vector<float> &a, const std::vector<float> &b,
+              std::vector<float> &c, std::size_t m, std::size_t n, std::size_t k, bool accumulate) {
     if (simd)
         core::simd::gemm(op_a, op_b, a, b, c, m, n, k, accumulate);
     else
@@ -37,7 +35,7 @@ TEST_CASE("gemm matches double precision within Higham's bound, and the packed S
     const core::Op ops[] = {core::Op::plain, core::Op::transposed};
     for (core::Op op_a : ops)
         for (core::Op op_b : ops)
-            for (std::size_t m : sizes)
+            for (std::size_t m : test::block_sizes)
                 for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{13}, std::size_t{65}})
                     for (std::size_t k : {std::size_t{1}, std::size_t{4}, std::size_t{17}, std::size_t{64}})
                         for (bool accumulate : {false, true}) {
@@ -50,8 +48,8 @@ TEST_CASE("gemm matches double precision within Higham's bound, and the packed S
                             const auto a = test::random_vector(m * k, rng), b = test::random_vector(k * n, rng);
                             const auto c0 = test::random_vector(m * n, rng);
                             std::vector<float> scalar_c = c0, simd_c = c0;
-                            run(false, op_a, op_b, a, b, scalar_c, m, n, k, accumulate);
-                            run(true, op_a, op_b, a, b, simd_c, m, n, k, accumulate);
+                            run_gemm(false, op_a, op_b, a, b, scalar_c, m, n, k, accumulate);
+                            run_gemm(true, op_a, op_b, a, b, simd_c, m, n, k, accumulate);
                             for (std::size_t i = 0; i < m; ++i)
                                 for (std::size_t j = 0; j < n; ++j) {
                                     double exact = 0, magnitude = 0;
@@ -83,14 +81,14 @@ TEST_CASE("gemm of hand-made matrices is exact, and k = 0 gives zeros or leaves 
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
         std::vector<float> c(10, -1.0f);
-        run(impl.simd, core::Op::plain, core::Op::plain, a, b, c, 5, 2, 3, false);
+        run_gemm(impl.simd, core::Op::plain, core::Op::plain, a, b, c, 5, 2, 3, false);
         CHECK(c == want);
-        run(impl.simd, core::Op::plain, core::Op::transposed, a, bt, c, 5, 2, 3, true);
+        run_gemm(impl.simd, core::Op::plain, core::Op::transposed, a, bt, c, 5, 2, 3, true);
         for (std::size_t i = 0; i < 10; ++i) CHECK(c[i] == 2 * want[i]);
         std::vector<float> c2(4, 3.0f);
-        run(impl.simd, core::Op::plain, core::Op::plain, {}, {}, c2, 2, 2, 0, true);
+        run_gemm(impl.simd, core::Op::plain, core::Op::plain, {}, {}, c2, 2, 2, 0, true);
         CHECK(c2 == std::vector<float>(4, 3.0f));
-        run(impl.simd, core::Op::plain, core::Op::plain, {}, {}, c2, 2, 2, 0, false);
+        run_gemm(impl.simd, core::Op::plain, core::Op::plain, {}, {}, c2, 2, 2, 0, false);
         CHECK(c2 == std::vector<float>(4, 0.0f));
     }
 }
@@ -101,13 +99,13 @@ TEST_CASE("gemm rejects operands whose sizes are not their shapes', naming them"
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
         test::check_throws_mentioning(
-            [&] { run(impl.simd, core::Op::plain, core::Op::plain, five, six, c, 2, 2, 3, false); },
+            [&] { run_gemm(impl.simd, core::Op::plain, core::Op::plain, five, six, c, 2, 2, 3, false); },
             {"gemm", "A", "5", "6"});
         test::check_throws_mentioning(
-            [&] { run(impl.simd, core::Op::transposed, core::Op::plain, six, five, c, 2, 2, 3, false); },
+            [&] { run_gemm(impl.simd, core::Op::transposed, core::Op::plain, six, five, c, 2, 2, 3, false); },
             {"gemm", "B", "5", "6"});
         test::check_throws_mentioning(
-            [&] { run(impl.simd, core::Op::plain, core::Op::transposed, six, nine, c, 2, 3, 3, false); },
+            [&] { run_gemm(impl.simd, core::Op::plain, core::Op::transposed, six, nine, c, 2, 3, 3, false); },
             {"gemm", "C", "4", "6"});
     }
 }

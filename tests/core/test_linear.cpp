@@ -13,8 +13,6 @@ using apg::test::gamma_n;
 
 namespace {
 
-constexpr std::size_t lengths[] = {1, 3, 4, 5, 8, 17, 64, 257};
-
 struct Shape {
     std::size_t m, n, k;
 };
@@ -41,7 +39,7 @@ DotRef dot_ref(const float *a, std::size_t sa, const float *b, std::size_t sb, s
 TEST_CASE("dot matches the double-precision sum within Higham's bound") {
     core::Rng rng(1);
     for (const auto &impl : test::implementations)
-        for (std::size_t n : lengths) {
+        for (std::size_t n : test::vector_lengths) {
             CAPTURE(impl.name);
             CAPTURE(n);
             auto a = test::random_vector(n, rng), b = test::random_vector(n, rng);
@@ -60,7 +58,7 @@ TEST_CASE("dot of hand-made vectors is exact") {
 TEST_CASE("axpy adds alpha times x to y with at most two roundings per element") {
     core::Rng rng(2);
     for (const auto &impl : test::implementations)
-        for (std::size_t n : lengths) {
+        for (std::size_t n : test::vector_lengths) {
             CAPTURE(impl.name);
             CAPTURE(n);
             auto x = test::random_vector(n, rng), y = test::random_vector(n, rng);

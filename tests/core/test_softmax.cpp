@@ -16,7 +16,7 @@ using apg::test::u;
 
 namespace {
 
-void run(bool simd, core::cfspan x, core::fspan y, core::mask_span mask = {}, float temperature = 1.0f) {
+void run_softmax(bool simd, core::cfspan x, core::fspan y, core::mask_span mask = {}, float temperature = 1.0f) {
     if (simd)
         core::simd::softmax(x, y, mask, temperature);
     else
@@ -60,14 +60,12 @@ void check_close(const std::vector<float> &got, const std::vector<double> &want,
     }
 }
 
-constexpr std::size_t lengths[] = {1, 3, 4, 5, 8, 17, 64, 257};
-
 } // namespace
 
 TEST_CASE("softmax matches the double-precision reference at every length, masked or not") {
     core::Rng rng(5);
     for (const auto &impl : test::implementations)
-        for (std::size_t n : lengths)
+        for (std::size_t n : test::vector_lengths)
             for (bool masked : {false, true})
                 for (float scale : {1.0f, 30.0f}) {
                     CAPTURE(impl.name);
@@ -82,7 +80,7 @@ TEST_CASE("softmax matches the double-precision reference at every length, maske
                         mask[rng.below(n)] = 1;                     // never all masked
                     }
                     std::vector<float> y(n, 99.0f);
-                    run(impl.simd, x, y, mask);
+                    run_softmax(impl.simd, x, y, mask);
                     check_close(y, softmax_ref(x, mask, 1.0), x, 1.0f);
                     for (std::size_t i = 0; i < n; ++i)
                         if (masked && !mask[i]) CHECK(y[i] == 0.0f); // exactly 0, not tiny
@@ -91,11 +89,11 @@ TEST_CASE("softmax matches the double-precision reference at every length, maske
 
 TEST_CASE("softmax of equal scores is uniform") {
     for (const auto &impl : test::implementations)
-        for (std::size_t n : lengths) {
+        for (std::size_t n : test::vector_lengths) {
             CAPTURE(impl.name);
             CAPTURE(n);
             std::vector<float> x(n, 2.0f), y(n);
-            run(impl.simd, x, y);
+            run_softmax(impl.simd, x, y);
             // e^0 = 1 exactly, the sum n is exact, so each weight is 1/n rounded once or twice.
             for (float v : y) CHECK(std::fabs(v - 1.0 / n) <= 2 * u / n);
         }
@@ -107,7 +105,7 @@ TEST_CASE("softmax of huge scores neither overflows nor produces NaN") {
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
         std::vector<float> small(x.begin(), x.begin() + 5), y(5);
-        run(impl.simd, small, y);
+        run_softmax(impl.simd, small, y);
         const double e1 = std::exp(-1.0); // weights of 1e4 and 1e4 − 1
         CHECK(y[0] == doctest::Approx(1.0 / (1.0 + e1)).epsilon(1e-6));
         CHECK(y[4] == doctest::Approx(e1 / (1.0 + e1)).epsilon(1e-6));
@@ -115,7 +113,7 @@ TEST_CASE("softmax of huge scores neither overflows nor produces NaN") {
         CHECK(y[2] == 0.0f);
         CHECK(y[3] == 0.0f);
         std::vector<float> y8(8);
-        run(impl.simd, x, y8); // scores near ±FLT_MAX: x − max overflows to −inf, whose exp is 0
+        run_softmax(impl.simd, x, y8); // scores near ±FLT_MAX: x − max overflows to −inf, whose exp is 0
         for (float v : y8) CHECK(!std::isnan(v));
         CHECK(y8[6] == 1.0f);
     }
@@ -128,7 +126,7 @@ TEST_CASE("softmax with a partial mask equals softmax over the unmasked position
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
         std::vector<float> y(5);
-        run(impl.simd, x, y, mask);
+        run_softmax(impl.simd, x, y, mask);
         CHECK(y[0] == doctest::Approx(std::exp(1.0) / z).epsilon(1e-6));
         CHECK(y[1] == 0.0f);
         CHECK(y[2] == doctest::Approx(std::exp(2.0) / z).epsilon(1e-6));
@@ -144,7 +142,7 @@ TEST_CASE("softmax of a fully masked row throws and leaves the output untouched"
             CAPTURE(n);
             std::vector<float> x(n, 1.0f), y(n, 7.0f);
             std::vector<std::uint8_t> mask(n, 0);
-            test::check_throws_mentioning([&] { run(impl.simd, x, y, mask); },
+            test::check_throws_mentioning([&] { run_softmax(impl.simd, x, y, mask); },
                                           {"softmax", std::to_string(n), "masked"});
             for (float v : y) CHECK(v == 7.0f); // no NaN written anywhere
         }
@@ -158,7 +156,7 @@ TEST_CASE("softmax with a temperature equals softmax of the scaled scores") {
             CAPTURE(t);
             auto x = test::random_vector(17, rng, -4, 4);
             std::vector<float> y(17);
-            run(impl.simd, x, y, {}, t);
+            run_softmax(impl.simd, x, y, {}, t);
             check_close(y, softmax_ref(x, {}, t), x, t);
         }
     // A very low temperature makes the weights one-hot on the maximum.
@@ -174,9 +172,9 @@ TEST_CASE("softmax rejects a bad temperature, mismatched lengths and an empty ro
     for (const auto &impl : test::implementations) {
         CAPTURE(impl.name);
         for (float t : {0.0f, -1.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()})
-            test::check_throws_mentioning([&] { run(impl.simd, x, y, {}, t); }, {"temperature"});
-        test::check_throws_mentioning([&] { run(impl.simd, x, y2); }, {"softmax", "y", "2", "3"});
-        test::check_throws_mentioning([&] { run(impl.simd, x, y, mask); }, {"softmax", "mask", "2", "3"});
-        test::check_throws_mentioning([&] { run(impl.simd, {}, {}); }, {"softmax", "0"});
+            test::check_throws_mentioning([&] { run_softmax(impl.simd, x, y, {}, t); }, {"temperature"});
+        test::check_throws_mentioning([&] { run_softmax(impl.simd, x, y2); }, {"softmax", "y", "2", "3"});
+        test::check_throws_mentioning([&] { run_softmax(impl.simd, x, y, mask); }, {"softmax", "mask", "2", "3"});
+        test::check_throws_mentioning([&] { run_softmax(impl.simd, {}, {}); }, {"softmax", "0"});
     }
 }

@@ -3,6 +3,7 @@
 // cut must never rank above one that ended.
 #include "decode/session.hpp"
 #include "io/model.hpp"
+#include "support/shipped_models.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,14 +13,7 @@
 
 using namespace apg;
 
-namespace {
-io::Model shipped(const char *name) {
-    std::ifstream in(std::filesystem::path(APG_SOURCE_DIR) / "web" / "models" / name, std::ios::binary);
-    REQUIRE(in);
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-    return io::Model::load(bytes);
-}
-} // namespace
+using test::shipped;
 
 TEST_CASE("beams of every width keep greedy's ended answer first and rank ended before cut") {
     const io::Model model = shipped("zh-additive-bahdanau.safetensors");

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 
+#include "support/shipped_models.hpp"
 #include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
@@ -24,12 +25,7 @@ using Kind = ScheduledWhatIf::Kind;
 
 namespace {
 
-io::Model shipped(const char *name) {
-    std::ifstream in(std::filesystem::path(APG_SOURCE_DIR) / "web" / "models" / name, std::ios::binary);
-    REQUIRE(in);
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-    return io::Model::load(bytes);
-}
+using test::shipped;
 
 SessionOptions page_options() {
     SessionOptions options;
@@ -70,7 +66,7 @@ DecodeSession greedy_with(const models::Seq2Seq &model, const models::EncoderOut
 }
 
 // The error's code and the name its details give.
-void check_refused(const std::function<void()> &search, ErrorCode code, const std::string &name) {
+void check_beam_refused(const std::function<void()> &search, ErrorCode code, const std::string &name) {
     CAPTURE(name);
     try {
         search();
@@ -213,19 +209,19 @@ TEST_CASE("beam search refuses the bad what-ifs a session refuses, with coded er
     auto search = [&](std::vector<ScheduledWhatIf> what_ifs) {
         return [&model, &encoded, what_ifs] { beam_search(model.network(), encoded, 3, page_options(), what_ifs); };
     };
-    check_refused(search({mask_at(0, 3)}), ErrorCode::bad_argument, "source_index");
-    check_refused(search({pin_at(1, 7)}), ErrorCode::bad_argument, "source_index");
-    check_refused(search({mask_at(0, 0), mask_at(1, 1), mask_at(1, 2)}), ErrorCode::bad_argument, "mask");
-    check_refused(search({pin_weights_at(0, {1, 2})}), ErrorCode::bad_argument, "weights");
-    check_refused(search({pin_weights_at(0, {0, 0, 0})}), ErrorCode::bad_argument, "weights");
-    check_refused(search({pin_weights_at(0, {1, -1, 1})}), ErrorCode::bad_argument, "weights");
-    check_refused(search({tau_at(0, 0)}), ErrorCode::bad_argument, "temperature");
-    check_refused(search({tau_at(0, 2 * limits::max_temperature)}), ErrorCode::bad_argument, "temperature");
-    check_refused(search({mask_at(-1, 0)}), ErrorCode::bad_argument, "what_ifs");
+    check_beam_refused(search({mask_at(0, 3)}), ErrorCode::bad_argument, "source_index");
+    check_beam_refused(search({pin_at(1, 7)}), ErrorCode::bad_argument, "source_index");
+    check_beam_refused(search({mask_at(0, 0), mask_at(1, 1), mask_at(1, 2)}), ErrorCode::bad_argument, "mask");
+    check_beam_refused(search({pin_weights_at(0, {1, 2})}), ErrorCode::bad_argument, "weights");
+    check_beam_refused(search({pin_weights_at(0, {0, 0, 0})}), ErrorCode::bad_argument, "weights");
+    check_beam_refused(search({pin_weights_at(0, {1, -1, 1})}), ErrorCode::bad_argument, "weights");
+    check_beam_refused(search({tau_at(0, 0)}), ErrorCode::bad_argument, "temperature");
+    check_beam_refused(search({tau_at(0, 2 * limits::max_temperature)}), ErrorCode::bad_argument, "temperature");
+    check_beam_refused(search({mask_at(-1, 0)}), ErrorCode::bad_argument, "what_ifs");
     // At a step no beam reaches (they end after 4), but within the step limit: refused all the same.
-    check_refused(search({mask_at(12, 9)}), ErrorCode::bad_argument, "source_index");
-    check_refused(search(std::vector<ScheduledWhatIf>(limits::max_what_ifs + 1, tau_at(0, 1))),
-                  ErrorCode::limit_exceeded, "limit");
+    check_beam_refused(search({mask_at(12, 9)}), ErrorCode::bad_argument, "source_index");
+    check_beam_refused(search(std::vector<ScheduledWhatIf>(limits::max_what_ifs + 1, tau_at(0, 1))),
+                       ErrorCode::limit_exceeded, "limit");
     // Past the step limit a what-if is never applied, as in a session that stops before it.
     const BeamResult r = beam_search(model.network(), encoded, 3, page_options(), {{mask_at(5000, 9)}});
     CHECK(!r.beams.empty());

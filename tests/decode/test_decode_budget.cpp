@@ -62,7 +62,7 @@ ModelConfig transformer_decoder(int layers, int heads, int n, int steps) {
     return c;
 }
 
-std::vector<int> source(int n) {
+std::vector<int> source_of_length(int n) {
     std::vector<int> ids;
     for (int i = 0; i < n; ++i) ids.push_back(4 + i % 4);
     return ids;
@@ -83,20 +83,20 @@ void run_all(decode::DecodeSession &s) {
 
 TEST_CASE("decode budget: steps × n × attention_dim past the limit is refused before the encoder runs") {
     const models::Seq2Seq model(sized(attention::ScoreKind::additive, 512, 1024, 4096, 8), 1);
-    const std::int64_t before = testing::heap_in_use();
+    const std::int64_t before = test::heap_in_use();
     try {
-        decode::DecodeSession session(model, source(512));
+        decode::DecodeSession session(model, source_of_length(512));
         FAIL("no refusal");
     } catch (const InputError &e) {
         CHECK(e.code() == ErrorCode::limit_exceeded);
         CHECK(name_of(e) == "steps × source positions × attention_dim");
         CHECK(std::string(e.text()).starts_with("session: 1024 steps × 512 source positions × 4096 attention_dim"));
     }
-    if (before >= 0) CHECK(testing::heap_in_use() - before < (1 << 20));
+    if (before >= 0) CHECK(test::heap_in_use() - before < (1 << 20));
     // a short input and few steps fit
     decode::SessionOptions options;
     options.max_steps = 16;
-    decode::DecodeSession fits(model, source(8), options);
+    decode::DecodeSession fits(model, source_of_length(8), options);
     run_all(fits);
     CHECK(fits.steps().size() == 16);
 }
@@ -104,13 +104,13 @@ TEST_CASE("decode budget: steps × n × attention_dim past the limit is refused 
 TEST_CASE("decode budget: a transformer's layers × heads × n² self-attention caches are refused before encoding") {
     const models::Seq2Seq model(transformer(16, 16, 512), 1);
     try {
-        decode::DecodeSession session(model, source(512));
+        decode::DecodeSession session(model, source_of_length(512));
         FAIL("no refusal");
     } catch (const InputError &e) {
         CHECK(e.code() == ErrorCode::limit_exceeded);
         CHECK(name_of(e) == "layers × heads × source positions × source positions");
     }
-    CHECK_NOTHROW(decode::DecodeSession(model, source(64)));
+    CHECK_NOTHROW(decode::DecodeSession(model, source_of_length(64)));
 }
 
 TEST_CASE("decode budget: a Transformer decoder's per-step records and key/value cache are budgeted") {
@@ -120,7 +120,7 @@ TEST_CASE("decode budget: a Transformer decoder's per-step records and key/value
     c.validate();
     const models::Seq2Seq model(c, 1);
     try {
-        decode::DecodeSession session(model, source(512));
+        decode::DecodeSession session(model, source_of_length(512));
         FAIL("no refusal");
     } catch (const InputError &e) {
         CHECK(e.code() == ErrorCode::limit_exceeded);
@@ -130,7 +130,7 @@ TEST_CASE("decode budget: a Transformer decoder's per-step records and key/value
     // keep_qkv keeps each head's keys and values too: a session the plain budget admits may not fit
     decode::SessionOptions options;
     options.max_steps = 64;
-    CHECK_NOTHROW(decode::DecodeSession(model, source(64), options));
+    CHECK_NOTHROW(decode::DecodeSession(model, source_of_length(64), options));
     options.keep_qkv = true;
     options.max_steps = 1024;
     CHECK(decode::session_memory(c, 64, 1024, 5, "session", true).total() >
@@ -138,13 +138,13 @@ TEST_CASE("decode budget: a Transformer decoder's per-step records and key/value
     // a beam search's hypotheses each hold a decoder step
     decode::SessionOptions few;
     few.max_steps = 8;
-    decode::DecodeSession short_one(model, source(512), few);
+    decode::DecodeSession short_one(model, source_of_length(512), few);
     CHECK_THROWS_AS(decode::beam_search(model, short_one.encoded(), 16, {}), InputError);
 }
 
 TEST_CASE("decode budget: a beam search's hypotheses are budgeted before the search") {
     const models::Seq2Seq model(sized(attention::ScoreKind::additive, 64, 1000, 512, 8), 1);
-    decode::DecodeSession session(model, source(64));
+    decode::DecodeSession session(model, source_of_length(64));
     try {
         decode::beam_search(model, session.encoded(), 8, {});
         FAIL("no refusal");
@@ -180,10 +180,10 @@ TEST_CASE("decode budget: what a session keeps is within its budget, and most of
         const models::Seq2Seq model(k.config, 2);
         const double budget = decode::session_memory(k.config, k.n, k.config.max_target_len + 1, 5, "session").total();
         CHECK(budget < static_cast<double>(limits::max_work_bytes));
-        const std::int64_t before = testing::heap_in_use();
-        decode::DecodeSession session(model, source(k.n));
+        const std::int64_t before = test::heap_in_use();
+        decode::DecodeSession session(model, source_of_length(k.n));
         run_all(session);
-        const std::int64_t kept = testing::heap_in_use() - before;
+        const std::int64_t kept = test::heap_in_use() - before;
         if (before < 0) continue; // no count of the allocator's to compare with
         CAPTURE(kept);
         CAPTURE(budget);

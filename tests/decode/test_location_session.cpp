@@ -14,7 +14,7 @@ using namespace apg::decode;
 
 namespace {
 
-const std::vector<int> source{4, 5, 6, 4};
+const std::vector<int> location_source{4, 5, 6, 4};
 
 Seq2Seq location_model(AttentionStyle style) {
     ModelConfig c = testing::tiny_config(attention::ScoreKind::location, style, testing::session_sizes);
@@ -41,7 +41,7 @@ TEST_CASE("a location session's step reads the last step's weights, α_0 first, 
     for (AttentionStyle style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(name(style));
         const Seq2Seq model = location_model(style);
-        DecodeSession session(model, source);
+        DecodeSession session(model, location_source);
         for (int token : {3, 4, 5, 3}) session.force(token);
         const auto &steps = session.steps();
         CHECK(steps[0].step.attention.score.previous == attention::initial_weights(4));
@@ -69,7 +69,7 @@ TEST_CASE("a location session's step reads the last step's weights, α_0 first, 
 
 TEST_CASE("a pinned or masked step's weights are what the next step's location features read") {
     const Seq2Seq model = location_model(AttentionStyle::bahdanau);
-    DecodeSession plain(model, source), pinned(model, source), masked(model, source);
+    DecodeSession plain(model, location_source), pinned(model, location_source), masked(model, location_source);
     for (DecodeSession *s : {&plain, &pinned, &masked}) s->force(3);
     plain.force(4);
     pinned.pin(3); // step 1 looks only at the last token
@@ -99,7 +99,7 @@ TEST_CASE("a pinned or masked step's weights are what the next step's location f
 
 TEST_CASE("each beam's step reads its own parent's weights") {
     const Seq2Seq model = location_model(AttentionStyle::luong);
-    const BeamResult result = beam_search(model, model.encode(source), 3);
+    const BeamResult result = beam_search(model, model.encode(location_source), 3);
     REQUIRE(result.nodes.size() > 3);
     int children = 0;
     for (const BeamNode &node : result.nodes) {

@@ -19,13 +19,13 @@ namespace {
 ModelConfig tiny_config(attention::ScoreKind score, AttentionStyle style) {
     return testing::tiny_config(score, style, testing::session_sizes);
 }
-const std::vector<int> source{4, 5, 6};
+using testing::session_source;
 } // namespace
 
 TEST_CASE("stepping a session greedily gives the model's greedy decode, step by step") {
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         Seq2Seq model(tiny_config(attention::ScoreKind::additive, style), 7);
-        DecodeSession session(model, source);
+        DecodeSession session(model, session_source);
         session.run();
         auto greedy = model.greedy(session.encoded(), 1, 2);
         REQUIRE(session.steps().size() == greedy.size());
@@ -44,7 +44,7 @@ TEST_CASE("stepping a session greedily gives the model's greedy decode, step by 
 
 TEST_CASE("a forced token feeds the next step and back() undoes it exactly") {
     Seq2Seq model(tiny_config(attention::ScoreKind::general, AttentionStyle::bahdanau), 3);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     const SessionStep first = session.step();
     const SessionStep &forced = session.force(first.top_ids.back() == 2 ? 3 : first.top_ids.back());
     int forced_token = forced.token;
@@ -68,7 +68,7 @@ TEST_CASE("a forced token feeds the next step and back() undoes it exactly") {
 
 TEST_CASE("top-k tokens are sorted by probability and match the step's probabilities") {
     Seq2Seq model(tiny_config(attention::ScoreKind::dot, AttentionStyle::luong), 11);
-    DecodeSession session(model, source, {.top_k = 4, .attention = {}});
+    DecodeSession session(model, session_source, {.top_k = 4, .attention = {}});
     const auto &s = session.step();
     REQUIRE(s.top_ids.size() == 4);
     for (std::size_t i = 0; i < 4; ++i) CHECK(s.top_probs[i] == s.step.probs[s.top_ids[i]]);
@@ -78,7 +78,7 @@ TEST_CASE("top-k tokens are sorted by probability and match the step's probabili
 
 TEST_CASE("forcing a token outside the vocabulary is refused with the range") {
     Seq2Seq model(tiny_config(attention::ScoreKind::cosine, AttentionStyle::bahdanau), 1);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     CHECK_THROWS_WITH_AS(session.force(6), "session: token id 6 is outside the target vocabulary (0..5)",
                          std::invalid_argument);
     CHECK_THROWS_AS(session.force(-1), std::invalid_argument);
@@ -87,7 +87,7 @@ TEST_CASE("forcing a token outside the vocabulary is refused with the range") {
 
 TEST_CASE("a session stops at the length limit") {
     Seq2Seq model(tiny_config(attention::ScoreKind::scaled_dot, AttentionStyle::bahdanau), 5);
-    DecodeSession session(model, source, {.max_steps = 3, .attention = {}});
+    DecodeSession session(model, session_source, {.max_steps = 3, .attention = {}});
     for (int i = 0; i < 3 && !session.done(); ++i) session.force(3); // never the end token
     CHECK(session.steps().size() == 3);
     CHECK(session.done());
@@ -96,7 +96,7 @@ TEST_CASE("a session stops at the length limit") {
 
 TEST_CASE("beam search of width 1 is greedy decoding, and wider beams are consistent trees") {
     Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 7);
-    DecodeSession greedy(model, source);
+    DecodeSession greedy(model, session_source);
     greedy.run();
     auto one = beam_search(model, greedy.encoded(), 1);
     REQUIRE(one.beams.size() == 1);
@@ -124,7 +124,7 @@ TEST_CASE("beam search of width 1 is greedy decoding, and wider beams are consis
 
 TEST_CASE("a step's trace record carries every named buffer of its stages") {
     Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::luong), 2);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     auto record = to_record(session.step(), 0);
     for (const char *name :
          {"prev_state", "query", "scores", "hidden", "weights", "context", "state", "attentional", "logits", "probs"})
@@ -139,7 +139,7 @@ TEST_CASE("a step's trace record carries every named buffer of its stages") {
         CHECK(exps(j) / exp_sum == doctest::Approx(record.get("weights")(j)).epsilon(1e-6));
     CHECK(record.fields["entropy"].get<float>() <= record.fields["max_entropy"].get<float>() + 1e-6f);
     Seq2Seq dot(tiny_config(attention::ScoreKind::dot, AttentionStyle::bahdanau), 2);
-    DecodeSession plain(dot, source);
+    DecodeSession plain(dot, session_source);
     auto r2 = to_record(plain.step(), 0);
     CHECK_FALSE(r2.has("hidden"));
     CHECK_FALSE(r2.has("attentional"));
@@ -152,20 +152,20 @@ TEST_CASE("a temperature where the softmax would not stay finite is refused; at 
                     std::numeric_limits<float>::quiet_NaN()}) {
         CAPTURE(t);
         try {
-            DecodeSession session(model, source, {.attention = {.mask = {}, .temperature = t}});
+            DecodeSession session(model, session_source, {.attention = {.mask = {}, .temperature = t}});
             FAIL("accepted");
         } catch (const InputError &e) {
             CHECK(e.code() == ErrorCode::bad_argument);
             CHECK(std::string(e.what()).find("temperature must be from") != std::string::npos);
             CHECK(std::get<std::string>(e.details().front().second) == "temperature");
         }
-        CHECK_THROWS_AS(beam_search(model, DecodeSession(model, source).encoded(), 2,
+        CHECK_THROWS_AS(beam_search(model, DecodeSession(model, session_source).encoded(), 2,
                                     {.attention = {.mask = {}, .temperature = t}}),
                         InputError);
     }
     for (float t : {limits::min_temperature, limits::max_temperature}) {
         CAPTURE(t);
-        DecodeSession session(model, source, {.attention = {.mask = {}, .temperature = t}});
+        DecodeSession session(model, session_source, {.attention = {.mask = {}, .temperature = t}});
         session.run();
         for (const SessionStep &s : session.steps()) {
             CHECK(s.step.attention.weights.allFinite());
@@ -177,26 +177,28 @@ TEST_CASE("a temperature where the softmax would not stay finite is refused; at 
 
 TEST_CASE("the number of steps is bounded: max_steps past the limit is refused, the default cannot overflow") {
     Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 4);
-    CHECK_THROWS_WITH_AS(DecodeSession(model, source, {.max_steps = limits::max_decode_steps + 1, .attention = {}}),
-                         doctest::Contains("max_steps must be from 0"), InputError);
-    CHECK_THROWS_AS(DecodeSession(model, source, {.max_steps = -1, .attention = {}}), InputError);
-    CHECK(DecodeSession(model, source, {.max_steps = limits::max_decode_steps, .attention = {}}).max_steps() ==
+    CHECK_THROWS_WITH_AS(
+        DecodeSession(model, session_source, {.max_steps = limits::max_decode_steps + 1, .attention = {}}),
+        doctest::Contains("max_steps must be from 0"), InputError);
+    CHECK_THROWS_AS(DecodeSession(model, session_source, {.max_steps = -1, .attention = {}}), InputError);
+    CHECK(DecodeSession(model, session_source, {.max_steps = limits::max_decode_steps, .attention = {}}).max_steps() ==
           limits::max_decode_steps);
-    CHECK_THROWS_AS(beam_search(model, DecodeSession(model, source).encoded(), limits::max_beam_width + 1), InputError);
+    CHECK_THROWS_AS(beam_search(model, DecodeSession(model, session_source).encoded(), limits::max_beam_width + 1),
+                    InputError);
     // A config at its bound decodes at most max_decode_steps steps (max_target_len + 1).
     ModelConfig longest = tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau);
     longest.max_target_len = limits::max_decode_steps - 1;
     Seq2Seq long_model(longest, 4);
-    CHECK(DecodeSession(long_model, source).max_steps() == limits::max_decode_steps);
+    CHECK(DecodeSession(long_model, session_source).max_steps() == limits::max_decode_steps);
     longest.max_target_len = INT_MAX; // the sum max_target_len + 1 overflowed an int
     CHECK_THROWS_WITH_AS(longest.validate(), doctest::Contains("max_target_len must be from 1 to 1023"), InputError);
 }
 
 TEST_CASE("start and end ids outside the vocabulary are refused by name") {
     Seq2Seq model(tiny_config(attention::ScoreKind::dot, AttentionStyle::luong), 4);
-    CHECK_THROWS_WITH_AS(DecodeSession(model, source, {.start_id = 6, .attention = {}}),
+    CHECK_THROWS_WITH_AS(DecodeSession(model, session_source, {.start_id = 6, .attention = {}}),
                          "session: start_id 6 is outside the target vocabulary (0..5)", InputError);
-    CHECK_THROWS_AS(DecodeSession(model, source, {.end_id = -1, .attention = {}}), InputError);
+    CHECK_THROWS_AS(DecodeSession(model, session_source, {.end_id = -1, .attention = {}}), InputError);
 }
 
 TEST_CASE("what a decoding keeps is bounded: steps × beams × target tokens, at load and per request") {
@@ -208,7 +210,7 @@ TEST_CASE("what a decoding keeps is bounded: steps × beams × target tokens, at
     CHECK_THROWS_WITH_AS(wide.validate(), doctest::Contains("max_target_len can be at most 511"), InputError);
     wide.max_target_len = static_cast<int>(limits::max_decode_floats / limits::max_vocab_tokens) - 1; // 511
     Seq2Seq model(wide, 4);
-    DecodeSession session(model, source); // 512 steps × 32768 tokens: at the limit
+    DecodeSession session(model, session_source); // 512 steps × 32768 tokens: at the limit
     CHECK(session.max_steps() == 512);
     try {
         beam_search(model, session.encoded(), 2);
@@ -226,7 +228,7 @@ TEST_CASE("what a decoding keeps is bounded: steps × beams × target tokens, at
 
 TEST_CASE("confidence: the mean, lowest and product of p(token) over the steps taken, forced ones too") {
     Seq2Seq model(tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau), 5);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     CHECK(session.confidence().steps == 0);
     CHECK(session.confidence().min_step == -1);
     const SessionStep &first = session.step();

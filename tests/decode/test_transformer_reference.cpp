@@ -44,7 +44,7 @@ Md layer_norm(const Md &x, const nn::LayerNormParams &p) {
 }
 
 // What the reference applies at the last position: one head's own mask and one head switched off.
-struct What {
+struct HeadWhatIf {
     int masked_layer = -1, masked_head = -1, masked_token = -1;
     int off_layer = -1, off_head = -1;
 };
@@ -88,14 +88,14 @@ Attention attend(const attention::SelfAttentionParams &p, int heads, const Md &x
     return out;
 }
 
-struct Reference {
+struct HandDecode {
     std::vector<Attention> self, cross; // per layer
     Md layer_output;                    // L × d, the last position's x_l
     Vd logits, probs, x0;
 };
 
 // The decoder over positions 0..i (inputs[0..i]) from scratch; what-ifs at the last position only.
-Reference decode_by_hand(const Seq2Seq &model, const Md &H, const std::vector<int> &inputs, const What &what) {
+HandDecode decode_by_hand(const Seq2Seq &model, const Md &H, const std::vector<int> &inputs, const HeadWhatIf &what) {
     const TransformerDecoderParams &p = model.parameters().transformer_decoder;
     const int heads = model.config().heads;
     const Eigen::Index T = static_cast<Eigen::Index>(inputs.size()), d = p.dim();
@@ -106,7 +106,7 @@ Reference decode_by_hand(const Seq2Seq &model, const Md &H, const std::vector<in
             x(pos, 2 * k) = std::sin(angle) + p.embedding(inputs[pos], 2 * k);
             x(pos, 2 * k + 1) = std::cos(angle) + p.embedding(inputs[pos], 2 * k + 1);
         }
-    Reference ref;
+    HandDecode ref;
     ref.x0 = x.row(T - 1).transpose();
     const Md M = p.memory_w.size() > 0 ? linear(H, p.memory_w, p.memory_b) : H;
     ref.layer_output.resize(static_cast<Eigen::Index>(p.layers.size()), d);
@@ -191,7 +191,7 @@ TEST_CASE("a tiny transformer decoder's step records equal its decode written ou
         const std::vector<std::string> names{"<pad>", "<s>", "</s>", "<unk>", "a", "b"};
         for (std::size_t i = 0; i < forced.size(); ++i) {
             CAPTURE(i);
-            What what;
+            HeadWhatIf what;
             if (i == 2) { // at the third step: layer 1's head 0 without source token 3, layer 0's head 1 off
                 what = {.masked_layer = 1, .masked_head = 0, .masked_token = 3, .off_layer = 0, .off_head = 1};
                 session.mask_head(1, 0, 3);
@@ -199,7 +199,7 @@ TEST_CASE("a tiny transformer decoder's step records equal its decode written ou
             }
             const SessionStep &step = session.force(forced[i]);
             const trace::StepRecord r = record::to_record(step, static_cast<int>(i), names);
-            const Reference ref = decode_by_hand(model, H, inputs, what);
+            const HandDecode ref = decode_by_hand(model, H, inputs, what);
             // Float32 against double through ~10 products of width 4-6 and three layer norms a layer.
             constexpr double tolerance = 2e-5;
             CHECK(gap(r.get("prev_state"), flat(ref.x0)) < tolerance);

@@ -19,9 +19,8 @@ using namespace apg::decode;
 
 namespace {
 
-const std::vector<int> source{4, 5, 6};
-// Forced so every session runs its whole length whatever the random model prefers (2 is the end).
-const std::vector<int> tokens{3, 4, 5, 1, 3, 4};
+using testing::session_source;
+using testing::session_tokens;
 
 // d = 4 in 2 heads of 2, 2 layers, over a Transformer encoder (or the BiGRU's 6-wide states).
 Seq2Seq transformer_model(EncoderKind encoder = EncoderKind::transformer) {
@@ -52,22 +51,22 @@ std::vector<float> numbers(const SessionStep &s) {
     return out;
 }
 
-// The same moves on two sessions: forced tokens, a step back, what-ifs on heads and on all of them.
+// The same moves on two sessions: forced session_tokens, a step back, what-ifs on heads and on all of them.
 void play(DecodeSession &s) {
-    s.force(tokens[0]);
+    s.force(session_tokens[0]);
     s.mask_head(0, 1, 2);
-    s.force(tokens[1]);
+    s.force(session_tokens[1]);
     s.switch_head(1, 0, false);
     s.pin_head(0, 0, std::vector<float>{1, 0, 3});
-    s.force(tokens[2]);
+    s.force(session_tokens[2]);
     s.back();
     s.set_temperature(2.0f);
     s.mask(0);
-    s.force(tokens[3]);
+    s.force(session_tokens[3]);
     s.pin(1);
-    s.force(tokens[4]);
+    s.force(session_tokens[4]);
     s.switch_head(1, 0, true);
-    s.force(tokens[5]);
+    s.force(session_tokens[5]);
 }
 
 } // namespace
@@ -78,7 +77,7 @@ TEST_CASE("with the key/value cache or recomputing every earlier position, a ses
         const Seq2Seq model = transformer_model(encoder);
         SessionOptions without;
         without.kv_cache = false;
-        DecodeSession cached(model, source), recomputed(model, source, without);
+        DecodeSession cached(model, session_source), recomputed(model, session_source, without);
         play(cached);
         play(recomputed);
         REQUIRE(cached.steps().size() == 5);
@@ -91,7 +90,7 @@ TEST_CASE("with the key/value cache or recomputing every earlier position, a ses
             CHECK(cached.steps()[i].step.transformer->position == static_cast<int>(i));
         }
         // And the what-ifs made a difference: without them, from step 1 on, the numbers are others.
-        DecodeSession plain(model, source);
+        DecodeSession plain(model, session_source);
         for (const SessionStep &s : cached.steps()) plain.force(s.token);
         CHECK(numbers(plain.steps()[0]) == numbers(cached.steps()[0]));
         for (std::size_t i = 1; i < 5; ++i) CHECK(numbers(plain.steps()[i]) != numbers(cached.steps()[i]));
@@ -100,16 +99,16 @@ TEST_CASE("with the key/value cache or recomputing every earlier position, a ses
 
 TEST_CASE("what-ifs on one head: its own mask, its pin for one step, switched off until switched on") {
     const Seq2Seq model = transformer_model();
-    DecodeSession plain(model, source), s(model, source);
-    for (int token : tokens) plain.force(token);
-    s.force(tokens[0]);
+    DecodeSession plain(model, session_source), s(model, session_source);
+    for (int token : session_tokens) plain.force(token);
+    s.force(session_tokens[0]);
     s.mask_head(1, 0, 2); // layer 1, head 0 no longer sees source token 2
     s.switch_head(0, 1, false);
     s.pin_head(1, 1, 0); // layer 1, head 1 one-hot on token 0, for the next step
-    s.force(tokens[1]);
-    s.force(tokens[2]);
+    s.force(session_tokens[1]);
+    s.force(session_tokens[2]);
     s.switch_head(0, 1, true);
-    s.force(tokens[3]);
+    s.force(session_tokens[3]);
     const auto at = [](std::size_t layer, std::size_t head, std::size_t j) { return (layer * 2 + head) * 3 + j; };
     const TransformerDecoderStep &one = *s.steps()[1].step.transformer, &two = *s.steps()[2].step.transformer,
                                  &three = *s.steps()[3].step.transformer;
@@ -137,22 +136,22 @@ TEST_CASE("what-ifs on one head: its own mask, its pin for one step, switched of
         CHECK(numbers(s.steps()[i]) != numbers(plain.steps()[i])); // later steps follow
     }
     // The session-wide what-ifs act on every head of every layer.
-    DecodeSession all(model, source);
-    all.force(tokens[0]);
+    DecodeSession all(model, session_source);
+    all.force(session_tokens[0]);
     all.mask(1);
-    all.force(tokens[1]);
+    all.force(session_tokens[1]);
     for (std::size_t l = 0; l < 2; ++l)
         for (std::size_t h = 0; h < 2; ++h) CHECK(all.steps()[1].step.transformer->cross_weights[at(l, h, 1)] == 0.0f);
     CHECK(all.steps()[1].step.attention.weights[1] == 0.0f);
     all.pin(std::vector<float>{1, 1, 2});
-    all.force(tokens[2]);
+    all.force(session_tokens[2]);
     CHECK(all.steps()[2].step.transformer->head_pinned == std::vector<float>{1, 1, 1, 1});
     CHECK(all.steps()[2].step.attention.weights[2] == doctest::Approx(0.5f));
 }
 
 TEST_CASE("head what-ifs are refused with coded errors naming the value") {
     const Seq2Seq model = transformer_model();
-    DecodeSession s(model, source);
+    DecodeSession s(model, session_source);
     auto refused = [](auto &&call, const std::string &name) {
         try {
             call();
@@ -172,23 +171,23 @@ TEST_CASE("head what-ifs are refused with coded errors naming the value") {
     refused([&] { s.mask_head(0, 0, 2); }, "mask"); // that head would see nothing
     refused([&] { s.mask(2); }, "mask");            // nor after a mask of every head
     s.mask(1);                                      // hidden from that head already: allowed
-    s.force(tokens[0]);
+    s.force(session_tokens[0]);
     CHECK(s.steps()[0].step.transformer->cross_weights[2] == 1.0f); // layer 0, head 0 sees token 2 alone
     // reset() takes every what-if back.
     s.reset();
-    s.force(tokens[0]);
+    s.force(session_tokens[0]);
     CHECK_FALSE(s.steps()[0].intervened);
     CHECK(s.steps()[0].step.transformer->head_masked.empty());
     // A GRU decoder has no heads.
     const Seq2Seq gru(testing::tiny_config(attention::ScoreKind::dot, AttentionStyle::luong, testing::session_sizes),
                       1);
-    DecodeSession g(gru, source);
+    DecodeSession g(gru, session_source);
     refused([&] { g.switch_head(0, 0, false); }, "layer");
 }
 
 TEST_CASE("beam search over a transformer decoder: width 1 is greedy decoding, what-ifs on heads included") {
     const Seq2Seq model = transformer_model();
-    const EncoderOutput encoded = model.encode(source);
+    const EncoderOutput encoded = model.encode(session_source);
     std::vector<ScheduledWhatIf> what_ifs(3);
     what_ifs[0].kind = ScheduledWhatIf::Kind::head_off;
     what_ifs[0].step = 1;
@@ -203,7 +202,7 @@ TEST_CASE("beam search over a transformer decoder: width 1 is greedy decoding, w
     what_ifs[2].head = 1;
     what_ifs[2].token = 2;
     const BeamResult beam = beam_search(model, encoded, 1, {}, what_ifs);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     session.mask_head(0, 1, 0);
     while (!session.done()) {
         const int i = static_cast<int>(session.steps().size());
@@ -221,13 +220,13 @@ TEST_CASE("beam search over a transformer decoder: width 1 is greedy decoding, w
         CHECK(node.step.transformer->cross_weights == session.steps()[i].step.transformer->cross_weights);
     }
     // Wider beams keep each hypothesis' own keys and values: every node's step is the session's
-    // step after that node's tokens.
+    // step after that node's session_tokens.
     const BeamResult wide = beam_search(model, encoded, 3);
     for (const BeamNode &node : wide.nodes) {
         std::vector<int> path;
         for (int n = node.parent; n >= 0; n = wide.nodes[static_cast<std::size_t>(n)].parent)
             path.insert(path.begin(), wide.nodes[static_cast<std::size_t>(n)].token);
-        DecodeSession replay(model, source);
+        DecodeSession replay(model, session_source);
         for (int token : path) replay.force(token);
         CHECK(replay.force(node.token).step.logits == node.step.logits);
     }
@@ -246,10 +245,10 @@ TEST_CASE("a transformer step's record: every layer × head's cross and self wei
     qkv.keep_qkv = true;
     for (bool keep : {false, true}) {
         CAPTURE(keep);
-        DecodeSession s(model, source, keep ? qkv : SessionOptions{});
-        s.force(tokens[0]);
+        DecodeSession s(model, session_source, keep ? qkv : SessionOptions{});
+        s.force(session_tokens[0]);
         s.switch_head(1, 1, false);
-        const SessionStep &step = s.force(tokens[1]);
+        const SessionStep &step = s.force(session_tokens[1]);
         const trace::StepRecord r = record::to_record(step, 1, names);
         CHECK(r.fields["decoder"] == "transformer");
         CHECK(r.get("cross_weights").shape() == std::vector<std::size_t>{2, 2, 3});

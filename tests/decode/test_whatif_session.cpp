@@ -26,9 +26,8 @@ namespace {
 using Vd = Eigen::VectorXd;
 using Md = Eigen::MatrixXd;
 
-const std::vector<int> source{4, 5, 6};
-// Forced so every session runs its whole length whatever the random model prefers (2 is the end).
-const std::vector<int> tokens{3, 4, 5, 1, 3, 4};
+using testing::session_source;
+using testing::session_tokens;
 
 Vd sigmoid(const Vd &x) { return (1.0 + (-x.array()).exp()).inverse().matrix(); }
 
@@ -53,7 +52,7 @@ Vd softmax_over_rest(const Vd &e, const std::vector<bool> &masked, double tau) {
     return w / w.sum();
 }
 
-struct What {
+struct WhatIf {
     std::vector<bool> masked;
     double tau = 1;
     std::optional<Vd> pinned;
@@ -64,7 +63,7 @@ struct RefStep {
 };
 
 // One decoder step with a dot score (e_j = qᵀ h_j), Bahdanau or Luong, as decoder.hpp writes it.
-RefStep ref_step(const Seq2Seq &model, const Md &H, const Vd &prev, int prev_token, const What &what) {
+RefStep ref_step(const Seq2Seq &model, const Md &H, const Vd &prev, int prev_token, const WhatIf &what) {
     const DecoderParams &p = model.parameters().decoder;
     const Vd emb = p.embedding.row(prev_token).transpose().cast<double>();
     RefStep r;
@@ -95,7 +94,7 @@ RefStep ref_step(const Seq2Seq &model, const Md &H, const Vd &prev, int prev_tok
     return r;
 }
 
-double gap(const Vec &engine, const Vd &ref) { return (engine.cast<double>() - ref).cwiseAbs().maxCoeff(); }
+double reference_gap(const Vec &engine, const Vd &ref) { return (engine.cast<double>() - ref).cwiseAbs().maxCoeff(); }
 
 // Checks every step of the session against the reference fed the same tokens and, step by step,
 // the what-if `at(i)` says was in force.
@@ -107,11 +106,11 @@ template <class At> void check_against_reference(const DecodeSession &session, A
         CAPTURE(i);
         const SessionStep &s = session.steps()[i];
         const RefStep r = ref_step(session.model(), H, state, prev, at(static_cast<int>(i)));
-        CHECK(gap(s.step.attention.score.scores, r.scores) < 1e-5);
-        CHECK(gap(s.step.attention.weights, r.weights) < 1e-6);
-        CHECK(gap(s.step.attention.context, r.context) < 1e-5);
-        CHECK(gap(s.step.state, r.state) < 1e-5);
-        CHECK(gap(s.step.probs, r.probs) < 1e-5);
+        CHECK(reference_gap(s.step.attention.score.scores, r.scores) < 1e-5);
+        CHECK(reference_gap(s.step.attention.weights, r.weights) < 1e-6);
+        CHECK(reference_gap(s.step.attention.context, r.context) < 1e-5);
+        CHECK(reference_gap(s.step.state, r.state) < 1e-5);
+        CHECK(reference_gap(s.step.probs, r.probs) < 1e-5);
         state = s.step.state.cast<double>(); // float32 rounding does not pile up over the steps
         prev = s.token;
     }
@@ -122,10 +121,10 @@ Seq2Seq dot_model(AttentionStyle style) {
 }
 
 void force_all(DecodeSession &session, std::size_t from = 0) {
-    for (std::size_t i = from; i < tokens.size() && !session.done(); ++i) session.force(tokens[i]);
+    for (std::size_t i = from; i < session_tokens.size() && !session.done(); ++i) session.force(session_tokens[i]);
 }
 
-void check_refused(auto &&call, const std::string &name, const std::string &says) {
+void check_whatif_refused(auto &&call, const std::string &name, const std::string &says) {
     try {
         call();
         FAIL("accepted");
@@ -143,12 +142,12 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(static_cast<int>(style));
         Seq2Seq model = dot_model(style);
-        DecodeSession plain(model, source), masked(model, source);
+        DecodeSession plain(model, session_source), masked(model, session_source);
         force_all(plain);
-        masked.force(tokens[0]);
+        masked.force(session_tokens[0]);
         masked.mask(1);
         force_all(masked, 1);
-        REQUIRE(masked.steps().size() == tokens.size());
+        REQUIRE(masked.steps().size() == session_tokens.size());
 
         // By hand at step 1: the weights of tokens 0 and 2 are e^{e_j} / (e^{e_0} + e^{e_2}).
         const Vec &e = masked.steps()[1].step.attention.score.scores;
@@ -160,16 +159,16 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
         CHECK(masked.steps()[1].softmax.max_entropy == doctest::Approx(std::log(2.0)));
 
         check_against_reference(masked, [](int i) {
-            return What{.masked = {false, i >= 1, false}, .tau = 1, .pinned = {}};
+            return WhatIf{.masked = {false, i >= 1, false}, .tau = 1, .pinned = {}};
         });
         // The first step is the model's own; from the mask on the decode is another one.
-        CHECK(gap(masked.steps()[0].step.state, plain.steps()[0].step.state.cast<double>()) == 0);
-        CHECK(gap(masked.steps()[1].step.probs, plain.steps()[1].step.probs.cast<double>()) > 1e-4);
+        CHECK(reference_gap(masked.steps()[0].step.state, plain.steps()[0].step.state.cast<double>()) == 0);
+        CHECK(reference_gap(masked.steps()[1].step.probs, plain.steps()[1].step.probs.cast<double>()) > 1e-4);
         CHECK(plain.steps()[1].step.attention.weights[1] > 0.0f);
 
         CHECK_FALSE(masked.steps()[0].intervened);
         CHECK(masked.steps()[0].masked.size() == 0);
-        for (std::size_t i = 1; i < tokens.size(); ++i) {
+        for (std::size_t i = 1; i < session_tokens.size(); ++i) {
             CHECK(masked.steps()[i].intervened);
             CHECK(masked.steps()[i].masked.cast<double>() == Vd::Unit(3, 1));
             CHECK(masked.steps()[i].step.attention.weights[1] == 0.0f);
@@ -177,7 +176,7 @@ TEST_CASE("masking a source token: its weight is 0, the others' are the softmax 
         // Unmasking holds from the next step on.
         masked.back();
         masked.mask(1, false);
-        masked.force(tokens.back());
+        masked.force(session_tokens.back());
         CHECK_FALSE(masked.steps().back().intervened);
         CHECK(masked.steps().back().step.attention.weights[1] > 0.0f);
     }
@@ -187,13 +186,13 @@ TEST_CASE("pinning one step's attention: one-hot on a token or given weights ren
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(static_cast<int>(style));
         Seq2Seq model = dot_model(style);
-        DecodeSession session(model, source);
-        session.force(tokens[0]);
+        DecodeSession session(model, session_source);
+        session.force(session_tokens[0]);
         session.pin(2);
-        session.force(tokens[1]);
+        session.force(session_tokens[1]);
         session.pin(std::vector<float>{1, 3, 0});
         force_all(session, 2);
-        REQUIRE(session.steps().size() == tokens.size());
+        REQUIRE(session.steps().size() == session_tokens.size());
 
         const SessionStep &one_hot = session.steps()[1];
         CHECK(one_hot.step.attention.weights.cast<double>() == Vd::Unit(3, 2));
@@ -213,7 +212,7 @@ TEST_CASE("pinning one step's attention: one-hot on a token or given weights ren
         CHECK(session.pinned().size() == 0);
 
         check_against_reference(session, [](int i) {
-            What w{.masked = {false, false, false}, .tau = 1, .pinned = {}};
+            WhatIf w{.masked = {false, false, false}, .tau = 1, .pinned = {}};
             if (i == 1) w.pinned = Vd::Unit(3, 2);
             if (i == 2) w.pinned = Vd{{0.25, 0.75, 0.0}};
             return w;
@@ -233,13 +232,13 @@ TEST_CASE("scaling the attention temperature holds for the rest of the decode; r
     for (auto style : {AttentionStyle::bahdanau, AttentionStyle::luong}) {
         CAPTURE(static_cast<int>(style));
         Seq2Seq model = dot_model(style);
-        DecodeSession session(model, source);
-        session.force(tokens[0]);
+        DecodeSession session(model, session_source);
+        session.force(session_tokens[0]);
         session.set_temperature(0.25f);
         session.mask(0);
         force_all(session, 1);
         check_against_reference(session, [](int i) {
-            return What{.masked = {i >= 1, false, false}, .tau = i >= 1 ? 0.25 : 1.0, .pinned = {}};
+            return WhatIf{.masked = {i >= 1, false, false}, .tau = i >= 1 ? 0.25 : 1.0, .pinned = {}};
         });
         CHECK(session.steps()[0].temperature == 1.0f);
         CHECK(session.steps()[1].temperature == 0.25f);
@@ -258,24 +257,28 @@ TEST_CASE("scaling the attention temperature holds for the rest of the decode; r
 
 TEST_CASE("what-ifs out of range are refused by name and leave the session as it was") {
     Seq2Seq model = dot_model(AttentionStyle::bahdanau);
-    DecodeSession session(model, source);
+    DecodeSession session(model, session_source);
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    check_refused([&] { session.mask(-1); }, "source_index", "source token -1 does not exist");
-    check_refused([&] { session.mask(3); }, "source_index", "the source has 3 tokens");
-    check_refused([&] { session.pin(3); }, "source_index", "does not exist");
+    check_whatif_refused([&] { session.mask(-1); }, "source_index", "source token -1 does not exist");
+    check_whatif_refused([&] { session.mask(3); }, "source_index", "the source has 3 tokens");
+    check_whatif_refused([&] { session.pin(3); }, "source_index", "does not exist");
     session.mask(0);
     session.mask(2);
-    check_refused([&] { session.mask(1); }, "mask", "would mask every source token");
-    check_refused([&] { session.pin(std::vector<float>{1, 1}); }, "weights", "2 weights given for 3 source tokens");
-    check_refused([&] { session.pin(std::vector<float>{}); }, "weights", "0 weights given");
+    check_whatif_refused([&] { session.mask(1); }, "mask", "would mask every source token");
+    check_whatif_refused(
+        [&] {
+            session.pin(std::vector<float>{1, 1});
+        },
+        "weights", "2 weights given for 3 source tokens");
+    check_whatif_refused([&] { session.pin(std::vector<float>{}); }, "weights", "0 weights given");
     for (float bad : {nan, inf, -inf, -0.5f}) {
         CAPTURE(bad);
-        check_refused([&] { session.pin(std::vector<float>{1, bad, 1}); }, "weights", "finite and at least 0");
+        check_whatif_refused([&] { session.pin(std::vector<float>{1, bad, 1}); }, "weights", "finite and at least 0");
     }
-    check_refused([&] { session.pin(std::vector<float>{0, 0, 0}); }, "weights", "all 0");
+    check_whatif_refused([&] { session.pin(std::vector<float>{0, 0, 0}); }, "weights", "all 0");
     for (float t : {0.0f, -1.0f, nan, inf, limits::min_temperature / 2, limits::max_temperature * 2}) {
         CAPTURE(t);
-        check_refused([&] { session.set_temperature(t); }, "temperature", "temperature must be from");
+        check_whatif_refused([&] { session.set_temperature(t); }, "temperature", "temperature must be from");
     }
     // Weights too large to sum in float still renormalise.
     session.pin(std::vector<float>{3e38f, 3e38f, 0});

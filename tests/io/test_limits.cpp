@@ -7,6 +7,7 @@
 #include "io/checkpoint.hpp"
 #include "io/model.hpp"
 
+#include "support/letters.hpp"
 #include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
@@ -56,7 +57,7 @@ Rejection load_rejection(const std::vector<std::uint8_t> &bytes) {
     return {};
 }
 
-Vocabulary letters() { return Vocabulary({"<pad>", "<s>", "</s>", "<unk>", "a", "b", "c"}, Tokenizer::characters); }
+using test::letters;
 
 Model tiny_model() {
     const ModelConfig c = testing::tiny_config(attention::ScoreKind::additive, AttentionStyle::bahdanau,

@@ -3,6 +3,7 @@
 #include "io/checkpoint.hpp"
 #include "io/model.hpp"
 
+#include "support/letters.hpp"
 #include "support/tiny_config.hpp"
 
 #include <doctest/doctest.h>
@@ -17,7 +18,7 @@ using namespace apg::io;
 
 namespace {
 
-Vocabulary letters() { return Vocabulary({"<pad>", "<s>", "</s>", "<unk>", "a", "b", "c"}, Tokenizer::characters); }
+using test::letters;
 
 Model tiny_model(attention::ScoreKind score, AttentionStyle style) {
     const ModelConfig c = testing::tiny_config(score, style, {.source_vocab = 7, .max_target_len = 6});

@@ -20,6 +20,7 @@
 #include "io/model.hpp"
 #include "models/transformer_decoder.hpp"
 #include "support/sanitized.hpp"
+#include "support/shipped_models.hpp"
 #include "tasks/scenes.hpp"
 #include "tasks/speech.hpp"
 
@@ -38,7 +39,8 @@ using namespace apg;
 
 namespace {
 
-const std::filesystem::path models_dir = std::filesystem::path(APG_SOURCE_DIR) / "web" / "models";
+using test::models_dir;
+using test::read_bytes;
 const std::filesystem::path golden_path =
     std::filesystem::path(APG_SOURCE_DIR) / "tests" / "io" / "shipped_decode_golden.json";
 
@@ -56,11 +58,6 @@ std::string fixed_input(const std::string &task) {
     return {};
 }
 constexpr std::uint64_t speech_seed = 7;
-
-std::vector<std::uint8_t> read_bytes(const std::filesystem::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Rounded to 1e-8, far below the tolerance, so the file stays small.
 std::vector<double> rounded(const float *data, std::size_t n) {

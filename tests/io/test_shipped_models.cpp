@@ -3,6 +3,7 @@
 #include "io/model.hpp"
 #include "models/transformer_decoder.hpp"
 #include "support/sanitized.hpp"
+#include "support/shipped_models.hpp"
 #include "train/text_task.hpp"
 
 #include <doctest/doctest.h>
@@ -22,7 +23,8 @@ using namespace apg;
 
 namespace {
 
-const std::filesystem::path models_dir = std::filesystem::path(APG_SOURCE_DIR) / "web" / "models";
+using test::models_dir;
+using test::read_bytes;
 
 // file name → held-out exact match in percent, from the README's table rows.
 std::map<std::string, double> readme_accuracies() {
@@ -36,11 +38,6 @@ std::map<std::string, double> readme_accuracies() {
         if (std::regex_search(line, m, row)) out[m[1]] = std::stod(m[2]);
     }
     return out;
-}
-
-std::vector<std::uint8_t> read_bytes(const std::filesystem::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 } // namespace

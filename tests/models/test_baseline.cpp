@@ -20,7 +20,7 @@ namespace {
 using attention::ScoreKind;
 using testing::tiny_config;
 
-Batch tiny_batch() { return make_batch({{4, 5, 3}, {5, 4}}, {{3, 6, 4}, {5}}, 0, 1, 2); }
+using test::tiny_batch;
 
 bool attention_tensor(const std::string &name) { return name.rfind("decoder.attn.", 0) == 0; }
 

@@ -15,8 +15,7 @@ namespace {
 
 using testing::tiny_config;
 
-// Two pairs of different lengths, so both source and target padding are exercised.
-Batch tiny_batch() { return make_batch({{4, 5, 3}, {5, 4}}, {{3, 6, 4}, {5}}, 0, 1, 2); }
+using test::tiny_batch;
 
 } // namespace
 

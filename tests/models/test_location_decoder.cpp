@@ -27,8 +27,7 @@ ModelConfig location_config(AttentionStyle style, int filters = 2, int width = 3
     return c;
 }
 
-// Two pairs of different lengths (source and target padding), targets of 4 and 2 steps.
-Batch tiny_batch() { return make_batch({{4, 5, 3}, {5, 4}}, {{3, 6, 4}, {5}}, 0, 1, 2); }
+using test::tiny_batch;
 
 // The filters scaled up so the location term matters as much as the content term.
 void sharpen(Seq2Seq &model) {
@@ -36,8 +35,6 @@ void sharpen(Seq2Seq &model) {
     attn.filters *= 4.0f;
     attn.w_f *= 3.0f;
 }
-
-std::span<const float> as_span(const Vec &v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 
 } // namespace
 
@@ -69,7 +66,7 @@ TEST_CASE("the step API with the previous step's weights reproduces the teacher-
         for (int i = 0; i < 4; ++i) {
             CAPTURE(i);
             attention::StepOptions options;
-            options.previous = as_span(previous); // empty at the first step: α_0
+            options.previous = test::span_of(previous); // empty at the first step: α_0
             const DecoderStep s = model.step(enc, state, inputs[i], options);
             const int r = i * batch.size;
             CHECK((s.probs.transpose() - ws.decoder.probs.row(r)).cwiseAbs().maxCoeff() < 1e-5f);

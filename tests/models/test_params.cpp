@@ -20,7 +20,7 @@ using attention::ScoreKind;
 
 namespace {
 
-using Shape = std::vector<std::int64_t>;
+using ParamShape = std::vector<std::int64_t>;
 
 // The parameter count of a config, from the formulas in the headers' shape comments.
 std::int64_t expected_count(const ModelConfig &c) {
@@ -104,7 +104,7 @@ TEST_CASE("a bidirectional additive Bahdanau model lists its tensors by module p
     // Vs 6, Vt 7, E 3, He 2 (dh 4), Hd 4, da 3.
     const ModelConfig c = testing::tiny_config(ScoreKind::additive, AttentionStyle::bahdanau);
     Parameters p = init_parameters(c, 1);
-    const std::vector<std::pair<std::string, Shape>> want = {
+    const std::vector<std::pair<std::string, ParamShape>> want = {
         {"encoder.embedding", {6, 3}}, {"encoder.fwd.w_ih", {6, 3}},  {"encoder.fwd.w_hh", {6, 2}},
         {"encoder.fwd.b_ih", {6}},     {"encoder.fwd.b_hh", {6}},     {"encoder.bwd.w_ih", {6, 3}},
         {"encoder.bwd.w_hh", {6, 2}},  {"encoder.bwd.b_ih", {6}},     {"encoder.bwd.b_hh", {6}},

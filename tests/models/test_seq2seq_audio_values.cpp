@@ -35,7 +35,7 @@ Seq2Seq tiny_audio_model() {
     return Seq2Seq(c, 5);
 }
 
-void check_refused(const Seq2Seq &model, const std::vector<float> &frames, const std::string &message) {
+void check_audio_refused(const Seq2Seq &model, const std::vector<float> &frames, const std::string &message) {
     try {
         model.encode_audio(frames);
         FAIL("no error for " << message);
@@ -54,12 +54,12 @@ TEST_CASE("encode_audio refuses a frame value that is NaN, infinite or beyond th
     const Seq2Seq model = tiny_audio_model();
     std::vector<float> frames(4 * 3, 1.0f);
     frames[7] = std::numeric_limits<float>::quiet_NaN();
-    check_refused(model, frames, "encode_audio: frame 2 holds nan, outside ±1e+06");
+    check_audio_refused(model, frames, "encode_audio: frame 2 holds nan, outside ±1e+06");
     frames[7] = -std::numeric_limits<float>::infinity();
-    check_refused(model, frames, "encode_audio: frame 2 holds -inf, outside ±1e+06");
+    check_audio_refused(model, frames, "encode_audio: frame 2 holds -inf, outside ±1e+06");
     // The fuzzer's input: finite, but the products overflow (this made the states NaN).
     for (std::size_t i = 0; i < frames.size(); ++i) frames[i] = (i / 3) % 2 ? 3e38f : -3e38f;
-    check_refused(model, frames, "encode_audio: frame 0 holds -3e+38, outside ±1e+06");
+    check_audio_refused(model, frames, "encode_audio: frame 0 holds -3e+38, outside ±1e+06");
 }
 
 TEST_CASE("frame values up to the limit are encoded and decoded into finite weights that sum to 1") {

@@ -29,7 +29,7 @@ ModelConfig tiny_transformer(attention::ScoreKind score, AttentionStyle style) {
     return c;
 }
 
-Batch tiny_batch() { return make_batch({{4, 5, 3}, {5, 4}}, {{3, 6, 4}, {5}}, 0, 1, 2); }
+using test::tiny_batch;
 
 } // namespace
 

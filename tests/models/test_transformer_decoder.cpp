@@ -22,7 +22,7 @@ using namespace apg::models;
 namespace {
 
 // GELU keeps every function smooth, so no difference quotient straddles a kink.
-TransformerDecoderConfig small_config(int memory) {
+TransformerDecoderConfig small_decoder_config(int memory) {
     TransformerDecoderConfig c;
     c.vocab = 7;
     c.d_model = 8;
@@ -68,7 +68,7 @@ TEST_CASE("the decoder's gradients match finite differences for the encoder stat
     for (int memory : {8, 6}) {
         CAPTURE(memory);
         core::Rng rng(11);
-        const TransformerDecoderConfig config = small_config(memory);
+        const TransformerDecoderConfig config = small_decoder_config(memory);
         TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
         randomise(p, rng);
         Mat H = test::normal_mat(4, memory, rng);
@@ -104,7 +104,7 @@ TEST_CASE("the decoder's gradients match finite differences for the encoder stat
 
 TEST_CASE("a later position cannot change an earlier one's output (the causal mask)") {
     core::Rng rng(3);
-    const TransformerDecoderConfig config = small_config(8);
+    const TransformerDecoderConfig config = small_decoder_config(8);
     const TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
     const Mat H = test::normal_mat(3, 8, rng);
     TransformerDecoderCache a, b;
@@ -120,7 +120,7 @@ TEST_CASE("decoding step by step with the key/value cache gives the teacher-forc
     for (int memory : {8, 6}) {
         CAPTURE(memory);
         core::Rng rng(21);
-        const TransformerDecoderConfig config = small_config(memory);
+        const TransformerDecoderConfig config = small_decoder_config(memory);
         TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
         randomise(p, rng);
         const Mat H = test::normal_mat(5, memory, rng);
@@ -179,7 +179,7 @@ TEST_CASE("decoding step by step with the key/value cache gives the teacher-forc
 TEST_CASE("a step's what-ifs: a head switched off adds nothing, a pinned head takes the given weights") {
     register_transformer_decoder();
     core::Rng rng(5);
-    const TransformerDecoderConfig config = small_config(8);
+    const TransformerDecoderConfig config = small_decoder_config(8);
     const TransformerDecoderParams p = TransformerDecoderParams::init(config, rng);
     const Mat H = test::normal_mat(3, 8, rng);
     TransformerMemory memory;

@@ -18,7 +18,7 @@ namespace {
 
 // GELU keeps every function smooth, so no difference quotient straddles a kink (ReLU is
 // checked on its own in the feed-forward tests).
-TransformerEncoderConfig small_config(int layers) {
+TransformerEncoderConfig small_encoder_config(int layers) {
     TransformerEncoderConfig c;
     c.vocab = 7;
     c.d_model = 8;
@@ -58,7 +58,7 @@ std::vector<Pair> layer_tensors(TransformerLayerParams &p, TransformerLayerParam
 
 TEST_CASE("an encoder layer's gradients match finite differences for its input and every parameter, with padding") {
     core::Rng rng(42);
-    TransformerLayerParams p = TransformerLayerParams::init(small_config(1), rng);
+    TransformerLayerParams p = TransformerLayerParams::init(small_encoder_config(1), rng);
     randomise(p, rng);
     const Eigen::Index n = 4, d = p.dim();
     const std::vector<std::uint8_t> mask{1, 1, 1, 0};
@@ -89,7 +89,7 @@ TEST_CASE("an encoder layer's gradients match finite differences for its input a
 
 TEST_CASE("a 2-layer encoder's gradients match finite differences for the embedding and every parameter") {
     core::Rng rng(9);
-    const TransformerEncoderConfig config = small_config(2);
+    const TransformerEncoderConfig config = small_encoder_config(2);
     TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
     for (TransformerLayerParams &layer : p.layers) randomise(layer, rng);
     // Id 1 appears twice, so its embedding row gathers two positions' gradients; the last position is padding.
@@ -125,7 +125,7 @@ TEST_CASE("a 2-layer encoder's gradients match finite differences for the embedd
 
 TEST_CASE("padded positions do not change the outputs of real positions") {
     core::Rng rng(5);
-    TransformerEncoderConfig config = small_config(2);
+    TransformerEncoderConfig config = small_encoder_config(2);
     config.activation = Activation::relu;
     const TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
     const std::vector<std::uint8_t> mask{1, 1, 1, 0, 0};
@@ -143,7 +143,7 @@ TEST_CASE("padded positions do not change the outputs of real positions") {
 
 TEST_CASE("each layer keeps every head's scores and weights for the trace") {
     core::Rng rng(2);
-    TransformerEncoderParams p = TransformerEncoderParams::init(small_config(2), rng);
+    TransformerEncoderParams p = TransformerEncoderParams::init(small_encoder_config(2), rng);
     // Zero query projections make every raw score 0, so each head spreads its weight evenly
     // over the three real keys: 1/3 each, and 0 on the padded key.
     p.layers[1].attn.w_q.setZero();
@@ -174,7 +174,7 @@ TEST_CASE("each layer keeps every head's scores and weights for the trace") {
 
 TEST_CASE("the encoder's tensors are listed by module path with their shapes") {
     core::Rng rng(1);
-    TransformerEncoderConfig config = small_config(2);
+    TransformerEncoderConfig config = small_encoder_config(2);
     TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
     const std::vector<core::TensorRef> tensors = models::tensors(p, config, "encoder");
     REQUIRE(tensors.size() == 1 + 16 * 2);
@@ -197,16 +197,16 @@ TEST_CASE("the encoder's tensors are listed by module path with their shapes") {
 }
 
 TEST_CASE("the encoder rejects bad configs, ids, masks and shapes with messages naming them") {
-    TransformerEncoderConfig config = small_config(1);
+    TransformerEncoderConfig config = small_encoder_config(1);
     config.heads = 3;
     CHECK_THROWS_WITH_AS(config.validate(), "transformer config: d_model (8) must be a multiple of heads (3)",
                          std::invalid_argument);
-    config = small_config(1);
+    config = small_encoder_config(1);
     config.d_ff = 0;
     CHECK_THROWS_WITH_AS(config.validate(), "transformer config: d_ff must be > 0, got 0", std::invalid_argument);
 
     core::Rng rng(4);
-    const TransformerEncoderParams p = TransformerEncoderParams::init(small_config(1), rng);
+    const TransformerEncoderParams p = TransformerEncoderParams::init(small_encoder_config(1), rng);
     TransformerEncoderCache cache;
     CHECK_THROWS_WITH_AS(transformer_encoder_forward(p, std::vector<int>{1, 7}, {}, cache),
                          "transformer_encoder_forward: id 7 at position 1 is outside the vocabulary of 7",
@@ -239,7 +239,7 @@ TEST_CASE("the encoder rejects bad configs, ids, masks and shapes with messages 
 
 TEST_CASE("a padded time-major batch encodes each sequence as if it were alone") {
     core::Rng rng(8);
-    const TransformerEncoderConfig config = small_config(2);
+    const TransformerEncoderConfig config = small_encoder_config(2);
     TransformerEncoderParams p = TransformerEncoderParams::init(config, rng);
     // B = 2, N = 3: sequence 0 = (3, 1, 4), sequence 1 = (2, 6) then a pad id.
     const std::vector<int> ids{3, 2, 1, 6, 4, 0};

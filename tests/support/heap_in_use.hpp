@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <malloc.h>
 
-namespace apg::testing {
+namespace apg::test {
 
 inline std::int64_t heap_in_use() {
     // (clang, which builds the sanitizer preset, says so through __has_feature, not the macro GCC sets)
-    if constexpr (test::sanitized) return -1;
+    if constexpr (sanitized) return -1;
 #if defined(__EMSCRIPTEN__)
     return static_cast<std::int64_t>(mallinfo().uordblks);
 #elif defined(__GLIBC__)
@@ -22,4 +22,4 @@ inline std::int64_t heap_in_use() {
 #endif
 }
 
-} // namespace apg::testing
+} // namespace apg::test

@@ -10,6 +10,10 @@
 
 namespace apg::test {
 
+// Two pairs of different lengths, so both source and target padding are exercised (pad 0, start 1,
+// end 2); its ids fit tiny_config's vocabularies.
+inline models::Batch tiny_batch() { return models::make_batch({{4, 5, 3}, {5, 4}}, {{3, 6, 4}, {5}}, 0, 1, 2); }
+
 // Checks every tensor as `c` says (GradCheck::composed(max_checks) checks up to max_checks
 // entries of each); returns the analytic pass's result.
 inline models::BatchResult check_model_gradients(models::Seq2Seq &model, const models::Batch &batch,

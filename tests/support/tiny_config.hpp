@@ -4,6 +4,8 @@
 
 #include "models/config.hpp"
 
+#include <vector>
+
 namespace apg::models::testing {
 
 struct TinySizes {
@@ -37,5 +39,10 @@ inline constexpr TinySizes session_sizes{.source_vocab = 7,
                                          .attention_dim = 5,
                                          .max_source_len = 8,
                                          .max_target_len = 5};
+
+// A source sentence for those sizes, and target tokens a session is forced through so that it runs
+// its whole length whatever the random model prefers (2 is the end).
+inline const std::vector<int> session_source{4, 5, 6};
+inline const std::vector<int> session_tokens{3, 4, 5, 1, 3, 4};
 
 } // namespace apg::models::testing

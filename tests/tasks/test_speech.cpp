@@ -19,7 +19,7 @@ std::uint64_t fingerprint(const SpeechData &data) {
     std::uint64_t h = 1469598103934665603ull;
     auto add = [&](unsigned char c) { h = (h ^ c) * 1099511628211ull; };
     for (const auto *side : {&data.train, &data.heldout})
-        for (const Sample &s : *side) {
+        for (const auto &s : *side) {
             for (char c : s.utterance.text) add(static_cast<unsigned char>(c));
             add(0xff);
             for (float x : s.utterance.features) add(static_cast<unsigned char>(std::lround(x * level_scale)));
@@ -27,13 +27,13 @@ std::uint64_t fingerprint(const SpeechData &data) {
     return h;
 }
 
-struct Caught {
+struct CaughtSpeechError {
     apg::ErrorCode code = apg::ErrorCode::bad_state;
     std::string text;
     apg::Details details;
 };
 
-template <class F> Caught caught(F &&f) {
+template <class F> CaughtSpeechError caught(F &&f) {
     try {
         f();
     } catch (const apg::Error &e) {
@@ -43,7 +43,7 @@ template <class F> Caught caught(F &&f) {
     return {};
 }
 
-std::string detail(const Caught &e, const std::string &key) {
+std::string text_detail(const CaughtSpeechError &e, const std::string &key) {
     for (const auto &[k, v] : e.details)
         if (k == key && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
     return "";
@@ -111,15 +111,15 @@ TEST_CASE("the same seed gives the same utterance; the rate changes its length")
 }
 
 TEST_CASE("speech input errors are coded and name what is wrong") {
-    const Caught unknown = caught([] { synthesize("how much woodpecker", 1); });
+    const CaughtSpeechError unknown = caught([] { synthesize("how much woodpecker", 1); });
     CHECK(unknown.code == apg::ErrorCode::unknown_token);
-    CHECK(detail(unknown, "word") == "woodpecker");
+    CHECK(text_detail(unknown, "word") == "woodpecker");
     CHECK(unknown.text.find("woodpecker") != std::string::npos);
     // A long word outside the lexicon is named cut at a code point, quoted with its control characters escaped.
-    const Caught cut = caught([] { synthesize("wood " + std::string(63, 'x') + "\xc3\xa9\x01", 1); });
+    const CaughtSpeechError cut = caught([] { synthesize("wood " + std::string(63, 'x') + "\xc3\xa9\x01", 1); });
     CHECK(cut.code == apg::ErrorCode::unknown_token);
-    CHECK(detail(cut, "word") == std::string(63, 'x'));
-    const Caught control = caught([] {
+    CHECK(text_detail(cut, "word") == std::string(63, 'x'));
+    const CaughtSpeechError control = caught([] {
         synthesize("a\x01"
                    "b",
                    1);
@@ -130,9 +130,9 @@ TEST_CASE("speech input errors are coded and name what is wrong") {
     CHECK(caught([] { synthesize("", 1); }).code == apg::ErrorCode::empty_input);
     std::string long_text;
     for (int k = 0; k < 30; ++k) long_text += "woodchuck ";
-    const Caught too_long = caught([&] { synthesize(long_text, 1); });
+    const CaughtSpeechError too_long = caught([&] { synthesize(long_text, 1); });
     CHECK(too_long.code == apg::ErrorCode::too_long);
-    CHECK(detail(too_long, "name") == "frames");
+    CHECK(text_detail(too_long, "name") == "frames");
     CHECK(caught([] { synthesize("wood", 1, 0.1f); }).code == apg::ErrorCode::bad_argument);
     CHECK(caught([] { synthesize("wood", 1, NAN); }).code == apg::ErrorCode::bad_argument);
     CHECK(caught([] { synthesize("wood", 1, 1.0f, -0.5f); }).code == apg::ErrorCode::bad_argument);
@@ -164,13 +164,13 @@ TEST_CASE("render_audio: one band's energy is a sinusoid at its centre frequency
 TEST_CASE("the held-out split is by phrase and the generated lengths stay in 80..300 frames") {
     const SpeechData data = make_speech(2, 300, 60);
     std::set<std::string> train;
-    for (const Sample &s : data.train) train.insert(s.utterance.text);
-    for (const Sample &s : data.heldout) {
+    for (const auto &s : data.train) train.insert(s.utterance.text);
+    for (const auto &s : data.heldout) {
         CHECK(train.count(s.utterance.text) == 0);
         CHECK(heldout_phrase(s.utterance.text));
     }
     for (const auto *side : {&data.train, &data.heldout})
-        for (const Sample &s : *side) {
+        for (const auto &s : *side) {
             CHECK(s.utterance.frames >= 80);
             CHECK(s.utterance.frames <= 300);
         }

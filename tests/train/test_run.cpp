@@ -1,6 +1,7 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "decode/session.hpp"
+#include "support/training.hpp"
 #include "train/run.hpp"
 #include "train/text_task.hpp"
 
@@ -17,7 +18,7 @@ using namespace apg::train;
 
 namespace {
 
-constexpr SpecialTokens kTokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
+using test::kTokens;
 
 // Reversal of 2–6 letters a–f as own pairs: 200 lines, 20 held out.
 std::string reverse_pairs_text() {
@@ -41,18 +42,8 @@ RunConfig small_pairs(int steps) {
     return c;
 }
 
-std::vector<float> flat(const models::Seq2Seq &network) {
-    std::vector<float> out;
-    auto &params = const_cast<models::Seq2Seq &>(network); // tensors() views; nothing is written
-    for (const auto &r : params.tensors()) out.insert(out.end(), r.data.begin(), r.data.end());
-    return out;
-}
-
-std::string detail_name(const Error &e) {
-    for (const auto &[k, v] : e.details())
-        if (k == "name") return std::get<std::string>(v);
-    return "";
-}
+using test::detail_name;
+using test::flat;
 
 } // namespace
 

@@ -45,7 +45,7 @@ TEST_CASE("run budget: target steps × batch × target tokens past the limit is 
     c.embed = c.hidden = 512;
     c.batch = 512;
     c.steps = 10;
-    const std::int64_t before = testing::heap_in_use();
+    const std::int64_t before = test::heap_in_use();
     try {
         Run run(c);
         FAIL("no refusal");
@@ -55,7 +55,7 @@ TEST_CASE("run budget: target steps × batch × target tokens past the limit is 
         CHECK(std::string(e.text()).starts_with("training run: 129 target steps × 512 batch × 32004 target tokens"));
     }
     // the pairs were read and freed; nothing else was made
-    if (before >= 0) CHECK(testing::heap_in_use() - before < (8 << 20));
+    if (before >= 0) CHECK(test::heap_in_use() - before < (8 << 20));
 }
 
 TEST_CASE("run budget: what a run allocates is within its budget") {
@@ -66,13 +66,13 @@ TEST_CASE("run budget: what a run allocates is within its budget") {
     c.batch = 64;
     c.steps = 3;
     c.eval_examples = 5;
-    const std::int64_t before = testing::heap_in_use();
+    const std::int64_t before = test::heap_in_use();
     Run run(c);
     run.step(3);
     const Evaluation e = run.evaluate();
     const double budget = run_memory(run.model_config(), run.options(), run.data().train).total();
     CHECK(budget < static_cast<double>(limits::max_work_bytes));
-    if (before >= 0) CHECK(static_cast<double>(testing::heap_in_use() - before) <= budget);
+    if (before >= 0) CHECK(static_cast<double>(test::heap_in_use() - before) <= budget);
 }
 
 TEST_CASE("a run without attention evaluates to an empty alignment, not rows written through a null pointer") {

@@ -1,5 +1,6 @@
 #include "core/error.hpp"
 #include "decode/session.hpp"
+#include "support/training.hpp"
 #include "train/run.hpp"
 #include "train/scenes_task.hpp"
 
@@ -14,20 +15,10 @@ namespace scenes = apg::tasks::scenes;
 
 namespace {
 
-constexpr SpecialTokens kTokens{io::Vocabulary::pad, io::Vocabulary::bos, io::Vocabulary::eos};
+using test::kTokens;
 
-std::vector<float> flat(const models::Seq2Seq &network) {
-    std::vector<float> out;
-    auto &params = const_cast<models::Seq2Seq &>(network); // tensors() views; nothing is written
-    for (const auto &r : params.tensors()) out.insert(out.end(), r.data.begin(), r.data.end());
-    return out;
-}
-
-std::string detail_name(const Error &e) {
-    for (const auto &[k, v] : e.details())
-        if (k == "name") return std::get<std::string>(v);
-    return "";
-}
+using test::detail_name;
+using test::flat;
 
 RunConfig small_scenes() {
     RunConfig c;

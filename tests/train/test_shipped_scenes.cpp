@@ -4,6 +4,7 @@
 // under the sanitizers the first 100 scenes score about as well, tests/support/sanitized.hpp).
 #include "io/model.hpp"
 #include "support/sanitized.hpp"
+#include "support/shipped_models.hpp"
 #include "train/scenes_task.hpp"
 
 #include <doctest/doctest.h>
@@ -19,17 +20,17 @@ using namespace apg;
 
 namespace {
 
-const std::filesystem::path models_dir = std::filesystem::path(APG_SOURCE_DIR) / "web" / "models";
+using test::models_dir;
 
-struct Listed {
+struct ListedScenes {
     double exact_match = 0, attention_hits = 0; // percent
 };
 
 // | `scenes-<score>-<style>.safetensors` | scenes | conv | score | style | 96.00 % | 70.03 % | … |
-std::map<std::string, Listed> readme_scenes() {
+std::map<std::string, ListedScenes> readme_scenes() {
     std::ifstream in(models_dir / "README.md");
     REQUIRE_MESSAGE(in, "web/models/README.md is missing");
-    std::map<std::string, Listed> out;
+    std::map<std::string, ListedScenes> out;
     const std::regex row(R"(^\|\s*`(scenes-[A-Za-z0-9_-]+\.safetensors)`\s*\|[^|]*\|[^|]*\|[^|]*\|[^|]*\|)"
                          R"(\s*([0-9.]+)\s*%\s*\|\s*([0-9.]+)\s*%)");
     std::string line;
@@ -53,7 +54,7 @@ TEST_CASE("the shipped scenes models are listed in the README, at most 1 MB, and
     std::map<std::uint64_t, tasks::scenes::ScenesData> data;
     for (const auto &entry : listed) {
         const std::string file = entry.first;
-        const Listed want = entry.second;
+        const ListedScenes want = entry.second;
         CAPTURE(file);
         const auto path = models_dir / file;
         REQUIRE(std::filesystem::exists(path));

@@ -5,6 +5,7 @@
 // tests/support/sanitized.hpp).
 #include "io/model.hpp"
 #include "support/sanitized.hpp"
+#include "support/shipped_models.hpp"
 #include "train/speech_task.hpp"
 
 #include <doctest/doctest.h>
@@ -20,17 +21,17 @@ using namespace apg;
 
 namespace {
 
-const std::filesystem::path models_dir = std::filesystem::path(APG_SOURCE_DIR) / "web" / "models";
+using test::models_dir;
 
-struct Listed {
+struct ListedSpeech {
     double cer = 0, monotonicity = 0, exact_match = 0; // percent
 };
 
 // | `speech-<score>-<style>.safetensors` | speech | audio | score | style | 0.10 % | 87.90 % | 99.50 % | … |
-std::map<std::string, Listed> readme_speech() {
+std::map<std::string, ListedSpeech> readme_speech() {
     std::ifstream in(models_dir / "README.md");
     REQUIRE_MESSAGE(in, "web/models/README.md is missing");
-    std::map<std::string, Listed> out;
+    std::map<std::string, ListedSpeech> out;
     const std::regex row(R"(^\|\s*`(speech-[A-Za-z0-9_-]+\.safetensors)`\s*\|[^|]*\|[^|]*\|[^|]*\|[^|]*\|)"
                          R"(\s*([0-9.]+)\s*%\s*\|\s*([0-9.]+)\s*%\s*\|\s*([0-9.]+)\s*%)");
     std::string line;
@@ -54,7 +55,7 @@ TEST_CASE("the shipped speech models are listed in the README, at most 1 MB, and
     std::map<std::uint64_t, tasks::speech::SpeechData> data;
     for (const auto &entry : listed) {
         const std::string file = entry.first;
-        const Listed want = entry.second;
+        const ListedSpeech want = entry.second;
         CAPTURE(file);
         const auto path = models_dir / file;
         REQUIRE(std::filesystem::exists(path));

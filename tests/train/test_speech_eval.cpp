@@ -1,5 +1,6 @@
 #include "core/error.hpp"
 #include "io/model.hpp"
+#include "support/training.hpp"
 #include "train/run.hpp"
 #include "train/speech_task.hpp"
 
@@ -19,12 +20,7 @@ Vec one_hot(int n, int at) {
     return v;
 }
 
-std::vector<float> flat(const models::Seq2Seq &network) {
-    std::vector<float> out;
-    auto &params = const_cast<models::Seq2Seq &>(network); // tensors() views; nothing is written
-    for (const auto &r : params.tensors()) out.insert(out.end(), r.data.begin(), r.data.end());
-    return out;
-}
+using test::flat;
 
 } // namespace
 
