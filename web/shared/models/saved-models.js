@@ -138,7 +138,8 @@ export async function removeAllDamaged() {
     (list) => {
       const { models, damaged } = readIndex(list);
       const listed = new Set(models.map((m) => m.id));
-      orphans = [...new Set(damaged.map((d) => d.id).filter((id) => id !== null && !listed.has(id)))];
+      const ids = damaged.flatMap((d) => (d.id === null || listed.has(d.id) ? [] : [d.id]));
+      orphans = [...new Set(ids)];
       return models;
     },
     store(),
