@@ -6,8 +6,9 @@
 #   2. type checks: svelte-check and tsc (npm run check), when package.json defines the script
 #   3. the native doctest suites (ctest), one program per folder of tests/
 #   4. under ASan + UBSan, and 5. compiled to wasm and run under node: the suites where they add
-#      something (CMakePresets.json, APG_TEST_SUITES: kernels, layers, models, IO and tokenizers,
-#      sessions, traces), not the long training cases a third time
+#      something (CMakePresets.json, APG_TEST_SUITES: under the sanitizers kernels, layers, models,
+#      IO and tokenizers, sessions, traces; in wasm kernels, attention, layers and IO, the binding
+#      tests decoding every shipped model in wasm), not the long training cases a third time
 #   6. the fuzz targets for a fixed number of executions each (scripts/fuzz.sh smoke), built by
 #      native-asan beside its suites (clang, one instrumented library for both)
 #   7. the JS binding tests, the page modules' unit tests and the browser tests in headless

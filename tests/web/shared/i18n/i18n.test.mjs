@@ -16,7 +16,8 @@ const i18nDir = join(web, 'shared/i18n');
 function sources(dir = web) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'models' ? [] : sources(path);
+    // (web/models holds the checkpoints; web/shared/models is code like the rest)
+    if (statSync(path).isDirectory()) return path === join(web, 'models') ? [] : sources(path);
     return /\.(svelte|js)$/.test(name) ? [path] : [];
   });
 }
