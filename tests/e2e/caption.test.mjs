@@ -9,7 +9,7 @@ import { before, beforeEach, describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 
 import { loadImaging, readModel } from '../js/load-imaging.mjs';
-import { pageScreenshot, urlSettled } from './browser.mjs';
+import { afterFrame, pageScreenshot, urlSettled } from './browser.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
 import { pastTheEdge } from './layout.mjs';
 import { checkStepBar } from './step-bar.mjs';
@@ -451,9 +451,12 @@ describe('caption view', () => {
   });
 
   test('its scores and weights on a small laptop: the 8 columns whole, side by side where they fit', async () => {
+    // one page, its window resized: the columns' layout is the stylesheet's
+    const p = await fx.open({ view: 'caption', lang: 'en' }, { viewport: { width: 1024, height: 800 } });
+    await p.waitForSelector('[data-testid=caption-weight-63]', { timeout: 60_000 });
     for (const width of [1024, 1280, 1440]) {
-      const p = await fx.open({ view: 'caption', lang: 'en' }, { viewport: { width, height: 800 } });
-      await p.waitForSelector('[data-testid=caption-weight-63]', { timeout: 60_000 });
+      await p.setViewportSize({ width, height: 800 });
+      await afterFrame(p);
       const found = await p.evaluate(() =>
         ['caption-scores-panel', 'caption-weights-panel'].map((id) => {
           const panel = /** @type {Element} */ (document.querySelector(`[data-testid=${id}]`));

@@ -7,7 +7,7 @@ import { before, beforeEach, test } from 'node:test';
 
 import { formatNumber } from '../../web/shared/lib/format.js';
 import { readSafetensors } from '../js/reference.mjs';
-import { shot, urlSettled, waitForStep } from './browser.mjs';
+import { afterFrame, shot, urlSettled, waitForStep } from './browser.mjs';
 import { clippedInFile, download, hashOf, PNG_SIGNATURE } from './decode-view.mjs';
 import { model, modelFile } from './engine.mjs';
 import { DESKTOP, PHONE, useBrowser } from './fixture.mjs';
@@ -386,38 +386,54 @@ test('the query table on a phone: two lines a key, every number and vector in si
 });
 
 test('the two heatmaps: each its own caption under it, side by side or stacked', async () => {
-  for (const lang of ['en', 'zh'])
-    for (const [options, stacked] of [
-      [PHONE, true],
-      [{ viewport: { width: 1024, height: 768 } }, true],
-      [DESKTOP, false],
-    ]) {
-      const p = await fx.open({ view: 'self', task: 'zh', lang }, options);
-      await p.waitForSelector('[data-testid=sa-cross-heatmap] svg', { timeout: 30_000 });
-      const found = await p.evaluate(() =>
-        ['sa-self', 'sa-cross'].map((id) => {
-          const map = /** @type {Element} */ (document.querySelector(`[data-testid=${id}-heatmap]`));
-          const caption = document.querySelector(`[data-testid=${id}-caption]`);
-          const [m, c] = [map.getBoundingClientRect(), caption?.getBoundingClientRect()];
-          return {
-            text: caption?.textContent ?? '',
-            below: c ? c.top - m.bottom : -1,
-            overlaps: c ? c.left < m.right && c.right > m.left : false,
-            top: m.top,
-            left: m.left,
-          };
-        }),
-      );
-      const where = `${lang} ${options.viewport.width}: ${JSON.stringify(found)}`;
-      // "Left, …; right, …" under two heatmaps one above the other
-      for (const caption of found) {
-        assert.doesNotMatch(caption.text, /\b(left|right|above|below)\b|左|右/i, where);
-        assert.ok(caption.below >= 0 && caption.below < 40 && caption.overlaps, where);
-      }
-      assert.match(found[0].text, lang === 'en' ? /encoder's tokens/ : /编码器的词元/, where);
-      assert.match(found[1].text, lang === 'en' ? /output step of the decoder/ : /解码器每个输出步/, where);
-      assert.equal(found[1].top > found[0].top + 40, stacked, where);
+  /** The two heatmaps' captions in page `p` as drawn now, in `lang` at `width`. */
+  async function check(p, lang, width, stacked) {
+    const found = await p.evaluate(() =>
+      ['sa-self', 'sa-cross'].map((id) => {
+        const map = /** @type {Element} */ (document.querySelector(`[data-testid=${id}-heatmap]`));
+        const caption = document.querySelector(`[data-testid=${id}-caption]`);
+        const [m, c] = [map.getBoundingClientRect(), caption?.getBoundingClientRect()];
+        return {
+          text: caption?.textContent ?? '',
+          below: c ? c.top - m.bottom : -1,
+          overlaps: c ? c.left < m.right && c.right > m.left : false,
+          top: m.top,
+          left: m.left,
+        };
+      }),
+    );
+    const where = `${lang} ${width}: ${JSON.stringify(found)}`;
+    // "Left, …; right, …" under two heatmaps one above the other
+    for (const caption of found) {
+      assert.doesNotMatch(caption.text, /\b(left|right|above|below)\b|左|右/i, where);
+      assert.ok(caption.below >= 0 && caption.below < 40 && caption.overlaps, where);
     }
+    assert.match(found[0].text, lang === 'en' ? /encoder's tokens/ : /编码器的词元/, where);
+    assert.match(found[1].text, lang === 'en' ? /output step of the decoder/ : /解码器每个输出步/, where);
+    assert.equal(found[1].top > found[0].top + 40, stacked, where);
+  }
+  // a phone's page, and a laptop's window at 1024 and 1440 px, each in English and then switched to Chinese
+  const phone = await fx.open({ view: 'self', task: 'zh', lang: 'en' }, PHONE);
+  await phone.waitForSelector('[data-testid=sa-cross-heatmap] svg', { timeout: 30_000 });
+  const laptop = await fx.open(
+    { view: 'self', task: 'zh', lang: 'en' },
+    { viewport: { width: 1024, height: 768 } },
+  );
+  await laptop.waitForSelector('[data-testid=sa-cross-heatmap] svg', { timeout: 30_000 });
+  for (const lang of ['en', 'zh']) {
+    for (const p of [phone, laptop])
+      if (lang === 'zh') {
+        await p.click('[data-testid=lang-zh]');
+        await p.waitForFunction(() => document.documentElement.lang === 'zh');
+        await afterFrame(p);
+      }
+    await check(phone, lang, 375, true);
+    for (const width of [1024, 1440]) {
+      await laptop.setViewportSize({ width, height: 768 });
+      await afterFrame(laptop);
+      await check(laptop, lang, width, width < 1280);
+    }
+  }
 });
 
 test('Decode steps the Transformer-encoder model like the others, its weights its trace', async () => {
