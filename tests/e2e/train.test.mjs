@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { linkOf, RUNS } from '../js/training-reference.mjs';
+import { keptModel } from '../web/support/kept-model.mjs';
 import { pageScreenshot, shot, urlSettled, waitForStep } from './browser.mjs';
 import { useBrowser } from './fixture.mjs';
 import { trainInPage } from './train-page.mjs';
@@ -411,32 +412,19 @@ test('a damaged store of kept models: the page works, names each damaged entry, 
   const page = await fx.page();
   await open(page, trainHash({}));
   // what an older page, another tab or a hand may leave: null, a line without fields, one id twice
-  await page.evaluate(async () => {
+  await page.evaluate(async (kept) => {
     const db = await new Promise((resolve, reject) => {
       const request = indexedDB.open('attention-playground');
       request.onupgradeneeded = () => request.result.createObjectStore('trained-models');
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
-    const kept = {
-      id: 'zh-dot-bahdanau-step40-x',
-      label: 'zh · dot · step 40',
-      task: 'zh',
-      score: 'dot',
-      style: 'bahdanau',
-      encoder: 'gru',
-      step: 40,
-      heldoutExactMatch: 0.5,
-      bytes: 3,
-      created: 1,
-      origin: 'trained',
-    };
     const store = db.transaction('trained-models', 'readwrite').objectStore('trained-models');
     store.put([kept, null, { id: 'half' }, { ...kept, label: 'again' }], 'index');
     store.put(new Uint8Array([1, 2, 3]), `bytes:${kept.id}`);
     await new Promise((resolve) => (store.transaction.oncomplete = resolve));
     db.close();
-  });
+  }, keptModel('zh-dot-bahdanau-step40-x'));
   await open(page, trainHash({}));
   const section = page.locator('[data-testid=saved-models]');
   await section.locator('[data-testid="saved-zh-dot-bahdanau-step40-x"]').waitFor();

@@ -18,22 +18,9 @@ import {
   saveModel,
   savedBytes,
 } from '../../../../web/shared/models/saved-models.js';
+import { keptModel as model } from '../../support/kept-model.mjs';
 
 const store = createStore('attention-playground', 'trained-models');
-const model = (id, more = {}) => ({
-  id,
-  label: `zh · dot · step 40`,
-  task: 'zh',
-  score: 'dot',
-  style: 'bahdanau',
-  encoder: 'gru',
-  step: 40,
-  heldoutExactMatch: 0.5,
-  bytes: 3,
-  created: 1,
-  origin: 'trained',
-  ...more,
-});
 
 beforeEach(() => clear(store));
 
