@@ -7,6 +7,7 @@ import './fonts/fonts.css';
 import './shared/styles.css';
 import App from './App.svelte';
 import { readSavedStop } from './features/tour/tour.svelte.js';
+import { loadEngine } from './shared/engine/engine.svelte.js';
 import { dropPendingLink, flushLink, openLink } from './shared/link/link.svelte.js';
 import { readSaved } from './shared/models/trained.svelte.js';
 import { installPlatform } from './shared/platform.js';
@@ -29,6 +30,9 @@ installPlatform({
   href: () => location.href,
   copy: (text) => navigator.clipboard.writeText(text),
 });
+// The engine's Worker starts before the page is built, so that fetching and compiling the wasm
+// (and the first model, which the first view asks for as it mounts) overlap with building it.
+void loadEngine();
 readSavedStop();
 openLink(location.hash, {
   replace: (hash) => history.replaceState(null, '', hash),

@@ -8,7 +8,8 @@ const t = translatorOf(stagesDict);
 // An exported SVG is a file on its own (and the PNG is drawn from it as an image, which loads
 // nothing): one with Chinese text carries the page's Chinese font inside it, as a data: URL
 // (35 KB), so it renders the same on a machine without a CJK font. The bytes are fetched (from
-// the browser's cache) once the page has loaded the font, i.e. once it has shown Chinese.
+// the browser's cache, where the page has shown Chinese) when such a file is first made: not as
+// the page loads, where turning them into base64 took a tenth of a second on the way to the first step.
 const CHINESE_FAMILY = 'APG Chinese';
 // (Vite turns this into the built font's address; under node, where the page's modules are tested,
 // it stays a file: URL that nothing fetches.)
@@ -17,8 +18,7 @@ const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 const CJK_ALL = new RegExp(CJK.source, 'g');
 /** @type {Promise<string> | null} */
 let chineseFontData = null;
-/** @type {string | null} */
-let chineseFontReady = null;
+/** The font as a data: URL, or '' where it could not be fetched (the file then names it only). */
 function fetchChineseFont() {
   chineseFontData ??= fetch(chineseFontUrl)
     .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`${r.status}`))))
@@ -27,23 +27,14 @@ function fetchChineseFont() {
       const view = new Uint8Array(bytes);
       for (let i = 0; i < view.length; i += 0x8000)
         binary += String.fromCharCode(...view.subarray(i, i + 0x8000));
-      chineseFontReady = `data:font/woff2;base64,${btoa(binary)}`;
-      return chineseFontReady;
+      return `data:font/woff2;base64,${btoa(binary)}`;
     })
     .catch(() => ((chineseFontData = null), ''));
   return chineseFontData;
 }
-if (typeof document !== 'undefined' && document.fonts) {
-  const loaded = () =>
-    [...document.fonts].some(
-      (f) => f.family.replace(/['"]/g, '') === CHINESE_FAMILY && f.status === 'loaded',
-    );
-  if (loaded()) fetchChineseFont();
-  else document.fonts.addEventListener('loadingdone', () => loaded() && fetchChineseFont());
-}
 
 /** Names the Chinese font first wherever `copy` names a font, and embeds it when it has CJK text. */
-function embedChineseFont(copy) {
+async function embedChineseFont(copy) {
   const chinese = [...new Set((copy.textContent ?? '').match(CJK_ALL))];
   if (chinese.length === 0) return;
   for (const el of [copy, ...copy.querySelectorAll('[font-family]')]) {
@@ -51,12 +42,13 @@ function embedChineseFont(copy) {
     if (family && !family.includes(CHINESE_FAMILY))
       el.setAttribute('font-family', `'${CHINESE_FAMILY}', ${family}`);
   }
-  if (!chineseFontReady) return;
+  const font = await fetchChineseFont();
+  if (!font) return;
   const style = document.createElementNS(SVG, 'style');
   // unicode-range: the font is taken for the file's Chinese characters only; without it, it
   // would be the text's first font, whose taller ascent and descent change the Latin labels' boxes
   const range = chinese.map((c) => `U+${c.codePointAt(0)?.toString(16).toUpperCase()}`).join(', ');
-  style.textContent = `@font-face { font-family: '${CHINESE_FAMILY}'; src: url(${chineseFontReady}) format('woff2'); unicode-range: ${range}; }`;
+  style.textContent = `@font-face { font-family: '${CHINESE_FAMILY}'; src: url(${font}) format('woff2'); unicode-range: ${range}; }`;
   copy.prepend(style);
 }
 
@@ -134,7 +126,7 @@ export function viewFiles({ stem, json: engineJson, records, csv, picture }) {
     ...(picture
       ? [
           exportFile('svg', picture.svgLabel, async () => ({
-            data: svgText(svg(), picture.title()),
+            data: await svgText(svg(), picture.title()),
             name: named(picture.name, 'svg'),
             type: 'image/svg+xml',
           })),
@@ -435,19 +427,18 @@ export function combineSvgs(pictures, maxWidth = 1200) {
  * The SVG element as a standalone file, with a legend below it when `title` is given (the weight
  * scale, or `note` in its place).
  */
-export function svgText(svg, title = '', note = '') {
+export async function svgText(svg, title = '', note = '') {
   const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   copy.removeAttribute('style');
   if (title) addLegend(copy, title, note);
-  embedChineseFont(copy);
+  await embedChineseFont(copy);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}`;
 }
 
 /** The SVG (with its legend when `title` is given) drawn at `scale` × its size into a PNG. */
 export async function svgToPng(svg, scale = 2, title = '', note = '') {
-  if (CJK.test(svg.textContent ?? '') || CJK.test(title)) await fetchChineseFont();
-  const text = svgText(svg, title, note);
+  const text = await svgText(svg, title, note);
   const size = /<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"/.exec(text);
   const width = Number(size?.[1] ?? svg.getAttribute('width'));
   const height = Number(size?.[2] ?? svg.getAttribute('height'));

@@ -65,6 +65,14 @@ declareLink('text', textLinkFields({ choice, stepper, output, remember: (step) =
 const decodeKey = (name, input, forces, whatIfs) => JSON.stringify([name, input, forces, whatIfs]);
 const decodeRuns = latest();
 
+/**
+ * Starts loading the chosen model while the engine itself still loads: its checkpoint's fetch then
+ * overlaps with fetching and compiling the engine, instead of following it (`runDecode` finds it loaded).
+ */
+export function prepareDecode() {
+  void loadModel(currentModelName());
+}
+
 /** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
 export async function runDecode() {
   const name = currentModelName();
