@@ -162,8 +162,12 @@ val score_kinds_js() {
 // decodes of one input) differ most; see trace::largest_weight_difference.
 val weight_difference_js(val a_js, val b_js) {
     const trace::WeightDifference d = trace::largest_weight_difference(to_mat(a_js, "a"), to_mat(b_js, "b"));
-    return object_of(
-        {{"value", val(d.value)}, {"row", val(d.row)}, {"col", val(d.col)}, {"a", val(d.a)}, {"b", val(d.b)}});
+    return object_of({{"value", val(d.value)},
+                      {"row", val(d.row)},
+                      {"col", val(d.col)},
+                      {"a", val(d.a)},
+                      {"b", val(d.b)},
+                      {"meanDistance", val(d.mean_distance)}});
 }
 
 // What the engine accepts (core/limits.hpp); a model's own limits are in its info().limits.

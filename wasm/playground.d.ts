@@ -601,6 +601,8 @@ export interface WeightDifference {
   col: number;
   a: number;
   b: number;
+  /** the mean over the common steps of ½ Σ_j |a − b|: 0 for the same alignment, 1 for disjoint ones */
+  meanDistance: number;
 }
 
 export interface Playground {
@@ -633,7 +635,8 @@ export interface Playground {
   /**
    * Where two sets of weights (steps × source positions, e.g. two models' decodes of one input)
    * differ most, over the steps and positions both have: |a − b| (value), its step (row) and
-   * position (col), and both weights there. Throws EngineError when they share no cell.
+   * position (col), and both weights there; and the two alignments' mean distance. Throws
+   * EngineError when they share no cell.
    */
   weightDifference(a: MatrixInput, b: MatrixInput): WeightDifference;
   /** Live embind value handles, for leak checks. */

@@ -15,13 +15,17 @@ WeightDifference largest_weight_difference(const Mat &a, const Mat &b) {
                                     " have no step and source position in common");
     WeightDifference out;
     bool found = false;
+    double distance = 0; // summed in double: the mean stays exact to float over long decodes
     for (Eigen::Index i = 0; i < rows; ++i)
         for (Eigen::Index j = 0; j < cols; ++j) {
             const float d = std::abs(a(i, j) - b(i, j));
-            if (!std::isfinite(d) || (found && !(d > out.value))) continue;
+            if (!std::isfinite(d)) continue;
+            distance += d;
+            if (found && !(d > out.value)) continue;
             out = {d, static_cast<int>(i), static_cast<int>(j), a(i, j), b(i, j)};
             found = true;
         }
+    out.mean_distance = static_cast<float>(0.5 * distance / static_cast<double>(rows));
     return out;
 }
 

@@ -1,4 +1,5 @@
-// Comparing two traces of the same input: where two models' attention weights differ most.
+// Comparing two traces of the same input: where two models' attention weights differ most, and
+// how far apart their alignments are on the whole.
 #pragma once
 
 #include "core/tensor.hpp"
@@ -11,6 +12,10 @@ struct WeightDifference {
     int col = 0;     // … and the source position j where it occurs (the first such cell, row-major)
     float a = 0;     // a(i, j)
     float b = 0;     // b(i, j)
+    // The mean over the common rows of the total variation distance ½ Σ_j |a(i, j) − b(i, j)|:
+    // 0 when two alignments agree, 1 when at every step they put their weight on different
+    // positions. Where the largest difference names one cell, this says how unlike the two are.
+    float mean_distance = 0;
 };
 
 // a, b: steps × source positions (each model's weights, one row per decoding step). Two models may

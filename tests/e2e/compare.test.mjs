@@ -8,8 +8,9 @@ import { beforeEach, test } from 'node:test';
 import { formatNumber } from '../../web/shared/lib/format.js';
 import { pageScreenshot, shot, urlSettled } from './browser.mjs';
 import { clippedInFile, download, hashOf, heatmapValues, PNG_SIGNATURE } from './decode-view.mjs';
-import { ap, decodeReference as reference, model, shipped } from './engine.mjs';
+import { ap, decodeReference as reference, model, modelFile, shipped } from './engine.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
+import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { lineCount, linesOf, pastTheEdge } from './layout.mjs';
 
 const fx = useBrowser();
@@ -63,8 +64,12 @@ test('every shipped model of the task gets a heatmap whose cells are its trace',
   const bahdanau = SCORES.filter((s) => shipped.includes(`dates-${s}-bahdanau`)).length;
   assert.equal(
     await page.locator('[data-testid^="cmp-dates-"][data-testid$="-bahdanau"]:is(figure)').count(),
-    // the chosen model appears in every group (six scores; Bahdanau vs Luong; BiGRU vs Transformer)
-    bahdanau + 1 + (shipped.includes('dates-additive-bahdanau-transformer') ? 1 : 0),
+    // the chosen model appears in every group (six scores; Bahdanau vs Luong; BiGRU vs Transformer
+    // encoder; Bahdanau vs the Transformer decoder)
+    bahdanau +
+      1 +
+      (shipped.includes('dates-additive-bahdanau-transformer') ? 1 : 0) +
+      (shipped.includes('dates-transformer') ? 1 : 0),
   );
   await pageScreenshot(page, 'compare-1440');
 });
@@ -539,4 +544,69 @@ test('the ranking on a phone: every model’s name whole on one line, the page n
     await page.locator('[data-testid=compare-ranking] li[data-name=zh-dot-bahdanau] code').innerText(),
     'zh-dot-bahdanau',
   );
+});
+
+test('from Bahdanau to the Transformer: each head’s cross-attention beside Bahdanau’s alignment, with the engine’s distance, in English and 中文, at 1440 and 375 px', async () => {
+  // the Transformer decoder, decoded here by the trainer module (the module that holds it)
+  const T = await loadTrainer();
+  const transformer = T.Model.load(modelFile('dates-transformer'));
+  const session = transformer.decode(DATE, { topK: 5 });
+  const steps = session.run();
+  const tokens = session.sourceTokens();
+  session.delete();
+  transformer.delete();
+  const bahdanau = reference(DATES, DATE).steps.map((s) => s.weights);
+  const [layers, heads, n] = steps[0].crossWeights.shape;
+  const headRows = (l, h) =>
+    steps.map((s) => Array.from(s.crossWeights.data.subarray((l * heads + h) * n, (l * heads + h) * n + n)));
+
+  await page.goto(fx.link(compareHash({ task: 'dates', model: 'additive-bahdanau', input: DATE })));
+  const bridge = page.locator('[data-testid=bahdanau-transformer]');
+  await page.waitForSelector(`[data-testid="bridge-head-${layers - 1}-${heads - 1}"][data-distance]`, {
+    timeout: 60_000,
+  });
+  assert.deepEqual(
+    await heatmapValues(page, 'bridge-map-bahdanau', bahdanau.length, tokens.length),
+    bahdanau.map((w) => Array.from(w)),
+  );
+  const distances = [];
+  for (let l = 0; l < layers; l++)
+    for (let h = 0; h < heads; h++) {
+      const rows = headRows(l, h);
+      assert.deepEqual(
+        await heatmapValues(page, `bridge-map-${l}-${h}`, rows.length, n),
+        rows,
+        `layer ${l}, head ${h}: the record's crossWeights`,
+      );
+      const expected = ap.weightDifference(bahdanau, rows);
+      const figure = page.locator(`[data-testid="bridge-head-${l}-${h}"]`);
+      assert.equal(Number(await figure.getAttribute('data-distance')), expected.meanDistance);
+      assert.match(await figure.textContent(), new RegExp(`distance ${formatNumber(expected.meanDistance)}`));
+      assert.match(
+        await page.textContent(`[data-testid="bridge-most-${l}-${h}"]`),
+        new RegExp(
+          `step ${expected.row + 1}, on “${tokens[expected.col]}”: ${formatNumber(expected.b)} here`,
+        ),
+      );
+      distances.push({ l, h, d: expected.meanDistance });
+    }
+  // the head nearest Bahdanau's alignment is marked, and only it
+  const nearest = distances.reduce((a, b) => (b.d < a.d ? b : a));
+  assert.deepEqual(
+    await bridge.locator('figure.nearest').evaluateAll((els) => els.map((el) => el.dataset.testid)),
+    [`bridge-head-${nearest.l}-${nearest.h}`],
+  );
+  await shot(bridge, 'compare-bridge-1440');
+  // in Chinese, and on a phone: the same numbers, nothing past the edge
+  await page.click('[data-testid=lang-zh]');
+  await page.setViewportSize(PHONE.viewport);
+  await page.waitForFunction(() =>
+    /从 Bahdanau 到 Transformer/.test(document.querySelector('#bridge-title')?.textContent ?? ''),
+  );
+  assert.match(
+    await page.textContent(`[data-testid="bridge-head-${nearest.l}-${nearest.h}"]`),
+    new RegExp(`距离 ${formatNumber(nearest.d)}.*最接近`),
+  );
+  assert.deepEqual((await pastTheEdge(page)).found, []);
+  await shot(bridge, 'compare-bridge-375-zh');
 });

@@ -21,6 +21,18 @@ TEST_CASE("the largest weight difference is the cell with the largest |a - b|, w
     CHECK(d.value == 0.5f);
     CHECK(d.a == 0.125f);
     CHECK(d.b == 0.625f);
+    // ½ (0.125 + 0.125 + 0) = 0.125 and ½ (0.5 + 0.5 + 0) = 0.5: their mean 0.3125
+    CHECK(d.mean_distance == 0.3125f);
+}
+
+TEST_CASE("the mean distance is 1 for alignments on different positions at every step, 0 for the same") {
+    Mat a(2, 2), b(2, 2);
+    a << 1.0f, 0.0f, //
+        0.0f, 1.0f;
+    b << 0.0f, 1.0f, //
+        1.0f, 0.0f;
+    CHECK(largest_weight_difference(a, b).mean_distance == 1.0f);
+    CHECK(largest_weight_difference(a, a).mean_distance == 0.0f);
 }
 
 TEST_CASE("two decodes of different lengths are compared over the steps and positions both have") {
@@ -33,6 +45,8 @@ TEST_CASE("two decodes of different lengths are compared over the steps and posi
     CHECK(d.row == 0);
     CHECK(d.col == 1);
     CHECK(d.value == doctest::Approx(0.25f));
+    // over row 0 and columns 0 and 1 only: ½ (0 + 0.25)
+    CHECK(d.mean_distance == doctest::Approx(0.125f));
 }
 
 TEST_CASE("identical weights differ by 0 at the first cell") {

@@ -3,6 +3,7 @@
 import { choice, inputProblem } from '../../shared/text/choice.svelte.js';
 import { engineApi, loadModel, models } from '../../shared/engine/engine.svelte.js';
 import { latest } from '../../shared/lib/latest.js';
+import { row } from '../../shared/lib/tensor.js';
 import { activeWhatIfs, baseModel, hasWhatIfs, whatIfRequest } from '../../shared/text/whatif.svelte.js';
 
 /**
@@ -17,8 +18,16 @@ export const compare = $state({});
  */
 export const compareDiff = $state({});
 
+/**
+ * @type {Record<string, { key: string, heads: (import('../../../wasm/playground').WeightDifference | null)[][] | null }>}
+ *   a Transformer decoder's name → each layer × head's cross-attention against the reference
+ *   model's alignment (null while the engine computes it)
+ */
+export const headDiffs = $state({});
+
 const compareRuns = latest();
 const diffRuns = latest();
+const headRuns = latest();
 
 /**
  * The same input through `names`: each model's decode (greedy) lands in compare[name]; a name of
@@ -83,4 +92,32 @@ export async function runCompareDifferences(reference, names) {
         if (current()) compareDiff[name] = { key, result };
       }),
   );
+}
+
+/**
+ * How far each cross-attention head of the Transformer decoder `name` is from the alignment of
+ * `reference` (the additive Bahdanau model), over the steps both took: the engine's measure for
+ * every layer × head, in headDiffs[name].heads[layer][head].
+ */
+export async function runHeadDifferences(reference, name) {
+  const key = compareDiffKey(reference, name);
+  if (!key || headDiffs[name]?.key === key) return;
+  const current = headRuns(name);
+  headDiffs[name] = { key, heads: null };
+  const steps = compare[name].steps;
+  const alignment = compare[reference].steps.map((s) => s.weights ?? new Float32Array(0));
+  const [layers, perLayer] = steps[0]?.crossWeights?.shape ?? [0, 0];
+  const head = (l, h) =>
+    engineApi()
+      .weightDifference(
+        alignment,
+        steps.map((s) => (s.crossWeights ? row(s.crossWeights, l, h).slice() : new Float32Array(0))),
+      )
+      .catch(() => null); // no step in common: nothing to measure
+  const heads = await Promise.all(
+    Array.from({ length: layers }, (_, l) =>
+      Promise.all(Array.from({ length: perLayer }, (_, h) => head(l, h))),
+    ),
+  );
+  if (current()) headDiffs[name] = { key, heads };
 }

@@ -1,6 +1,20 @@
 // The Compare view.
 export default {
   en: {
+    bridgeTitle: 'From Bahdanau to the Transformer',
+    bridgeLead:
+      'The same input through the additive Bahdanau model and the encoder–decoder Transformer. Bahdanau scores each source word with a small network of the previous decoder state; a Transformer head scores it with a dot product of a query and a key, each a learned projection, and it has one such alignment per layer and head.',
+    bridgeHead: 'one head',
+    bridgeMeasure:
+      'Beside Bahdanau, every cross-attention head of the Transformer. Its distance, from the engine, is ½ Σ |α − α′| averaged over the steps: 0 when the head attends exactly as Bahdanau does, 1 when they never share weight. The red box marks where they differ most.',
+    bridgeOne: 'one alignment',
+    layerHead: 'layer {layer} · head {head}',
+    distance: 'distance {d}',
+    nearest: 'nearest',
+    headTitle: '{model}, layer {layer}, head {head}: output × input',
+    headMost: 'Most at step {step}, on “{token}”: {b} here vs {a} in Bahdanau.',
+    transformerDecoder: 'Transformer (encoder + decoder)',
+    decoders: 'Bahdanau vs the Transformer decoder',
     yourTrained: 'Your trained model',
     sixScores: 'Every score function ({style})',
     styles: 'Bahdanau vs Luong ({score})',
@@ -37,6 +51,20 @@ export default {
       'The chosen model. Without weights it has no differences to mark: choose a score function to compare the others against it.',
   },
   zh: {
+    bridgeTitle: '从 Bahdanau 到 Transformer',
+    bridgeLead:
+      '同一个输入分别经过加性 Bahdanau 模型和编码器–解码器 Transformer。Bahdanau 用一个以上一步解码器状态为输入的小网络给每个源词打分；Transformer 的一个头用查询与键的点积打分（二者都是学到的投影），而且每层每个头各有一份这样的对齐。',
+    bridgeHead: '一个头',
+    bridgeMeasure:
+      '在 Bahdanau 旁边列出 Transformer 的每个交叉注意力头。它们的距离由引擎算出：½ Σ |α − α′| 对各步取平均；头的关注方式与 Bahdanau 完全一样时为 0，二者的权重从不重叠时为 1。红框标出二者差别最大的地方。',
+    bridgeOne: '一份对齐',
+    layerHead: '第 {layer} 层 · 第 {head} 头',
+    distance: '距离 {d}',
+    nearest: '最接近',
+    headTitle: '{model}，第 {layer} 层第 {head} 头：输出 × 输入',
+    headMost: '差别最大处在第 {step} 步、“{token}”上：这里是 {b}，Bahdanau 是 {a}。',
+    transformerDecoder: 'Transformer（编码器 + 解码器）',
+    decoders: 'Bahdanau 对比 Transformer 解码器',
     yourTrained: '你训练的模型',
     sixScores: '全部打分函数（{style}）',
     styles: 'Bahdanau 对比 Luong（{score}）',
