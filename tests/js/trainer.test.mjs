@@ -165,6 +165,7 @@ test('own pairs: each bad text is a coded error naming its line', () => {
   const cases = [
     ['', 'empty_input', undefined, /no pairs/],
     ['a\tb\n\nc\td', 'bad_argument', 2, /^line 2: empty line/],
+    ['a\tb\n\t\nc\td', 'bad_argument', 2, /^line 2: a line of only spaces or tabs/],
     ['a\tb\nc d', 'bad_argument', 2, /^line 2: no tab/],
     ['a\tb\tc', 'bad_argument', 1, /^line 1: 2 tabs/],
     ['a\tb\nc\u0007\td', 'bad_argument', 2, /^line 2: the control character U\+0007 at column 2/],
