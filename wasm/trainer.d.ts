@@ -158,10 +158,21 @@ export interface TrainProgress {
   /** the last evaluation's held-out exact match (evaluate() or evalEvery), null before any */
   heldoutExactMatch: number | null;
   done: boolean;
-  /** a non-finite loss, gradient norm or parameter: the last finite step's parameters were kept */
+  /**
+   * a non-finite loss, gradient norm or parameter, or a mini-batch loss past ten times the first
+   * one's: the parameters before the step that showed it were kept
+   */
   diverged: boolean;
-  /** with diverged: what happened, at which step */
+  /** the first mini-batch's loss (the untrained model's), 0 before it */
+  firstLoss: number;
+  /** with diverged: what happened, at which step (in English) */
   message?: string;
+  /** with diverged: how */
+  divergence?: 'loss_grew' | 'loss_not_finite' | 'gradient_not_finite' | 'parameters_not_finite';
+  /** with diverged: the mini-batch loss that showed it (NaN or ±Infinity when not finite) */
+  divergedLoss?: number;
+  /** with diverged: the step that showed it */
+  divergedStep?: number;
 }
 
 export interface ProbeAlignment {

@@ -2,8 +2,8 @@
 // steps in a Worker, the loss falls, the numbers on the charts and the run card are the engine's
 // reports, the slider scrubs back to earlier alignments, the trained model opens in Decode (whose
 // stepper shows the same alignment the engine reported for the probe), Beam and Compare, it is
-// kept after a reload, downloads and loads again; a diverging run stops with its message and keeps
-// its last good model, cancel terminates the Workers, own pairs show the engine's messages, the
+// kept after a reload, downloads and loads again; a diverging run says so in either language and
+// keeps nothing, cancel terminates the Workers, own pairs show the engine's messages, the
 // page's first load fetches no trainer, a late-loading view keeps its link; and a location run of
 // dates shows in Decode, Compare and Beam what tests/e2e/training_golden.json says it must.
 import assert from 'node:assert/strict';
@@ -305,21 +305,28 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
   });
 });
 
-test('a diverging run (a huge learning rate) stops with its message and keeps the last good model', async () => {
-  const page = await fx.page();
-  await open(page, trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1e30' }));
-  await page.click('[data-testid=train-start]');
-  await waitForStatus(page, 'additive', ['diverged', 'failed'], 60_000);
-  assert.equal(await runStatus(page, 'additive'), 'diverged');
-  const message = await page.locator('[data-testid=run-additive-message]').textContent();
-  assert.ok(message && message.length > 10, `a message: ${message}`);
-  assert.ok(
-    await page.locator('[data-testid=run-additive-final-decode]').isVisible(),
-    'the last good model opens',
-  );
-  await page.click('[data-testid=run-additive-final-decode]');
-  await decodedModel(page);
-});
+for (const [lang, says] of [
+  [
+    'en',
+    /^Diverged at step \d+: the loss grew from \d\.?\d* to [\d.]+(e\d+)? \(learning rate 1000\)\. Try a smaller learning rate\./,
+  ],
+  ['zh', /^第 \d+ 步发散：损失从 \d\.?\d* 增长到 [\d.]+(e\d+)?（学习率 1000）。请试试更小的学习率。/],
+])
+  test(`a diverging run (learning rate 1000, ${lang}) stops and says so plainly; its model is neither kept nor offered`, async () => {
+    const page = await fx.page();
+    await open(
+      page,
+      trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1000', lang }),
+    );
+    await page.click('[data-testid=train-start]');
+    await waitForStatus(page, 'additive', ['diverged', 'done', 'failed'], 60_000);
+    assert.equal(await runStatus(page, 'additive'), 'diverged');
+    const message = (await page.locator('[data-testid=run-additive-message]').textContent())?.trim() ?? '';
+    assert.match(message, says);
+    for (const what of ['final-decode', 'keep', 'kept'])
+      assert.equal(await page.locator(`[data-testid=run-additive-${what}]`).count(), 0, `no ${what}`);
+    assert.equal(await page.locator('li[data-testid^=saved-]').count(), 0, 'nothing kept');
+  });
 
 test('pause holds the runs, resume goes on, cancel terminates their Workers', async () => {
   const page = await fx.page();

@@ -179,8 +179,14 @@ val progress_to_js(const train::RunProgress &p) {
                          {"sequencesPerSecond", val(p.sequences_per_second)},
                          {"heldoutExactMatch", nullable(p.heldout_exact_match)},
                          {"done", val(p.done)},
-                         {"diverged", val(p.diverged)}});
-    if (p.diverged) out.set("message", p.message);
+                         {"diverged", val(p.diverged)},
+                         {"firstLoss", val(p.first_loss)}});
+    if (p.diverged) {
+        out.set("message", p.message);
+        out.set("divergence", std::string(train::name(p.divergence)));
+        out.set("divergedLoss", p.diverged_loss);
+        out.set("divergedStep", p.diverged_step);
+    }
     return out;
 }
 

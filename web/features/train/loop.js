@@ -8,7 +8,8 @@
 // at most `saveShare` of the training time since the last ones (save() decodes every held-out
 // pair for the file's record: about 330 ms for dates, five evaluations' worth), and always with
 // the last: the page keeps them to open that model in the other views. A run that diverged sends
-// the bytes of its last good parameters. Every number is the engine's.
+// how it diverged (the engine's kind, first loss, loss and step) and no bytes: its model is not
+// one to keep or open as trained. Every number is the engine's.
 
 /**
  * @typedef {{ evalEvery: number, evalExamples: number, chunkMs: number, maxChunk: number, saveShare: number }} LoopOptions
@@ -103,11 +104,18 @@ export function trainingLoop(
         report({ type: 'progress', progress: { ...progress } });
         if (progress.diverged) {
           phase = 'diverged';
-          // The run restored the last good parameters: their bytes are the snapshot kept.
-          const bytes = copyBytes(run.save());
-          report({ type: 'diverged', message: progress.message ?? 'the loss is not finite', step, bytes }, [
-            bytes.buffer,
-          ]);
+          report({
+            type: 'diverged',
+            message: progress.message ?? 'the loss is not finite',
+            step,
+            divergence: {
+              kind: progress.divergence ?? 'loss_not_finite',
+              step: progress.divergedStep ?? step + 1,
+              firstLoss: progress.firstLoss ?? null,
+              loss: progress.divergedLoss ?? progress.loss,
+              learningRate: progress.learningRate ?? null,
+            },
+          });
           return;
         }
         if (step >= nextEval || progress.done) {

@@ -19,7 +19,8 @@ import { chosenScores, config, stepsOf, taskInfo, trainer, transformerRecipe } f
  *   sequencesPerSecond: number | null, elapsedSeconds: number | null,
  *   heldoutExactMatch: number | null, evaluations: number, snapshotsKept: number,
  *   reached99: { seconds: number, sequences: number, step: number } | null,
- *   savedId: string, finalStep: number | null }} RunView
+ *   savedId: string, finalStep: number | null,
+ *   divergence: import('./divergence.js').Divergence | null }} RunView
  */
 /** @type {RunView[]} one per run, in the order they started */
 export const runs = $state([]);
@@ -138,6 +139,7 @@ function startRun(score) {
     reached99: null,
     savedId: '',
     finalStep: null,
+    divergence: null,
   });
   /** @type {RunData} */
   const data = {
@@ -231,10 +233,9 @@ function onReport(id, message) {
     }
     stopWorker(id);
   } else if (message.type === 'diverged') {
+    // No final model: what a diverged run ends with is not a trained model to keep or open.
     run.status = 'diverged';
-    run.message = message.message;
-    data.final = { step: message.step, bytes: message.bytes };
-    run.finalStep = message.step;
+    run.divergence = message.divergence;
     stopWorker(id);
   } else if (message.type === 'failed') {
     run.status = 'failed';
@@ -321,7 +322,7 @@ const runModelId = (run, step) =>
 const keeping = new Map();
 
 /**
- * Keeps a run's final model (the last good one of a diverged run) in this browser. A second call
+ * Keeps a run's final model in this browser (a diverged run has none). A second call
  * while the first is writing waits for it rather than keeping the model twice.
  */
 export function keepRun(id) {
@@ -338,7 +339,7 @@ async function keepOnce(id) {
   const last = data.evaluations.filter((e) => e.step === data.final?.step).at(-1);
   const meta = {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
-    label: `${run.task} · ${run.label} · step ${data.final.step}${run.status === 'diverged' ? ' (last good before divergence)' : ''}`,
+    label: `${run.task} · ${run.label} · step ${data.final.step}`,
     task: run.task,
     ...modelKind(run),
     encoder: config.encoder,
@@ -347,7 +348,6 @@ async function keepOnce(id) {
     bytes: data.final.bytes.length,
     created: Date.now(),
     origin: /** @type {const} */ ('trained'),
-    diverged: run.status === 'diverged',
   };
   if (await keepModel(meta, data.final.bytes)) run.savedId = meta.id;
 }

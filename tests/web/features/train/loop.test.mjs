@@ -1,7 +1,7 @@
 // The training loop of a run (web/features/train/loop.js) with a scripted run and clock: evaluations at
 // step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; the
 // snapshot bytes kept only when saving costs at most saveShare of the training time, and always
-// with the last evaluation; a diverged run stops with the bytes of its last good parameters;
+// with the last evaluation; a diverged run stops with how it diverged and no bytes to keep;
 // pause holds the loop and resume goes on; an error from the engine ends it with its code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -30,10 +30,15 @@ function scriptedRun({
         return {
           step: divergeAt - 1,
           totalSteps: total,
-          loss: NaN,
+          loss: 3,
+          learningRate: 1000,
           diverged: true,
           done: false,
-          message: 'the loss is NaN',
+          message: 'the loss grew',
+          firstLoss: 2.5,
+          divergence: 'loss_grew',
+          divergedLoss: 1.2e6,
+          divergedStep: divergeAt,
         };
       step = to;
       return { step, totalSteps: total, loss: 1 / (1 + step), diverged: false, done: step >= total };
@@ -122,14 +127,21 @@ test('bytes only when saving costs at most saveShare of the training since the l
   );
 });
 
-test('a diverged run stops with its message and the bytes of its last good parameters', async () => {
+test('a diverged run stops with how it diverged, and no bytes to keep or open as its model', async () => {
   const { messages, phase } = await train({ total: 100, divergeAt: 23 });
   assert.equal(phase, 'diverged');
   const last = messages.at(-1);
   assert.equal(last.type, 'diverged');
-  assert.equal(last.message, 'the loss is NaN');
+  assert.equal(last.message, 'the loss grew');
   assert.equal(last.step, 22);
-  assert.deepEqual([...last.bytes], [20, 7], 'saved after the run restored step 20’s parameters');
+  assert.deepEqual(last.divergence, {
+    kind: 'loss_grew',
+    step: 23,
+    firstLoss: 2.5,
+    loss: 1.2e6,
+    learningRate: 1000,
+  });
+  assert.equal(last.bytes, undefined);
   assert.ok(!messages.some((m) => m.type === 'done'));
 });
 
