@@ -228,6 +228,11 @@ export interface TrainRun {
   snapshot(): Model;
   /** .safetensors bytes in the CLI's format (vocabularies, config, training record with held-out exact match over every held-out pair) */
   save(): Uint8Array;
+  /**
+   * the snapshot's .safetensors bytes: the training record's held-out figure is the last
+   * evaluation's (heldout_examples pairs), so saving costs no decoding
+   */
+  snapshotBytes(): Uint8Array;
   /** stops the run for good and frees its training buffers; the model stays for snapshot/save */
   cancel(): void;
   settings(): TrainSettings;

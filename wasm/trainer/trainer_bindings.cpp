@@ -303,10 +303,13 @@ val evaluate_js(Run &run, val limit) {
 
 val snapshot_js(Run &run) { return val(Handle<const io::Model>{std::make_shared<const io::Model>(run.snapshot())}); }
 
-val save_js(Run &run) {
-    const std::vector<std::uint8_t> bytes = run.save();
+val bytes_to_js(const std::vector<std::uint8_t> &bytes) {
     return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
 }
+
+val save_js(Run &run) { return bytes_to_js(run.save()); }
+
+val snapshot_bytes_js(Run &run) { return bytes_to_js(run.snapshot().save()); }
 
 val cancel_js(Run &run) {
     run.cancel();
@@ -358,6 +361,7 @@ EMSCRIPTEN_BINDINGS(apg_trainer) {
         .method("evaluate", method<evaluate_js>, 1)
         .method("snapshot", method<snapshot_js>)
         .method("save", method<save_js>)
+        .method("snapshotBytes", method<snapshot_bytes_js>)
         .method("cancel", method<cancel_js>)
         .method("settings", method<settings_js>)
         .method("progress", method<progress_js>);

@@ -1,21 +1,15 @@
 // The training loop of a run (web/features/train/loop.js) with a scripted run and clock: evaluations at
-// step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; the
-// snapshot bytes kept only when saving costs at most saveShare of the training time, and always
-// with the last evaluation; a diverged run stops with how it diverged and no bytes to keep;
-// pause holds the loop and resume goes on; an error from the engine ends it with its code.
+// step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; every
+// evaluation with its snapshot's bytes, the last with the saved model's; a diverged run stops with
+// how it diverged and no bytes to keep; pause holds the loop and resume goes on; an error from the
+// engine ends it with its code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { trainingLoop } from '../../../../web/features/train/loop.js';
 
-// A run whose step takes `msPerStep` of the fake clock and whose save() takes `saveMs`.
-function scriptedRun({
-  total = 100,
-  msPerStep = 2,
-  saveMs = 30,
-  divergeAt = Infinity,
-  failAt = Infinity,
-} = {}) {
+// A run whose step takes `msPerStep` of the fake clock.
+function scriptedRun({ total = 100, msPerStep = 2, divergeAt = Infinity, failAt = Infinity } = {}) {
   const clock = { t: 0 };
   let step = 0;
   const calls = [];
@@ -51,15 +45,17 @@ function scriptedRun({
         probe: { source: ['a'], output: ['b'], rows: 1, cols: 1, weights: [1] },
       };
     },
-    save() {
-      clock.t += saveMs;
+    snapshotBytes() {
       return new Uint8Array([step & 255, 7]);
+    },
+    save() {
+      return new Uint8Array([step & 255, 9]);
     },
   };
   return { run, clock, calls };
 }
 
-const options = { evalEvery: 10, evalExamples: 50, chunkMs: 20, maxChunk: 1000, saveShare: 0.1 };
+const options = { evalEvery: 10, evalExamples: 50, chunkMs: 20, maxChunk: 1000 };
 
 async function train(script, opts = options, during = undefined) {
   const { run, clock, calls } = scriptedRun(script);
@@ -107,24 +103,16 @@ test('chunk size follows the time per step toward chunkMs', async () => {
   );
 });
 
-test('bytes only when saving costs at most saveShare of the training since the last ones, and always at the end', async () => {
-  // 2 ms a step: before any save is measured its cost is taken as 300 ms, so the first bytes come
-  // once 3,000 ms (1,500 steps) trained; that save takes 30 ms, so the next are due after 300 ms
-  // (150 steps), at the next evaluation.
-  const { messages } = await train({ total: 2000, msPerStep: 2, saveMs: 30 }, { ...options, evalEvery: 250 });
+test('every evaluation sends its snapshot’s bytes; the last the saved model’s', async () => {
+  const { messages } = await train({ total: 95 });
   const evals = messages.filter((m) => m.type === 'evaluation');
-  const kept = evals.filter((m) => m.bytes).map((m) => m.evaluation.step);
-  assert.deepEqual(kept, [1500, 1750, 2000]);
-  for (const m of evals.filter((m) => m.bytes)) assert.deepEqual(m.transfer, [m.bytes.buffer], 'transferred');
-  assert.deepEqual([...evals.at(-1).bytes], [2000 & 255, 7]);
-  // A save share of 1: every evaluation keeps its bytes (past the first guess of 300 ms).
-  const all = await train({ total: 100, msPerStep: 40, saveMs: 1 }, { ...options, saveShare: 1 });
-  assert.ok(
-    all.messages
-      .filter((m) => m.type === 'evaluation')
-      .slice(1)
-      .every((m) => m.bytes),
+  assert.equal(evals.length, 11);
+  for (const m of evals) assert.deepEqual(m.transfer, [m.bytes.buffer], 'transferred');
+  assert.deepEqual(
+    evals.slice(0, -1).map((m) => [...m.bytes]),
+    [0, 10, 20, 30, 40, 50, 60, 70, 80, 90].map((step) => [step, 7]),
   );
+  assert.deepEqual([...evals.at(-1).bytes], [95, 9]);
 });
 
 test('a diverged run stops with how it diverged, and no bytes to keep or open as its model', async () => {
