@@ -233,6 +233,8 @@ export interface TrainRun {
    * evaluation's (heldout_examples pairs), so saving costs no decoding
    */
   snapshotBytes(): Uint8Array;
+  /** save()'s bytes with the figure their training record holds (over every held-out pair) */
+  saveScored(): { bytes: Uint8Array; heldoutExactMatch: number | null; examples: number };
   /** stops the run for good and frees its training buffers; the model stays for snapshot/save */
   cancel(): void;
   settings(): TrainSettings;

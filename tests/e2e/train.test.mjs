@@ -2,8 +2,8 @@
 // steps in a Worker, the loss falls, the numbers on the charts and the run card are the engine's
 // reports, the slider scrubs back to earlier alignments, the trained model opens in Decode (whose
 // stepper shows the same alignment the engine reported for the probe), Beam and Compare, it is
-// kept after a reload, downloads and loads again; a diverging run says so in either language and
-// keeps nothing, cancel terminates the Workers, own pairs show the engine's messages, the
+// kept after a reload, downloads and loads back as the same entry with the same figure; a diverging
+// run says so in either language and keeps nothing, cancel terminates the Workers, own pairs show the engine's messages, the
 // page's first load fetches no trainer, a late-loading view keeps its link; and a location run of
 // dates shows in Decode, Compare and Beam what tests/e2e/training_golden.json says it must.
 import assert from 'node:assert/strict';
@@ -87,6 +87,8 @@ test('the first load of the page fetches neither the trainer nor its Worker', as
 describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
   /** One page for the run: it trains once, and the tests after the first look at what it made. */
   let page;
+  /** The final model's held-out figure as the run card states it. */
+  let finalFigure = '';
   before(async () => {
     page = await fx.page({}, { keep: true });
   });
@@ -156,6 +158,10 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       probe.weights.slice(0, probe.cols).map(String),
     );
     assert.ok(await page.locator('[data-testid=run-additive-kept]').isVisible(), 'the finished run is kept');
+    // The final model's figure is its file's: held-out exact match over every held-out pair.
+    const final = (await page.locator('[data-testid=run-additive-final-what]').textContent()) ?? '';
+    finalFigure = final.match(/held-out exact (\d+\.\d)% over ([\d,]+) held-out pairs/)?.[1] ?? '';
+    assert.ok(finalFigure, `the final model's figure: ${final}`);
     await pageScreenshot(page, 'train-1440');
   });
 
@@ -247,40 +253,59 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     );
   });
 
-  test('download the kept model and load the file again; a file that is no model gets the loader’s message', async () => {
+  test('the kept model, downloaded and loaded back, is the same entry with the same held-out figure; a file that is no model gets the loader’s message', async () => {
     const saved = page.locator('li[data-testid^=saved-]');
     const before = await saved.count();
+    const kept = saved.filter({ hasText: 'Dates → ISO 8601 · additive · Bahdanau' }).first();
+    // The kept figure is the model file's (every held-out pair), the one the run card's final line states.
+    const figure = /held-out exact match (\d+\.\d) %/;
+    const keptFigure = (await kept.textContent())?.match(figure)?.[1];
+    assert.equal(keptFigure, finalFigure, 'the kept entry states the figure the run card stated');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.locator('[data-testid=saved-download]').first().click(),
+      kept.locator('[data-testid=saved-download]').click(),
     ]);
     const file = join(tmp, 'trained-download.safetensors');
     await download.saveAs(file);
     const bytes = readFileSync(file);
     assert.ok(bytes.length > 1000, 'a .safetensors file');
     assert.equal(bytes.readUInt32LE(4), 0, 'its header length is a small 64-bit number');
+    // Loaded back while it is kept: the same model (by its bytes' digest), not a second entry.
     await page.locator('[data-testid=saved-file]').setInputFiles(file);
-    await page.waitForSelector('[data-testid=saved-notice]');
-    assert.match(
-      await page.locator('[data-testid=saved-notice]').textContent(),
-      /\(Dates → ISO 8601 · additive · Bahdanau/,
+    await page.waitForFunction(() =>
+      /trained-download\.safetensors is a model this browser keeps already/.test(
+        document.querySelector('[data-testid=saved-notice]')?.textContent ?? '',
+      ),
     );
-    assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 1);
-    assert.equal(await saved.count(), before + 1);
+    assert.equal(await saved.count(), before);
 
-    // Delete forgets it, in this page and after a reload.
-    await saved
-      .filter({ hasText: 'trained-download.safetensors' })
-      .locator('[data-testid=saved-delete]')
-      .click();
+    // Deleted, then loaded from the file: listed again, with the figure the kept entry showed.
+    await kept.locator('[data-testid=saved-delete]').click();
     await page.waitForFunction(
       (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
-      before,
+      before - 1,
+    );
+    await page.locator('[data-testid=saved-file]').setInputFiles(file);
+    await page.waitForFunction(() =>
+      /Loaded trained-download\.safetensors/.test(
+        document.querySelector('[data-testid=saved-notice]')?.textContent ?? '',
+      ),
+    );
+    const loaded = saved.filter({ hasText: 'trained-download.safetensors' });
+    assert.equal(await loaded.count(), 1);
+    assert.equal((await loaded.textContent())?.match(figure)?.[1], keptFigure, 'one model, one figure');
+    assert.equal(await saved.count(), before);
+
+    // Delete forgets it, in this page and after a reload.
+    await loaded.locator('[data-testid=saved-delete]').click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
+      before - 1,
     );
     await urlSettled(page);
     await page.reload();
-    await page.waitForSelector('li[data-testid^=saved-]');
-    assert.equal(await saved.count(), before, 'still gone after a reload');
+    await page.waitForSelector('[data-testid=saved-models]');
+    assert.equal(await saved.count(), before - 1, 'still gone after a reload');
     assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 0);
 
     const junk = join(tmp, 'not-a-model.safetensors');

@@ -311,6 +311,15 @@ val save_js(Run &run) { return bytes_to_js(run.save()); }
 
 val snapshot_bytes_js(Run &run) { return bytes_to_js(run.snapshot().save()); }
 
+val save_scored_js(Run &run) {
+    const train::HeldoutScore score = run.score();
+    val out = val::object();
+    out.set("bytes", bytes_to_js(run.trained_model(score).save()));
+    out.set("heldoutExactMatch", nullable(score.exact_match));
+    out.set("examples", static_cast<double>(score.examples));
+    return out;
+}
+
 val cancel_js(Run &run) {
     run.cancel();
     return val::undefined();
@@ -362,6 +371,7 @@ EMSCRIPTEN_BINDINGS(apg_trainer) {
         .method("snapshot", method<snapshot_js>)
         .method("save", method<save_js>)
         .method("snapshotBytes", method<snapshot_bytes_js>)
+        .method("saveScored", method<save_scored_js>)
         .method("cancel", method<cancel_js>)
         .method("settings", method<settings_js>)
         .method("progress", method<progress_js>);

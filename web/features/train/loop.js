@@ -6,7 +6,8 @@
 // Every `evalEvery` steps (and at step 0 and at the end) it evaluates held-out exact match and the
 // probe's alignment, and sends the model's .safetensors bytes at that step with it: a snapshot's
 // (its training record holds that evaluation's figure, so saving costs no decoding), and at the
-// end the saved model's (its record scored over every held-out pair). A run that diverged sends how it
+// end the scored model's (its record's figure over every held-out pair, which the page keeps and
+// shows as the model's, the same a download loaded back shows). A run that diverged sends how it
 // diverged (the engine's kind, first loss, loss and step) and no bytes: its model is not one to
 // keep or open as trained, only the earlier evaluations' snapshots are. Every number is the
 // engine's.
@@ -46,7 +47,8 @@ function copyEvaluation(e) {
 }
 
 /**
- * @param {{ step(n: number): any, evaluate(limit: number): any, snapshotBytes(): Uint8Array, save(): Uint8Array }} run
+ * @param {{ step(n: number): any, evaluate(limit: number): any, snapshotBytes(): Uint8Array,
+ *   saveScored(): { bytes: Uint8Array, heldoutExactMatch: number | null, examples: number } }} run
  * @param {Report} report
  * @param {{ now?: () => number, yieldToMessages?: () => Promise<unknown> }} [clock]
  */
@@ -67,8 +69,10 @@ export function trainingLoop(
       report({ type: 'evaluation', evaluation, bytes }, [bytes.buffer]);
       return;
     }
-    const bytes = copyBytes(run.save());
-    report({ type: 'evaluation', evaluation, bytes }, [bytes.buffer]);
+    const scored = run.saveScored();
+    const bytes = copyBytes(scored.bytes);
+    const model = { heldoutExactMatch: scored.heldoutExactMatch, examples: scored.examples };
+    report({ type: 'evaluation', evaluation, bytes, model }, [bytes.buffer]);
   }
 
   /** @param {LoopOptions} options */

@@ -19,7 +19,7 @@ import { chosenScores, config, stepsOf, taskInfo, trainer, transformerRecipe } f
  *   sequencesPerSecond: number | null, elapsedSeconds: number | null,
  *   heldoutExactMatch: number | null, evaluations: number, snapshotsKept: number,
  *   reached99: { seconds: number, sequences: number, step: number } | null,
- *   savedId: string, finalStep: number | null,
+ *   savedId: string, finalStep: number | null, finalExactMatch: number | null, finalExamples: number | null,
  *   divergence: import('./divergence.js').Divergence | null }} RunView
  */
 /** @type {RunView[]} one per run, in the order they started */
@@ -33,7 +33,8 @@ export const timeline = $state({ scrub: /** @type {number | null} */ (null), ver
  * every progress report as it came, and every evaluation with the model's bytes at that step.
  * @typedef {{ reports: import('@engine/trainer.js').TrainProgress[],
  *   evaluations: (import('@engine/trainer.js').Evaluation & { bytes: Uint8Array | null, at: number })[],
- *   final: { step: number, bytes: Uint8Array } | null, probeText: string }} RunData
+ *   final: { step: number, bytes: Uint8Array, heldoutExactMatch: number | null, examples: number | null } | null,
+ *   probeText: string }} RunData
  * @type {Map<number, RunData>}
  */
 export const runData = new Map();
@@ -141,6 +142,8 @@ function startRun(score) {
     reached99: null,
     savedId: '',
     finalStep: null,
+    finalExactMatch: null,
+    finalExamples: null,
     divergence: null,
   });
   /** @type {RunData} */
@@ -214,6 +217,14 @@ function onReport(id, message) {
     if (!data.probeText && e.probe.source.length)
       data.probeText = e.probe.source.join(pairs.parsed?.tokenization === 'word' ? ' ' : '');
     data.evaluations.push({ ...e, bytes: message.bytes ?? null, at: performance.now() });
+    // The last evaluation's bytes are the scored model's: its figure is the one its file holds.
+    if (message.model)
+      data.final = {
+        step: e.step,
+        bytes: message.bytes,
+        heldoutExactMatch: message.model.heldoutExactMatch,
+        examples: message.model.examples,
+      };
     keepWithinBudget(data);
     run.heldoutExactMatch = e.heldoutExactMatch;
     run.evaluations = data.evaluations.length;
@@ -225,11 +236,11 @@ function onReport(id, message) {
         step: e.step,
       };
   } else if (message.type === 'done') {
-    const last = data.evaluations.at(-1);
     run.status = 'done';
-    if (last?.bytes) {
-      data.final = { step: last.step, bytes: last.bytes };
-      run.finalStep = last.step;
+    if (data.final) {
+      run.finalStep = data.final.step;
+      run.finalExactMatch = data.final.heldoutExactMatch;
+      run.finalExamples = data.final.examples;
       void keepRun(id);
     }
     stopWorker(id);
@@ -295,8 +306,15 @@ export function cancelTraining(id = null) {
     const data = runData.get(run.id);
     const last = data?.evaluations.filter((e) => e.bytes).at(-1);
     if (data && last?.bytes) {
-      data.final = { step: last.step, bytes: last.bytes };
+      data.final = {
+        step: last.step,
+        bytes: last.bytes,
+        heldoutExactMatch: last.heldoutExactMatch,
+        examples: last.examples,
+      };
       run.finalStep = last.step;
+      run.finalExactMatch = last.heldoutExactMatch;
+      run.finalExamples = last.examples;
     }
     workers
       .get(run.id)
@@ -337,7 +355,6 @@ async function keepOnce(id) {
   const data = runData.get(id);
   // the kept models are the text views' (Decode, Compare, Beam); a scenes model reads pictures
   if (!run || run.task === 'scenes' || run.task === 'speech' || !data?.final || run.savedId) return;
-  const last = data.evaluations.filter((e) => e.step === data.final?.step).at(-1);
   const meta = {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
     label: `${run.task} · ${run.label} · step ${data.final.step}`,
@@ -345,12 +362,13 @@ async function keepOnce(id) {
     ...modelKind(run),
     encoder: config.encoder,
     step: data.final.step,
-    heldoutExactMatch: last?.heldoutExactMatch ?? null,
+    heldoutExactMatch: data.final.heldoutExactMatch,
     bytes: data.final.bytes.length,
     created: Date.now(),
     origin: /** @type {const} */ ('trained'),
   };
-  if (await keepModel(meta, data.final.bytes)) run.savedId = meta.id;
+  const kept = await keepModel(meta, data.final.bytes);
+  if (kept) run.savedId = kept.id;
 }
 
 /**

@@ -1,8 +1,8 @@
 // The training loop of a run (web/features/train/loop.js) with a scripted run and clock: evaluations at
 // step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; every
-// evaluation with its snapshot's bytes, the last with the saved model's; a diverged run stops with
-// how it diverged and no bytes to keep; pause holds the loop and resume goes on; an error from the
-// engine ends it with its code.
+// evaluation with its snapshot's bytes, the last with the scored model's bytes and figure; a
+// diverged run stops with how it diverged and no bytes to keep; pause holds the loop and resume
+// goes on; an error from the engine ends it with its code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -48,8 +48,8 @@ function scriptedRun({ total = 100, msPerStep = 2, divergeAt = Infinity, failAt 
     snapshotBytes() {
       return new Uint8Array([step & 255, 7]);
     },
-    save() {
-      return new Uint8Array([step & 255, 9]);
+    saveScored() {
+      return { bytes: new Uint8Array([step & 255, 9]), heldoutExactMatch: 0.993, examples: 1000 };
     },
   };
   return { run, clock, calls };
@@ -103,7 +103,7 @@ test('chunk size follows the time per step toward chunkMs', async () => {
   );
 });
 
-test('every evaluation sends its snapshot’s bytes; the last the saved model’s', async () => {
+test('every evaluation sends its snapshot’s bytes; the last the scored model’s, with the figure its record holds', async () => {
   const { messages } = await train({ total: 95 });
   const evals = messages.filter((m) => m.type === 'evaluation');
   assert.equal(evals.length, 11);
@@ -112,7 +112,9 @@ test('every evaluation sends its snapshot’s bytes; the last the saved model’
     evals.slice(0, -1).map((m) => [...m.bytes]),
     [0, 10, 20, 30, 40, 50, 60, 70, 80, 90].map((step) => [step, 7]),
   );
+  assert.ok(evals.slice(0, -1).every((m) => m.model === undefined));
   assert.deepEqual([...evals.at(-1).bytes], [95, 9]);
+  assert.deepEqual(evals.at(-1).model, { heldoutExactMatch: 0.993, examples: 1000 });
 });
 
 test('a diverged run stops with how it diverged, and no bytes to keep or open as its model', async () => {
