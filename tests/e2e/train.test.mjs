@@ -443,6 +443,36 @@ test('own pairs: the engine’s reading, and its message for a bad line (the dat
   await checkTrace(page, name, run.evaluations.at(-1).probe);
 });
 
+test('own pairs: a 3 MB paste is refused at once by its size and never reaches the box; a line of only a tab is named so', async () => {
+  const page = await fx.page();
+  await open(page, trainHash({ 'tr-data': 'pairs' }), '[data-testid=pairs-text]');
+  await page.waitForFunction(() =>
+    /at most/.test(document.querySelector('[data-testid=pairs-limits]')?.textContent ?? ''),
+  );
+  const box = page.locator('[data-testid=pairs-text]');
+  // The paste is refused in its own event handler, before the box lays out any of it.
+  const pasted = await box.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'ab\tba\n'.repeat(500_000));
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    el.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  assert.equal(pasted, true, 'the paste does not reach the box');
+  await page.waitForSelector('[data-testid=pairs-error]');
+  assert.match(
+    (await page.locator('[data-testid=pairs-error]').textContent()) ?? '',
+    /The pasted text has 3,000,000 bytes; the trainer takes at most 2,000,000 bytes of pairs\./,
+  );
+  assert.equal(await box.inputValue(), '');
+  await box.fill('abc\tcba\n\t\nxyz\tzyx\n');
+  await page.waitForFunction(() =>
+    /line 2: a line of only spaces or tabs/.test(
+      document.querySelector('[data-testid=pairs-error]')?.textContent ?? '',
+    ),
+  );
+});
+
 test('a damaged store of kept models: the page works, names each damaged entry, and removes them', async () => {
   const page = await fx.page();
   await open(page, trainHash({}));
