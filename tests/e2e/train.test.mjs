@@ -520,6 +520,27 @@ test('a damaged store of kept models: the page works, names each damaged entry, 
   assert.equal(await page.locator('[data-testid^=saved-damaged-]').count(), 0);
 });
 
+test('at 1440 × 1000 Train is in view on first open, and pressing it moves nothing: the charts appear beside it', async () => {
+  const page = await fx.page();
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await open(page, trainHash({ 'tr-scores': 'dot', 'tr-steps': '20000' }));
+  const box = async (testid) => page.locator(`[data-testid=${testid}]`).boundingBox();
+  const before = await box('train-start');
+  const data = await box('train-data-task');
+  assert.ok(before && before.y + before.height <= 1000, `Train in view: ${JSON.stringify(before)}`);
+  await page.click('[data-testid=train-start]');
+  await page.waitForSelector('[data-testid=chart-loss]');
+  assert.equal(await page.evaluate(() => scrollY), 0, 'no scroll');
+  assert.deepEqual(
+    [(await box('train-start'))?.y, (await box('train-data-task'))?.y],
+    [before.y, data?.y],
+    'the controls stay where they were',
+  );
+  const chart = await box('chart-loss');
+  assert.ok(chart && chart.y >= 0 && chart.y < 1000, `the loss chart in view: ${JSON.stringify(chart)}`);
+  await page.click('[data-testid=train-cancel]');
+});
+
 test('at 375 px the view fits the width', async () => {
   const phone = await fx.open(trainHash({ 'tr-scores': 'additive,cosine', 'tr-steps': '60' }), {
     viewport: { width: 375, height: 800 },
