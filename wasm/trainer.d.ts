@@ -158,10 +158,21 @@ export interface TrainProgress {
   /** the last evaluation's held-out exact match (evaluate() or evalEvery), null before any */
   heldoutExactMatch: number | null;
   done: boolean;
-  /** a non-finite loss, gradient norm or parameter: the last finite step's parameters were kept */
+  /**
+   * a non-finite loss, gradient norm or parameter, or a mini-batch loss past ten times the first
+   * one's: the parameters before the step that showed it were kept
+   */
   diverged: boolean;
-  /** with diverged: what happened, at which step */
+  /** the first mini-batch's loss (the untrained model's), 0 before it */
+  firstLoss: number;
+  /** with diverged: what happened, at which step (in English) */
   message?: string;
+  /** with diverged: how */
+  divergence?: 'loss_grew' | 'loss_not_finite' | 'gradient_not_finite' | 'parameters_not_finite';
+  /** with diverged: the mini-batch loss that showed it (NaN or ±Infinity when not finite) */
+  divergedLoss?: number;
+  /** with diverged: the step that showed it */
+  divergedStep?: number;
 }
 
 export interface ProbeAlignment {
@@ -217,6 +228,13 @@ export interface TrainRun {
   snapshot(): Model;
   /** .safetensors bytes in the CLI's format (vocabularies, config, training record with held-out exact match over every held-out pair) */
   save(): Uint8Array;
+  /**
+   * the snapshot's .safetensors bytes: the training record's held-out figure is the last
+   * evaluation's (heldout_examples pairs), so saving costs no decoding
+   */
+  snapshotBytes(): Uint8Array;
+  /** save()'s bytes with the figure their training record holds (over every held-out pair) */
+  saveScored(): { bytes: Uint8Array; heldoutExactMatch: number | null; examples: number };
   /** stops the run for good and frees its training buffers; the model stays for snapshot/save */
   cancel(): void;
   settings(): TrainSettings;

@@ -176,7 +176,9 @@ PairsData parse_pairs(std::string_view text, std::optional<io::Tokenizer> tokeni
                            std::to_string(lines.size()) + " lines)",
                        {{"limit", static_cast<std::int64_t>(limits::max_pairs)}});
         if (blank(lines[i]))
-            line_error(ErrorCode::bad_argument, number, "empty line (blank lines are allowed only at the end)");
+            line_error(ErrorCode::bad_argument, number,
+                       std::string(lines[i].empty() ? "empty line" : "a line of only spaces or tabs") +
+                           " (blank lines are allowed only at the end)");
         raw.push_back(split_line(lines[i], number));
     }
 

@@ -43,10 +43,9 @@ std::size_t heldout_target(std::size_t count);
 // Throws InputError: empty_input (no pair at all), limit_exceeded (bytes, pairs, a vocabulary:
 // details "name", "limit", and "line" for the pair over the limit), too_long (a side over
 // max_pair_tokens tokens or a token over max_token_bytes: "line", "length", "limit"),
-// bad_argument (an empty line, a line without or with two tabs, an empty side, a control
-// character or bad UTF-8, a special as a word: "line", and "column" in code points where one is
-// to blame). Every
-// message starts "line N: ".
+// bad_argument (an empty line, a line of only spaces or tabs, a line without or with two tabs,
+// an empty side, a control character or bad UTF-8, a special as a word: "line", and "column" in
+// code points where one is to blame). Every message starts "line N: ".
 PairsData parse_pairs(std::string_view text, std::optional<io::Tokenizer> tokenizer, std::uint64_t seed);
 
 } // namespace apg::tasks

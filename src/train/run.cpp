@@ -153,6 +153,22 @@ void copy_in(const std::vector<float> &flat, const std::vector<core::TensorRef> 
 
 } // namespace
 
+std::string_view name(Divergence d) {
+    switch (d) {
+    case Divergence::none:
+        return "none";
+    case Divergence::loss_grew:
+        return "loss_grew";
+    case Divergence::loss_not_finite:
+        return "loss_not_finite";
+    case Divergence::gradient_not_finite:
+        return "gradient_not_finite";
+    case Divergence::parameters_not_finite:
+        return "parameters_not_finite";
+    }
+    return "none";
+}
+
 std::vector<TaskInfo> task_infos(models::EncoderKind encoder, models::DecoderKind decoder) {
     std::vector<TaskInfo> out;
     for (const Task *task : all_tasks()) out.push_back(info_of(*task, encoder, decoder));
@@ -254,18 +270,29 @@ RunProgress Run::step(int n) {
     while (taken < n && !trainer_->done()) {
         copy_out(refs, last_good_);
         const Progress p = trainer_->step();
-        if (!std::isfinite(p.loss) || !std::isfinite(p.grad_norm) || !all_finite(refs)) {
+        if (progress_.first_loss == 0) progress_.first_loss = p.loss;
+        const Divergence divergence = !std::isfinite(p.loss)        ? Divergence::loss_not_finite
+                                      : !std::isfinite(p.grad_norm) ? Divergence::gradient_not_finite
+                                      : !all_finite(refs)           ? Divergence::parameters_not_finite
+                                      : p.loss > loss_growth_limit * progress_.first_loss ? Divergence::loss_grew
+                                                                                          : Divergence::none;
+        if (divergence != Divergence::none) {
             copy_in(last_good_, refs);
             diverged_ = true;
-            const bool bad_loss = !std::isfinite(p.loss), bad_norm = !std::isfinite(p.grad_norm);
-            const double bad = bad_loss ? p.loss : p.grad_norm;
-            const std::string what = bad_loss ? std::string("loss became ") + (std::isnan(bad) ? "NaN" : "infinite")
-                                     : bad_norm
-                                         ? std::string("gradient norm became ") + (std::isnan(bad) ? "NaN" : "infinite")
-                                         : std::string("parameters became non-finite");
+            const auto nonfinite = [](double x) { return std::string(std::isnan(x) ? "NaN" : "infinite"); };
+            const std::string what =
+                divergence == Divergence::loss_grew
+                    ? "loss grew from " + number_text(progress_.first_loss) + " at step 1 to " + number_text(p.loss)
+                : divergence == Divergence::loss_not_finite     ? "loss became " + nonfinite(p.loss)
+                : divergence == Divergence::gradient_not_finite ? "gradient norm became " + nonfinite(p.grad_norm)
+                                                                : std::string("parameters became non-finite");
             progress_.message = "the " + what + " at step " + std::to_string(p.step) + " (learning rate " +
-                                number_text(p.learning_rate) + "): the parameters of step " +
-                                std::to_string(p.step - 1) + " were kept";
+                                number_text(p.learning_rate) +
+                                "): try a smaller learning rate; the parameters of step " + std::to_string(p.step - 1) +
+                                " were kept";
+            progress_.divergence = divergence;
+            progress_.diverged_loss = p.loss;
+            progress_.diverged_step = p.step;
             progress_.diverged = true;
             progress_.done = true;
             progress_.elapsed_seconds = p.elapsed_seconds;

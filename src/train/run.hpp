@@ -6,9 +6,11 @@
 // out the model: as an io::Model, or as the bytes of the CLI's .safetensors file. The trainer
 // module of the page (wasm/trainer/) wraps this class; this header is all of train/ it reads.
 //
-// A non-finite loss, gradient norm or parameter stops the run: the parameters of the last
-// finite step come back, step() reports `diverged` with a message once, and every later step()
-// throws StateError(bad_state).
+// A run diverges when a loss, gradient norm or parameter is not finite, or when a mini-batch's
+// loss grows past loss_growth_limit times the first one's (an untrained model's, about ln of the
+// target vocabulary; a learning rate far too large drives it to 1e6 while staying finite). Either
+// stops the run: the parameters before the step that showed it come back, step() reports
+// `diverged` with what happened once, and every later step() throws StateError(bad_state).
 #pragma once
 
 #include "io/model.hpp"
@@ -20,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace apg::train {
@@ -76,10 +79,22 @@ std::vector<TaskInfo> task_infos(models::EncoderKind encoder = models::EncoderKi
 TaskInfo pairs_info(models::EncoderKind encoder = models::EncoderKind::gru,
                     models::DecoderKind decoder = models::DecoderKind::gru);
 
+// A model that has learned anything has a loss below its untrained first one; past ten times that,
+// the run is not learning but diverging.
+inline constexpr double loss_growth_limit = 10;
+
+// How a run diverged: the page says it in the reader's language from these.
+enum class Divergence { none, loss_grew, loss_not_finite, gradient_not_finite, parameters_not_finite };
+std::string_view name(Divergence d);
+
 struct RunProgress : Progress {
     bool done = false;
     bool diverged = false;
     std::string message; // why the run stopped early (divergence), else empty
+    Divergence divergence = Divergence::none;
+    double first_loss = 0;    // the first mini-batch's loss (the untrained model's), 0 before it
+    double diverged_loss = 0; // with divergence: the mini-batch loss that showed it (NaN, ±inf or finite)
+    int diverged_step = 0;    // with divergence: the step that showed it
 };
 
 struct ProbeAlignment {

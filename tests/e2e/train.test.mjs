@@ -2,8 +2,8 @@
 // steps in a Worker, the loss falls, the numbers on the charts and the run card are the engine's
 // reports, the slider scrubs back to earlier alignments, the trained model opens in Decode (whose
 // stepper shows the same alignment the engine reported for the probe), Beam and Compare, it is
-// kept after a reload, downloads and loads again; a diverging run stops with its message and keeps
-// its last good model, cancel terminates the Workers, own pairs show the engine's messages, the
+// kept after a reload, downloads and loads back as the same entry with the same figure; a diverging
+// run says so in either language and keeps nothing, cancel terminates the Workers, own pairs show the engine's messages, the
 // page's first load fetches no trainer, a late-loading view keeps its link; and a location run of
 // dates shows in Decode, Compare and Beam what tests/e2e/training_golden.json says it must.
 import assert from 'node:assert/strict';
@@ -87,6 +87,8 @@ test('the first load of the page fetches neither the trainer nor its Worker', as
 describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
   /** One page for the run: it trains once, and the tests after the first look at what it made. */
   let page;
+  /** The final model's held-out figure as the run card states it. */
+  let finalFigure = '';
   before(async () => {
     page = await fx.page({}, { keep: true });
   });
@@ -156,6 +158,10 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       probe.weights.slice(0, probe.cols).map(String),
     );
     assert.ok(await page.locator('[data-testid=run-additive-kept]').isVisible(), 'the finished run is kept');
+    // The final model's figure is its file's: held-out exact match over every held-out pair.
+    const final = (await page.locator('[data-testid=run-additive-final-what]').textContent()) ?? '';
+    finalFigure = final.match(/held-out exact (\d+\.\d)% over ([\d,]+) held-out pairs/)?.[1] ?? '';
+    assert.ok(finalFigure, `the final model's figure: ${final}`);
     await pageScreenshot(page, 'train-1440');
   });
 
@@ -171,9 +177,8 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       (await page.locator('label[for=train-scrub]').textContent())?.replace(/\s+/g, ' ') ?? '',
       /Evaluation 1 of \d+ \(step 0\)/,
     );
-    // A kept snapshot in the middle: the curves stop at its step.
-    const k = run.evaluations.findIndex((e, i) => i > 0 && e.kept && e.step < STEPS);
-    assert.ok(k > 0, 'an earlier evaluation kept its model');
+    // An evaluation in the middle: the curves stop at its step.
+    const k = Math.floor(run.evaluations.length / 3);
     await page.locator('[data-testid=train-scrub]').fill(String(k));
     const step = run.evaluations[k].step;
     const xs = await page.evaluate(() => [...globalThis.trainCharts.loss.data[0]]);
@@ -182,22 +187,26 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       await page.evaluate(() => [...globalThis.trainCharts.exact.data[1]]),
       run.evaluations.slice(0, k + 1).map((e) => e.heldoutExactMatch),
     );
-    // An evaluation whose model was not kept offers the nearest kept one before it.
-    const j = run.evaluations.findIndex((e, i) => i > k && !e.kept);
-    if (j > 0) {
-      await page.locator('[data-testid=train-scrub]').fill(String(j));
-      const nearest = run.evaluations.slice(0, j + 1).findLast((e) => e.kept);
-      assert.match(
-        (await page.locator('[data-testid=run-additive-snapshot-what]').textContent())?.replace(
-          /\s+/g,
-          ' ',
-        ) ?? '',
-        new RegExp(
-          `Step ${run.evaluations[j].step}'s model was not kept .* the nearest before it, step ${nearest?.step}:`,
-        ),
-      );
-      await page.locator('[data-testid=train-scrub]').fill(String(k));
-    }
+    // Every figure on the screen moves to that evaluation: the run card's step, held-out exact
+    // match, and the loss and sequences of the report that ended at its step.
+    const figure = (what) => page.locator(`[data-testid=run-additive-${what}]`);
+    const report = run.reports.filter((r) => r.step <= step).at(-1);
+    assert.equal(await figure('step').textContent(), `${step} / ${STEPS}`);
+    assert.equal(
+      Number(await figure('exact').getAttribute('data-value')),
+      run.evaluations[k].heldoutExactMatch,
+    );
+    assert.equal(
+      (await figure('exact').textContent())?.trim(),
+      `${(100 * run.evaluations[k].heldoutExactMatch).toFixed(1)}%`,
+    );
+    assert.equal(Number(await figure('loss').getAttribute('data-value')), report?.loss);
+    assert.equal(await figure('sequences').textContent(), report?.sequences.toLocaleString('en'));
+    // Every evaluation keeps what the scrubber needs, its model's bytes included.
+    assert.deepEqual(
+      run.evaluations.map((e) => e.kept),
+      run.evaluations.map(() => true),
+    );
     // Open that snapshot in Decode: the stepper decodes the probe with it, and its alignment is
     // the one the trainer reported for that evaluation.
     await page.click('[data-testid=run-additive-snapshot-decode]');
@@ -244,40 +253,59 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     );
   });
 
-  test('download the kept model and load the file again; a file that is no model gets the loader’s message', async () => {
+  test('the kept model, downloaded and loaded back, is the same entry with the same held-out figure; a file that is no model gets the loader’s message', async () => {
     const saved = page.locator('li[data-testid^=saved-]');
     const before = await saved.count();
+    const kept = saved.filter({ hasText: 'Dates → ISO 8601 · additive · Bahdanau' }).first();
+    // The kept figure is the model file's (every held-out pair), the one the run card's final line states.
+    const figure = /held-out exact match (\d+\.\d) %/;
+    const keptFigure = (await kept.textContent())?.match(figure)?.[1];
+    assert.equal(keptFigure, finalFigure, 'the kept entry states the figure the run card stated');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.locator('[data-testid=saved-download]').first().click(),
+      kept.locator('[data-testid=saved-download]').click(),
     ]);
     const file = join(tmp, 'trained-download.safetensors');
     await download.saveAs(file);
     const bytes = readFileSync(file);
     assert.ok(bytes.length > 1000, 'a .safetensors file');
     assert.equal(bytes.readUInt32LE(4), 0, 'its header length is a small 64-bit number');
+    // Loaded back while it is kept: the same model (by its bytes' digest), not a second entry.
     await page.locator('[data-testid=saved-file]').setInputFiles(file);
-    await page.waitForSelector('[data-testid=saved-notice]');
-    assert.match(
-      await page.locator('[data-testid=saved-notice]').textContent(),
-      /\(Dates → ISO 8601 · additive · Bahdanau/,
+    await page.waitForFunction(() =>
+      /trained-download\.safetensors is a model this browser keeps already/.test(
+        document.querySelector('[data-testid=saved-notice]')?.textContent ?? '',
+      ),
     );
-    assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 1);
-    assert.equal(await saved.count(), before + 1);
+    assert.equal(await saved.count(), before);
 
-    // Delete forgets it, in this page and after a reload.
-    await saved
-      .filter({ hasText: 'trained-download.safetensors' })
-      .locator('[data-testid=saved-delete]')
-      .click();
+    // Deleted, then loaded from the file: listed again, with the figure the kept entry showed.
+    await kept.locator('[data-testid=saved-delete]').click();
     await page.waitForFunction(
       (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
-      before,
+      before - 1,
+    );
+    await page.locator('[data-testid=saved-file]').setInputFiles(file);
+    await page.waitForFunction(() =>
+      /Loaded trained-download\.safetensors/.test(
+        document.querySelector('[data-testid=saved-notice]')?.textContent ?? '',
+      ),
+    );
+    const loaded = saved.filter({ hasText: 'trained-download.safetensors' });
+    assert.equal(await loaded.count(), 1);
+    assert.equal((await loaded.textContent())?.match(figure)?.[1], keptFigure, 'one model, one figure');
+    assert.equal(await saved.count(), before);
+
+    // Delete forgets it, in this page and after a reload.
+    await loaded.locator('[data-testid=saved-delete]').click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('li[data-testid^=saved-]').length === n,
+      before - 1,
     );
     await urlSettled(page);
     await page.reload();
-    await page.waitForSelector('li[data-testid^=saved-]');
-    assert.equal(await saved.count(), before, 'still gone after a reload');
+    await page.waitForSelector('[data-testid=saved-models]');
+    assert.equal(await saved.count(), before - 1, 'still gone after a reload');
     assert.equal(await saved.filter({ hasText: 'trained-download.safetensors' }).count(), 0);
 
     const junk = join(tmp, 'not-a-model.safetensors');
@@ -305,21 +333,28 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
   });
 });
 
-test('a diverging run (a huge learning rate) stops with its message and keeps the last good model', async () => {
-  const page = await fx.page();
-  await open(page, trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1e30' }));
-  await page.click('[data-testid=train-start]');
-  await waitForStatus(page, 'additive', ['diverged', 'failed'], 60_000);
-  assert.equal(await runStatus(page, 'additive'), 'diverged');
-  const message = await page.locator('[data-testid=run-additive-message]').textContent();
-  assert.ok(message && message.length > 10, `a message: ${message}`);
-  assert.ok(
-    await page.locator('[data-testid=run-additive-final-decode]').isVisible(),
-    'the last good model opens',
-  );
-  await page.click('[data-testid=run-additive-final-decode]');
-  await decodedModel(page);
-});
+for (const [lang, says] of [
+  [
+    'en',
+    /^Diverged at step \d+: the loss grew from \d\.?\d* to [\d.]+(e\d+)? \(learning rate 1000\)\. Try a smaller learning rate\./,
+  ],
+  ['zh', /^第 \d+ 步发散：损失从 \d\.?\d* 增长到 [\d.]+(e\d+)?（学习率 1000）。请试试更小的学习率。/],
+])
+  test(`a diverging run (learning rate 1000, ${lang}) stops and says so plainly; its model is neither kept nor offered`, async () => {
+    const page = await fx.page();
+    await open(
+      page,
+      trainHash({ 'tr-scores': 'additive', 'tr-steps': String(STEPS), 'tr-lr': '1000', lang }),
+    );
+    await page.click('[data-testid=train-start]');
+    await waitForStatus(page, 'additive', ['diverged', 'done', 'failed'], 60_000);
+    assert.equal(await runStatus(page, 'additive'), 'diverged');
+    const message = (await page.locator('[data-testid=run-additive-message]').textContent())?.trim() ?? '';
+    assert.match(message, says);
+    for (const what of ['final-decode', 'keep', 'kept'])
+      assert.equal(await page.locator(`[data-testid=run-additive-${what}]`).count(), 0, `no ${what}`);
+    assert.equal(await page.locator('li[data-testid^=saved-]').count(), 0, 'nothing kept');
+  });
 
 test('pause holds the runs, resume goes on, cancel terminates their Workers', async () => {
   const page = await fx.page();
@@ -408,6 +443,36 @@ test('own pairs: the engine’s reading, and its message for a bad line (the dat
   await checkTrace(page, name, run.evaluations.at(-1).probe);
 });
 
+test('own pairs: a 3 MB paste is refused at once by its size and never reaches the box; a line of only a tab is named so', async () => {
+  const page = await fx.page();
+  await open(page, trainHash({ 'tr-data': 'pairs' }), '[data-testid=pairs-text]');
+  await page.waitForFunction(() =>
+    /at most/.test(document.querySelector('[data-testid=pairs-limits]')?.textContent ?? ''),
+  );
+  const box = page.locator('[data-testid=pairs-text]');
+  // The paste is refused in its own event handler, before the box lays out any of it.
+  const pasted = await box.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'ab\tba\n'.repeat(500_000));
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    el.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  assert.equal(pasted, true, 'the paste does not reach the box');
+  await page.waitForSelector('[data-testid=pairs-error]');
+  assert.match(
+    (await page.locator('[data-testid=pairs-error]').textContent()) ?? '',
+    /The pasted text has 3,000,000 bytes; the trainer takes at most 2,000,000 bytes of pairs\./,
+  );
+  assert.equal(await box.inputValue(), '');
+  await box.fill('abc\tcba\n\t\nxyz\tzyx\n');
+  await page.waitForFunction(() =>
+    /line 2: a line of only spaces or tabs/.test(
+      document.querySelector('[data-testid=pairs-error]')?.textContent ?? '',
+    ),
+  );
+});
+
 test('a damaged store of kept models: the page works, names each damaged entry, and removes them', async () => {
   const page = await fx.page();
   await open(page, trainHash({}));
@@ -453,6 +518,27 @@ test('a damaged store of kept models: the page works, names each damaged entry, 
   await open(page, trainHash({}));
   await section.locator('[data-testid="saved-zh-dot-bahdanau-step40-x"]').waitFor();
   assert.equal(await page.locator('[data-testid^=saved-damaged-]').count(), 0);
+});
+
+test('at 1440 × 1000 Train is in view on first open, and pressing it moves nothing: the charts appear beside it', async () => {
+  const page = await fx.page();
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await open(page, trainHash({ 'tr-scores': 'dot', 'tr-steps': '20000' }));
+  const box = async (testid) => page.locator(`[data-testid=${testid}]`).boundingBox();
+  const before = await box('train-start');
+  const data = await box('train-data-task');
+  assert.ok(before && before.y + before.height <= 1000, `Train in view: ${JSON.stringify(before)}`);
+  await page.click('[data-testid=train-start]');
+  await page.waitForSelector('[data-testid=chart-loss]');
+  assert.equal(await page.evaluate(() => scrollY), 0, 'no scroll');
+  assert.deepEqual(
+    [(await box('train-start'))?.y, (await box('train-data-task'))?.y],
+    [before.y, data?.y],
+    'the controls stay where they were',
+  );
+  const chart = await box('chart-loss');
+  assert.ok(chart && chart.y >= 0 && chart.y < 1000, `the loss chart in view: ${JSON.stringify(chart)}`);
+  await page.click('[data-testid=train-cancel]');
 });
 
 test('at 375 px the view fits the width', async () => {

@@ -1,6 +1,7 @@
 // The trainer module's runs: a snapshot decodes like a loaded model, save() loads in the page's
 // module with the same outputs, evaluate()'s probe is a session's trace, divergence and cancel
-// stop a run cleanly, own pairs train and carry their vocabularies.
+// stop a run cleanly (a loss grown past ten times the first too), a snapshot's and the scored
+// model's bytes record the figures the page shows, own pairs train and carry their vocabularies.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
@@ -120,6 +121,34 @@ test('a huge learning rate: the run stops with its message, keeps finite weights
   assert.match(loaded.info().training.diverged, /became NaN/);
 });
 
+test('a learning rate of 1000: the loss grows past ten times the first, and the run says how', () => {
+  const run = keep(new T.TrainRun({ ...small, steps: 60, learningRate: 1000 }));
+  const p = run.step(60);
+  assert.equal(p.diverged, true);
+  assert.equal(p.divergence, 'loss_grew');
+  assert.ok(p.firstLoss > 1 && p.firstLoss < 3, `an untrained loss: ${p.firstLoss}`);
+  assert.ok(Number.isFinite(p.divergedLoss) && p.divergedLoss > 10 * p.firstLoss, `${p.divergedLoss}`);
+  assert.ok(p.divergedStep > 1 && p.divergedStep <= 60);
+  assert.match(
+    p.message,
+    /^the loss grew from .* to .* at step \d+ \(learning rate .*\): try a smaller learning rate/,
+  );
+});
+
+test('a snapshot’s bytes record its evaluation’s figure; saveScored’s the figure over every held-out pair, as loaded', () => {
+  const run = keep(new T.TrainRun({ ...small, steps: 200, evalExamples: 10 }));
+  run.step(200);
+  const e = run.evaluate(10);
+  const snapshot = keep(page.Model.load(run.snapshotBytes())).info();
+  assert.equal(snapshot.heldoutExactMatch, e.heldoutExactMatch);
+  assert.equal(snapshot.training.heldout_examples, 10);
+  const scored = run.saveScored();
+  const loaded = keep(page.Model.load(scored.bytes)).info();
+  assert.equal(scored.examples, loaded.training.heldout_pairs, 'every held-out pair');
+  assert.equal(loaded.heldoutExactMatch, scored.heldoutExactMatch, 'the figure the file holds');
+  assert.deepEqual([...scored.bytes], [...run.save()], 'save()’s bytes');
+});
+
 test('cancel: later steps are refused, the model stays; a deleted run is refused', () => {
   const run = keep(new T.TrainRun({ ...small, steps: 100 }));
   run.step(3);
@@ -165,6 +194,7 @@ test('own pairs: each bad text is a coded error naming its line', () => {
   const cases = [
     ['', 'empty_input', undefined, /no pairs/],
     ['a\tb\n\nc\td', 'bad_argument', 2, /^line 2: empty line/],
+    ['a\tb\n\t\nc\td', 'bad_argument', 2, /^line 2: a line of only spaces or tabs/],
     ['a\tb\nc d', 'bad_argument', 2, /^line 2: no tab/],
     ['a\tb\tc', 'bad_argument', 1, /^line 1: 2 tabs/],
     ['a\tb\nc\u0007\td', 'bad_argument', 2, /^line 2: the control character U\+0007 at column 2/],

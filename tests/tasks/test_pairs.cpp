@@ -73,7 +73,9 @@ TEST_CASE("pairs: every bad line is named by its number") {
     };
     const Case cases[] = {
         {"a\tb\n\nc\td\n", ErrorCode::bad_argument, 2, "line 2: empty line"},
-        {"a\tb\n   \nc\td", ErrorCode::bad_argument, 2, "line 2: empty line"},
+        {"a\tb\n   \nc\td", ErrorCode::bad_argument, 2, "line 2: a line of only spaces or tabs"},
+        {"a\tb\n\t\nc\td", ErrorCode::bad_argument, 2, "line 2: a line of only spaces or tabs"},
+        {"a\tb\r\n\r\nc\td", ErrorCode::bad_argument, 2, "line 2: empty line"},
         {"a\tb\nc d\n", ErrorCode::bad_argument, 2, "line 2: no tab"},
         {"a\tb\tc\n", ErrorCode::bad_argument, 1, "line 1: 2 tabs"},
         {"a\tb\nc\x01"

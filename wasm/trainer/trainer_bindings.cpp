@@ -179,8 +179,14 @@ val progress_to_js(const train::RunProgress &p) {
                          {"sequencesPerSecond", val(p.sequences_per_second)},
                          {"heldoutExactMatch", nullable(p.heldout_exact_match)},
                          {"done", val(p.done)},
-                         {"diverged", val(p.diverged)}});
-    if (p.diverged) out.set("message", p.message);
+                         {"diverged", val(p.diverged)},
+                         {"firstLoss", val(p.first_loss)}});
+    if (p.diverged) {
+        out.set("message", p.message);
+        out.set("divergence", std::string(train::name(p.divergence)));
+        out.set("divergedLoss", p.diverged_loss);
+        out.set("divergedStep", p.diverged_step);
+    }
     return out;
 }
 
@@ -297,9 +303,21 @@ val evaluate_js(Run &run, val limit) {
 
 val snapshot_js(Run &run) { return val(Handle<const io::Model>{std::make_shared<const io::Model>(run.snapshot())}); }
 
-val save_js(Run &run) {
-    const std::vector<std::uint8_t> bytes = run.save();
+val bytes_to_js(const std::vector<std::uint8_t> &bytes) {
     return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+
+val save_js(Run &run) { return bytes_to_js(run.save()); }
+
+val snapshot_bytes_js(Run &run) { return bytes_to_js(run.snapshot().save()); }
+
+val save_scored_js(Run &run) {
+    const train::HeldoutScore score = run.score();
+    val out = val::object();
+    out.set("bytes", bytes_to_js(run.trained_model(score).save()));
+    out.set("heldoutExactMatch", nullable(score.exact_match));
+    out.set("examples", static_cast<double>(score.examples));
+    return out;
 }
 
 val cancel_js(Run &run) {
@@ -352,6 +370,8 @@ EMSCRIPTEN_BINDINGS(apg_trainer) {
         .method("evaluate", method<evaluate_js>, 1)
         .method("snapshot", method<snapshot_js>)
         .method("save", method<save_js>)
+        .method("snapshotBytes", method<snapshot_bytes_js>)
+        .method("saveScored", method<save_scored_js>)
         .method("cancel", method<cancel_js>)
         .method("settings", method<settings_js>)
         .method("progress", method<progress_js>);

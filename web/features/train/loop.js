@@ -4,14 +4,16 @@
 // The run trains in chunks of step(n) calls, n chosen so a chunk takes about `chunkMs`; between
 // chunks the loop yields, so pause, resume and the page's other messages are answered at once.
 // Every `evalEvery` steps (and at step 0 and at the end) it evaluates held-out exact match and the
-// probe's alignment. The model's .safetensors bytes go with an evaluation when saving them costs
-// at most `saveShare` of the training time since the last ones (save() decodes every held-out
-// pair for the file's record: about 330 ms for dates, five evaluations' worth), and always with
-// the last: the page keeps them to open that model in the other views. A run that diverged sends
-// the bytes of its last good parameters. Every number is the engine's.
+// probe's alignment, and sends the model's .safetensors bytes at that step with it: a snapshot's
+// (its training record holds that evaluation's figure, so saving costs no decoding), and at the
+// end the scored model's (its record's figure over every held-out pair, which the page keeps and
+// shows as the model's, the same a download loaded back shows). A run that diverged sends how it
+// diverged (the engine's kind, first loss, loss and step) and no bytes: its model is not one to
+// keep or open as trained, only the earlier evaluations' snapshots are. Every number is the
+// engine's.
 
 /**
- * @typedef {{ evalEvery: number, evalExamples: number, chunkMs: number, maxChunk: number, saveShare: number }} LoopOptions
+ * @typedef {{ evalEvery: number, evalExamples: number, chunkMs: number, maxChunk: number }} LoopOptions
  * @typedef {(message: any, transfer?: Transferable[]) => void} Report
  * @typedef {'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'diverged' | 'failed'} Phase
  */
@@ -45,7 +47,8 @@ function copyEvaluation(e) {
 }
 
 /**
- * @param {{ step(n: number): any, evaluate(limit: number): any, save(): Uint8Array }} run
+ * @param {{ step(n: number): any, evaluate(limit: number): any, snapshotBytes(): Uint8Array,
+ *   saveScored(): { bytes: Uint8Array, heldoutExactMatch: number | null, examples: number } }} run
  * @param {Report} report
  * @param {{ now?: () => number, yieldToMessages?: () => Promise<unknown> }} [clock]
  */
@@ -58,32 +61,28 @@ export function trainingLoop(
   let phase = 'idle';
   /** @type {(() => void) | null} wakes the loop when paused */
   let wake = null;
-  // The cost of save() as last measured (a first guess until then), and the training time since
-  // the last bytes were sent.
-  let saveMs = 300;
-  let trainedMs = 0;
 
-  function evaluateAndReport(evalExamples, saveShare, last = false) {
+  function evaluateAndReport(evalExamples, last = false) {
     const evaluation = copyEvaluation(run.evaluate(evalExamples));
-    if (!last && trainedMs * saveShare < saveMs) {
-      report({ type: 'evaluation', evaluation, bytes: null });
+    if (!last) {
+      const bytes = copyBytes(run.snapshotBytes());
+      report({ type: 'evaluation', evaluation, bytes }, [bytes.buffer]);
       return;
     }
-    const started = now();
-    const bytes = copyBytes(run.save());
-    saveMs = now() - started;
-    trainedMs = 0;
-    report({ type: 'evaluation', evaluation, bytes }, [bytes.buffer]);
+    const scored = run.saveScored();
+    const bytes = copyBytes(scored.bytes);
+    const model = { heldoutExactMatch: scored.heldoutExactMatch, examples: scored.examples };
+    report({ type: 'evaluation', evaluation, bytes, model }, [bytes.buffer]);
   }
 
   /** @param {LoopOptions} options */
-  async function loop({ evalEvery, evalExamples, chunkMs, maxChunk, saveShare }) {
+  async function loop({ evalEvery, evalExamples, chunkMs, maxChunk }) {
     let n = 1;
     let step = 0;
     let nextEval = evalEvery;
     try {
       // Step 0: the untrained model's alignment (the blur the training sharpens).
-      evaluateAndReport(evalExamples, saveShare);
+      evaluateAndReport(evalExamples);
       for (;;) {
         await yieldToMessages();
         if (phase === 'paused') {
@@ -95,7 +94,6 @@ export function trainingLoop(
         const started = now();
         const progress = run.step(Math.max(1, Math.min(n, nextEval - step, maxChunk)));
         const ms = now() - started;
-        trainedMs += ms;
         // Steps per chunk follow the measured time per step, so a chunk stays near chunkMs.
         const perStep = ms / Math.max(1, progress.step - step);
         n = Math.max(1, Math.min(maxChunk, Math.round(chunkMs / Math.max(perStep, 0.01))));
@@ -103,15 +101,22 @@ export function trainingLoop(
         report({ type: 'progress', progress: { ...progress } });
         if (progress.diverged) {
           phase = 'diverged';
-          // The run restored the last good parameters: their bytes are the snapshot kept.
-          const bytes = copyBytes(run.save());
-          report({ type: 'diverged', message: progress.message ?? 'the loss is not finite', step, bytes }, [
-            bytes.buffer,
-          ]);
+          report({
+            type: 'diverged',
+            message: progress.message ?? 'the loss is not finite',
+            step,
+            divergence: {
+              kind: progress.divergence ?? 'loss_not_finite',
+              step: progress.divergedStep ?? step + 1,
+              firstLoss: progress.firstLoss ?? null,
+              loss: progress.divergedLoss ?? progress.loss,
+              learningRate: progress.learningRate ?? null,
+            },
+          });
           return;
         }
         if (step >= nextEval || progress.done) {
-          evaluateAndReport(evalExamples, saveShare, progress.done);
+          evaluateAndReport(evalExamples, progress.done);
           while (nextEval <= step) nextEval += evalEvery;
         }
         if (progress.done) {

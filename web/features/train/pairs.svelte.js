@@ -15,14 +15,65 @@ export const pairs = $state({
   failure: null,
 });
 
+/**
+ * A text (or file) over the trainer's byte limit, as the refusal the page shows; null within it.
+ * Only its size is looked at, so a text of megabytes is refused at once, with no per-line work
+ * and no trip to the engine (which would refuse it the same way, by the same limit).
+ * @param {number} bytes the UTF-8 bytes it has
+ * @param {string} what how the message names it
+ * @returns {import('../../shared/lib/errors.js').Failure | null}
+ */
+export function oversize(bytes, what) {
+  const max = trainer.limits?.maxBytes;
+  if (!max || bytes <= max) return null;
+  return {
+    code: 'limit_exceeded',
+    message: `${what} has ${bytes.toLocaleString('en')} bytes; the trainer takes at most ${max.toLocaleString('en')} bytes of pairs.`,
+    details: { name: 'pairs', limit: max, length: bytes },
+  };
+}
+
+/**
+ * UTF-8 bytes of a text, counted without encoding it: a unit below U+0080 is one byte, below
+ * U+0800 two, a surrogate two (a pair is four), any other three.
+ */
+export function utf8Bytes(/** @type {string} */ text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c < 0xe000) ? 1 : 2;
+  }
+  return bytes;
+}
+
+/** Shows a refusal of the pairs at once (the text kept is the one before it). */
+function refuse(failure, fileName = '') {
+  clearTimeout(parseTimer);
+  ++parseSerial;
+  Object.assign(pairs, { status: 'error', parsed: null, fileName, failure });
+}
+
 let parseTimer = 0;
 let parseSerial = 0;
 /** Sets the own pairs' text; the engine reads it a moment after the typing stops. */
 export function setPairsText(text, fileName = '') {
+  const tooBig = oversize(utf8Bytes(text), fileName || 'The text');
+  if (tooBig) return refuse(tooBig, fileName);
   pairs.text = text;
   pairs.fileName = fileName;
   clearTimeout(parseTimer);
   parseTimer = /** @type {any} */ (setTimeout(readPairs, 300));
+}
+
+/**
+ * A paste into the pairs' box: one over the byte limit is refused before it reaches the box (a
+ * textarea laying out megabytes holds the page for seconds), with the limit as the message.
+ * @returns {boolean} whether the paste was refused
+ */
+export function refusePaste(/** @type {string} */ pasted) {
+  const tooBig = oversize(utf8Bytes(pasted), 'The pasted text');
+  if (tooBig) refuse(tooBig);
+  return tooBig !== null;
 }
 
 /** The engine's reading of the pairs (counts, vocabularies, lengths) or its message. */
@@ -55,20 +106,8 @@ export async function readPairs() {
  * @param {File} file
  */
 export async function loadPairsFile(file) {
-  const max = trainer.limits?.maxBytes;
-  if (max && file.size > max) {
-    Object.assign(pairs, {
-      status: 'error',
-      parsed: null,
-      fileName: file.name,
-      failure: {
-        code: 'limit_exceeded',
-        message: `${file.name} has ${file.size.toLocaleString('en')} bytes; the trainer takes at most ${max.toLocaleString('en')} bytes of pairs.`,
-        details: { limit: max, length: file.size },
-      },
-    });
-    return;
-  }
+  const tooBig = oversize(file.size, file.name);
+  if (tooBig) return refuse(tooBig, file.name);
   config.data = 'pairs';
   setPairsText(await file.text(), file.name);
 }

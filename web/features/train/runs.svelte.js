@@ -19,7 +19,8 @@ import { chosenScores, config, stepsOf, taskInfo, trainer, transformerRecipe } f
  *   sequencesPerSecond: number | null, elapsedSeconds: number | null,
  *   heldoutExactMatch: number | null, evaluations: number, snapshotsKept: number,
  *   reached99: { seconds: number, sequences: number, step: number } | null,
- *   savedId: string, finalStep: number | null }} RunView
+ *   savedId: string, finalStep: number | null, finalExactMatch: number | null, finalExamples: number | null,
+ *   divergence: import('./divergence.js').Divergence | null }} RunView
  */
 /** @type {RunView[]} one per run, in the order they started */
 export const runs = $state([]);
@@ -32,17 +33,20 @@ export const timeline = $state({ scrub: /** @type {number | null} */ (null), ver
  * every progress report as it came, and every evaluation with the model's bytes at that step.
  * @typedef {{ reports: import('@engine/trainer.js').TrainProgress[],
  *   evaluations: (import('@engine/trainer.js').Evaluation & { bytes: Uint8Array | null, at: number })[],
- *   final: { step: number, bytes: Uint8Array } | null, probeText: string }} RunData
+ *   final: { step: number, bytes: Uint8Array, heldoutExactMatch: number | null, examples: number | null } | null,
+ *   probeText: string }} RunData
  * @type {Map<number, RunData>}
  */
 export const runData = new Map();
 // The browser tests compare what the page shows with what the engine reported.
 /** @type {any} */ (globalThis).trainRunData = runData;
 
-/** Snapshot bytes kept per run; past this, every other older snapshot drops its bytes (not its alignment). */
+/**
+ * Snapshot bytes kept per run: every evaluation keeps its model's bytes up to this (64 snapshots
+ * of a 0.75 MB dates model; the default run has 21); past it every other older snapshot drops its
+ * bytes. The figures and the alignment of every evaluation stay whatever the budget (a few kB each).
+ */
 export const SNAPSHOT_BUDGET = 48 * 1024 * 1024;
-/** Saving a snapshot's bytes may take at most this share of the training time. */
-const SAVE_SHARE = 0.1;
 /** Training chunks of about this many ms: the Worker answers pause and cancel within one. */
 const CHUNK_MS = 75;
 
@@ -138,6 +142,9 @@ function startRun(score) {
     reached99: null,
     savedId: '',
     finalStep: null,
+    finalExactMatch: null,
+    finalExamples: null,
+    divergence: null,
   });
   /** @type {RunData} */
   const data = {
@@ -155,7 +162,6 @@ function startRun(score) {
     evalExamples: config.evalExamples,
     chunkMs: CHUNK_MS,
     maxChunk: trainer.limits?.maxStepsPerCall ?? 1000,
-    saveShare: SAVE_SHARE,
   };
   Promise.race([worker.api.start(runConfig(score), options, report), worker.failed])
     .then(() => {
@@ -211,6 +217,14 @@ function onReport(id, message) {
     if (!data.probeText && e.probe.source.length)
       data.probeText = e.probe.source.join(pairs.parsed?.tokenization === 'word' ? ' ' : '');
     data.evaluations.push({ ...e, bytes: message.bytes ?? null, at: performance.now() });
+    // The last evaluation's bytes are the scored model's: its figure is the one its file holds.
+    if (message.model)
+      data.final = {
+        step: e.step,
+        bytes: message.bytes,
+        heldoutExactMatch: message.model.heldoutExactMatch,
+        examples: message.model.examples,
+      };
     keepWithinBudget(data);
     run.heldoutExactMatch = e.heldoutExactMatch;
     run.evaluations = data.evaluations.length;
@@ -222,19 +236,18 @@ function onReport(id, message) {
         step: e.step,
       };
   } else if (message.type === 'done') {
-    const last = data.evaluations.at(-1);
     run.status = 'done';
-    if (last?.bytes) {
-      data.final = { step: last.step, bytes: last.bytes };
-      run.finalStep = last.step;
+    if (data.final) {
+      run.finalStep = data.final.step;
+      run.finalExactMatch = data.final.heldoutExactMatch;
+      run.finalExamples = data.final.examples;
       void keepRun(id);
     }
     stopWorker(id);
   } else if (message.type === 'diverged') {
+    // No final model: what a diverged run ends with is not a trained model to keep or open.
     run.status = 'diverged';
-    run.message = message.message;
-    data.final = { step: message.step, bytes: message.bytes };
-    run.finalStep = message.step;
+    run.divergence = message.divergence;
     stopWorker(id);
   } else if (message.type === 'failed') {
     run.status = 'failed';
@@ -293,8 +306,15 @@ export function cancelTraining(id = null) {
     const data = runData.get(run.id);
     const last = data?.evaluations.filter((e) => e.bytes).at(-1);
     if (data && last?.bytes) {
-      data.final = { step: last.step, bytes: last.bytes };
+      data.final = {
+        step: last.step,
+        bytes: last.bytes,
+        heldoutExactMatch: last.heldoutExactMatch,
+        examples: last.examples,
+      };
       run.finalStep = last.step;
+      run.finalExactMatch = last.heldoutExactMatch;
+      run.finalExamples = last.examples;
     }
     workers
       .get(run.id)
@@ -321,7 +341,7 @@ const runModelId = (run, step) =>
 const keeping = new Map();
 
 /**
- * Keeps a run's final model (the last good one of a diverged run) in this browser. A second call
+ * Keeps a run's final model in this browser (a diverged run has none). A second call
  * while the first is writing waits for it rather than keeping the model twice.
  */
 export function keepRun(id) {
@@ -335,21 +355,20 @@ async function keepOnce(id) {
   const data = runData.get(id);
   // the kept models are the text views' (Decode, Compare, Beam); a scenes model reads pictures
   if (!run || run.task === 'scenes' || run.task === 'speech' || !data?.final || run.savedId) return;
-  const last = data.evaluations.filter((e) => e.step === data.final?.step).at(-1);
   const meta = {
     id: newModelId(`${run.task}-${run.score}-${run.style}-step${data.final.step}`),
-    label: `${run.task} · ${run.label} · step ${data.final.step}${run.status === 'diverged' ? ' (last good before divergence)' : ''}`,
+    label: `${run.task} · ${run.label} · step ${data.final.step}`,
     task: run.task,
     ...modelKind(run),
     encoder: config.encoder,
     step: data.final.step,
-    heldoutExactMatch: last?.heldoutExactMatch ?? null,
+    heldoutExactMatch: data.final.heldoutExactMatch,
     bytes: data.final.bytes.length,
     created: Date.now(),
     origin: /** @type {const} */ ('trained'),
-    diverged: run.status === 'diverged',
   };
-  if (await keepModel(meta, data.final.bytes)) run.savedId = meta.id;
+  const kept = await keepModel(meta, data.final.bytes);
+  if (kept) run.savedId = kept.id;
 }
 
 /**
@@ -402,6 +421,41 @@ export function evaluationAt(id, scrub = timeline.scrub) {
   if (!list.length) return null;
   const i = scrub === null ? list.length - 1 : Math.min(scrub, list.length - 1);
   return { index: i, evaluation: list[i] };
+}
+
+/**
+ * A run's figures as the screen shows them: the latest when following, else those at the
+ * evaluation under the slider (its step and held-out exact match, and the progress report that
+ * ended at that step: its loss, accuracy, gradient norm and sequences; none before step 1).
+ * @param {RunView} run
+ */
+export function figuresAt(run, scrub = timeline.scrub) {
+  const at = scrub === null ? null : evaluationAt(run.id, scrub);
+  if (!at) return run;
+  const e = at.evaluation;
+  const report = reportAt(runData.get(run.id)?.reports ?? [], e.step);
+  return {
+    step: e.step,
+    totalSteps: run.totalSteps,
+    heldoutExactMatch: e.heldoutExactMatch,
+    loss: report?.loss ?? null,
+    tokenAccuracy: report?.tokenAccuracy ?? null,
+    gradNorm: report?.gradNorm ?? null,
+    sequences: report?.sequences ?? 0,
+    sequencesPerSecond: report?.sequencesPerSecond ?? null,
+  };
+}
+
+/** The last report at or before `step` (the reports come in the order of their steps). */
+function reportAt(reports, step) {
+  let lo = 0;
+  let hi = reports.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (reports[mid].step <= step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? reports[lo - 1] : null;
 }
 
 /** How many evaluations the longest run has (the slider's range). */

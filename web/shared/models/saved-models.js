@@ -6,9 +6,10 @@ import { createStore, del, get, set, update } from 'idb-keyval';
 /**
  * @typedef {{ id: string, label: string, task: string, score: string, style: string,
  *   encoder: string, decoder?: string, step: number | null, heldoutExactMatch: number | null,
- *   bytes: number, created: number, origin: 'trained' | 'file', diverged?: boolean }} SavedModel
+ *   bytes: number, created: number, origin: 'trained' | 'file', diverged?: boolean, digest?: string }} SavedModel
  * label: an English name kept for the record; the page writes a model's name from the other
- * fields (describe.js), in the language shown
+ * fields (describe.js), in the language shown; digest: the SHA-256 of the bytes in hex, by which
+ * the same model is kept once (entries kept before it was recorded have none)
  */
 
 /** @type {ReturnType<typeof createStore> | undefined} */
@@ -42,6 +43,7 @@ const FIELDS = {
   created: isCount,
   origin: (v) => v === 'trained' || v === 'file',
   diverged: (v) => v === undefined || typeof v === 'boolean',
+  digest: (v) => v === undefined || (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)),
 };
 
 /**

@@ -21,7 +21,7 @@ import { noteLink } from '../link/notes.svelte.js';
 import { Text } from '../i18n/translate.js';
 import linksDict from '../link/strings.js';
 import modelsDict from './strings.js';
-import { savedFacts } from './describe.js';
+import { savedFacts, savedName } from './describe.js';
 
 export const saved = $state({
   /** @type {'loading' | 'ready' | 'unavailable'} */
@@ -115,20 +115,37 @@ export function chooseTrained(m, { input, view } = {}) {
 }
 
 /**
- * Keeps a model in this browser and lists it.
+ * The SHA-256 of a model's bytes in hex: a model is known by its content, so the file of a model
+ * kept here, downloaded and loaded back, is the same model and not a second entry.
+ * @param {Uint8Array} bytes
+ */
+export async function contentDigest(bytes) {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', /** @type {BufferSource} */ (bytes)));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Keeps a model in this browser and lists it, unless a model with the same bytes is kept already
+ * (entries kept before digests were recorded are not matched).
  * @param {import('./saved-models.js').SavedModel} meta
  * @param {Uint8Array} bytes
+ * @returns {Promise<import('./saved-models.js').SavedModel | null>} the entry that holds the model
+ *   (this one, or the one kept before), null when it could not be kept
  */
 export async function keepModel(meta, bytes) {
   try {
-    await saveModel(meta, bytes);
-    register(meta.id);
-    saved.list = [...saved.list.filter((m) => m.id !== meta.id), meta];
+    const digest = await contentDigest(bytes);
+    const before = saved.list.find((m) => m.digest === digest);
+    if (before) return before;
+    const entry = { ...meta, digest };
+    await saveModel(entry, bytes);
+    register(entry.id);
+    saved.list = [...saved.list.filter((m) => m.id !== entry.id), entry];
     saved.error = '';
-    return true;
+    return entry;
   } catch (error) {
     saved.error = new Text(modelsDict, 'notKeptError', { message: error?.message ?? error });
-    return false;
+    return null;
   }
 }
 
@@ -194,6 +211,13 @@ export async function loadFile(file) {
     return null;
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
+  // A model kept here already (the download of a kept run, loaded back) is chosen, not listed twice.
+  const digest = await contentDigest(bytes);
+  const before = saved.list.find((m) => m.digest === digest);
+  if (before) {
+    saved.notice = new Text(modelsDict, 'alreadyKept', { file: file.name, name: savedName(before) });
+    return before;
+  }
   const id = newModelId(
     file.name
       .replace(/\.safetensors$/i, '')
@@ -216,9 +240,9 @@ export async function loadFile(file) {
       origin: /** @type {const} */ ('file'),
     };
     models[id] = { status: 'ready', info, error: '' };
-    if (await keepModel(meta, bytes))
-      saved.notice = new Text(modelsDict, 'loaded', { file: file.name, facts: savedFacts(meta) });
-    return meta;
+    const kept = await keepModel(meta, bytes);
+    if (kept) saved.notice = new Text(modelsDict, 'loaded', { file: file.name, facts: savedFacts(kept) });
+    return kept ?? meta;
   } catch (error) {
     saved.error = new Text(modelsDict, 'notAModel', {
       file: file.name,

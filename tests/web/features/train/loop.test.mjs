@@ -1,21 +1,15 @@
 // The training loop of a run (web/features/train/loop.js) with a scripted run and clock: evaluations at
-// step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; the
-// snapshot bytes kept only when saving costs at most saveShare of the training time, and always
-// with the last evaluation; a diverged run stops with the bytes of its last good parameters;
-// pause holds the loop and resume goes on; an error from the engine ends it with its code.
+// step 0, every evalEvery steps and at the end; chunks sized to the measured time per step; every
+// evaluation with its snapshot's bytes, the last with the scored model's bytes and figure; a
+// diverged run stops with how it diverged and no bytes to keep; pause holds the loop and resume
+// goes on; an error from the engine ends it with its code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { trainingLoop } from '../../../../web/features/train/loop.js';
 
-// A run whose step takes `msPerStep` of the fake clock and whose save() takes `saveMs`.
-function scriptedRun({
-  total = 100,
-  msPerStep = 2,
-  saveMs = 30,
-  divergeAt = Infinity,
-  failAt = Infinity,
-} = {}) {
+// A run whose step takes `msPerStep` of the fake clock.
+function scriptedRun({ total = 100, msPerStep = 2, divergeAt = Infinity, failAt = Infinity } = {}) {
   const clock = { t: 0 };
   let step = 0;
   const calls = [];
@@ -30,10 +24,15 @@ function scriptedRun({
         return {
           step: divergeAt - 1,
           totalSteps: total,
-          loss: NaN,
+          loss: 3,
+          learningRate: 1000,
           diverged: true,
           done: false,
-          message: 'the loss is NaN',
+          message: 'the loss grew',
+          firstLoss: 2.5,
+          divergence: 'loss_grew',
+          divergedLoss: 1.2e6,
+          divergedStep: divergeAt,
         };
       step = to;
       return { step, totalSteps: total, loss: 1 / (1 + step), diverged: false, done: step >= total };
@@ -46,15 +45,17 @@ function scriptedRun({
         probe: { source: ['a'], output: ['b'], rows: 1, cols: 1, weights: [1] },
       };
     },
-    save() {
-      clock.t += saveMs;
+    snapshotBytes() {
       return new Uint8Array([step & 255, 7]);
+    },
+    saveScored() {
+      return { bytes: new Uint8Array([step & 255, 9]), heldoutExactMatch: 0.993, examples: 1000 };
     },
   };
   return { run, clock, calls };
 }
 
-const options = { evalEvery: 10, evalExamples: 50, chunkMs: 20, maxChunk: 1000, saveShare: 0.1 };
+const options = { evalEvery: 10, evalExamples: 50, chunkMs: 20, maxChunk: 1000 };
 
 async function train(script, opts = options, during = undefined) {
   const { run, clock, calls } = scriptedRun(script);
@@ -102,34 +103,35 @@ test('chunk size follows the time per step toward chunkMs', async () => {
   );
 });
 
-test('bytes only when saving costs at most saveShare of the training since the last ones, and always at the end', async () => {
-  // 2 ms a step: before any save is measured its cost is taken as 300 ms, so the first bytes come
-  // once 3,000 ms (1,500 steps) trained; that save takes 30 ms, so the next are due after 300 ms
-  // (150 steps), at the next evaluation.
-  const { messages } = await train({ total: 2000, msPerStep: 2, saveMs: 30 }, { ...options, evalEvery: 250 });
+test('every evaluation sends its snapshot’s bytes; the last the scored model’s, with the figure its record holds', async () => {
+  const { messages } = await train({ total: 95 });
   const evals = messages.filter((m) => m.type === 'evaluation');
-  const kept = evals.filter((m) => m.bytes).map((m) => m.evaluation.step);
-  assert.deepEqual(kept, [1500, 1750, 2000]);
-  for (const m of evals.filter((m) => m.bytes)) assert.deepEqual(m.transfer, [m.bytes.buffer], 'transferred');
-  assert.deepEqual([...evals.at(-1).bytes], [2000 & 255, 7]);
-  // A save share of 1: every evaluation keeps its bytes (past the first guess of 300 ms).
-  const all = await train({ total: 100, msPerStep: 40, saveMs: 1 }, { ...options, saveShare: 1 });
-  assert.ok(
-    all.messages
-      .filter((m) => m.type === 'evaluation')
-      .slice(1)
-      .every((m) => m.bytes),
+  assert.equal(evals.length, 11);
+  for (const m of evals) assert.deepEqual(m.transfer, [m.bytes.buffer], 'transferred');
+  assert.deepEqual(
+    evals.slice(0, -1).map((m) => [...m.bytes]),
+    [0, 10, 20, 30, 40, 50, 60, 70, 80, 90].map((step) => [step, 7]),
   );
+  assert.ok(evals.slice(0, -1).every((m) => m.model === undefined));
+  assert.deepEqual([...evals.at(-1).bytes], [95, 9]);
+  assert.deepEqual(evals.at(-1).model, { heldoutExactMatch: 0.993, examples: 1000 });
 });
 
-test('a diverged run stops with its message and the bytes of its last good parameters', async () => {
+test('a diverged run stops with how it diverged, and no bytes to keep or open as its model', async () => {
   const { messages, phase } = await train({ total: 100, divergeAt: 23 });
   assert.equal(phase, 'diverged');
   const last = messages.at(-1);
   assert.equal(last.type, 'diverged');
-  assert.equal(last.message, 'the loss is NaN');
+  assert.equal(last.message, 'the loss grew');
   assert.equal(last.step, 22);
-  assert.deepEqual([...last.bytes], [20, 7], 'saved after the run restored step 20’s parameters');
+  assert.deepEqual(last.divergence, {
+    kind: 'loss_grew',
+    step: 23,
+    firstLoss: 2.5,
+    loss: 1.2e6,
+    learningRate: 1000,
+  });
+  assert.equal(last.bytes, undefined);
   assert.ok(!messages.some((m) => m.type === 'done'));
 });
 

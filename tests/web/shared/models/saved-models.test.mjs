@@ -37,10 +37,12 @@ test('readIndex lists the whole entries and names each damaged one by position a
     model('', {}),
     model('d', { origin: 'elsewhere' }),
     model('e', { step: 1.5 }),
+    model('f', { digest: 'not a sha-256' }),
+    model('g', { digest: 'ab'.repeat(32) }),
   ]);
   assert.deepEqual(
     models.map((m) => m.id),
-    ['a', 'from-a-file'],
+    ['a', 'from-a-file', 'g'],
   );
   assert.deepEqual(damaged, [
     { position: 1, id: null, problem: 'entry' },
@@ -51,6 +53,7 @@ test('readIndex lists the whole entries and names each damaged one by position a
     { position: 7, id: null, problem: 'id' },
     { position: 8, id: 'd', problem: 'origin' },
     { position: 9, id: 'e', problem: 'step' },
+    { position: 10, id: 'f', problem: 'digest' },
   ]);
   assert.deepEqual(readIndex({ not: 'a list' }), { models: [], damaged: [] });
   assert.deepEqual(readIndex(undefined), { models: [], damaged: [] });

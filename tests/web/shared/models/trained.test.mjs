@@ -1,12 +1,13 @@
 // The models trained in the page or loaded from a file (web/shared/models/): a link naming one
 // this browser does not keep says so once the kept list is read; a model chosen or held in memory
 // becomes the one the text views decode, with its own score function and style; one handed to
-// Caption or Listen waits for that view; and where the browser keeps nothing (no IndexedDB, as
-// here under node) keeping a model says why it did not.
+// Caption or Listen waits for that view; where the browser keeps nothing (no IndexedDB, as here
+// under node) keeping a model says why it did not; and a model's bytes kept before are that entry.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { installBrowser, load, loadPageStates } from '../../support/page.mjs';
+import { keptModel } from '../../support/kept-model.mjs';
 
 await installBrowser();
 const page = await loadPageStates();
@@ -14,7 +15,7 @@ const { readLink, linkHash } = page.link;
 const { linkNotes } = page.notes;
 const { choice } = page.choice;
 const { stepper } = page.decode;
-const { saved, readSaved, chooseTrained, holdModel, keepModel, newModelId } = page.trained;
+const { saved, readSaved, chooseTrained, holdModel, keepModel, newModelId, contentDigest } = page.trained;
 const { modelSources } = await load('shared/engine/engine.svelte.js');
 const { handOver, handedOver, takeHandedOver } = await load('shared/models/handover.svelte.js');
 
@@ -63,9 +64,25 @@ test('keeping a model where the browser keeps nothing says why; the list is unch
     /** @type {any} */ ({ id: 'x', label: 'x', task: 'zh', score: 'dot', style: 'bahdanau', bytes: 3 }),
     new Uint8Array(3),
   );
-  assert.equal(kept, false);
+  assert.equal(kept, null);
   assert.match(String(saved.error), /^The model was not kept in this browser: /);
   assert.deepEqual(saved.list, []);
+});
+
+test('a model is known by its bytes: keeping the same bytes again is the entry kept before, not a second', async () => {
+  const bytes = new TextEncoder().encode('abc');
+  // SHA-256("abc"), FIPS 180-2's first example
+  const digest = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+  assert.equal(await contentDigest(bytes), digest);
+  const before = keptModel('kept-before', { digest });
+  saved.list = [before];
+  const kept = await keepModel(keptModel('loaded-again', { origin: 'file' }), bytes.slice());
+  assert.deepEqual(kept, before);
+  assert.deepEqual(
+    saved.list.map((m) => m.id),
+    ['kept-before'],
+  );
+  saved.list = [];
 });
 
 test('a scenes or speech model handed to its view waits there until taken, once', () => {
