@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { before, beforeEach, describe, test } from 'node:test';
 
 import { lengthAccuracy } from '../../web/features/length/evaluate.js';
-import { percent } from '../../web/shared/lib/length-summary.js';
+import lengthDict from '../../web/features/length/strings.js';
+import { coinciding, MIN_PAIRS, percent } from '../../web/shared/lib/length-summary.js';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { shot, urlSettled } from './browser.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
@@ -108,6 +109,25 @@ describe('the chart', () => {
     const summary = await text('[data-testid=length-summary]');
     assert.ok(summary.includes(`from ${percent(first.hits, first.pairs)} on sources of 1–4`), summary);
     assert.ok(summary.includes(`to ${percent(last.hits, last.pairs)} on 13–16`), summary);
+    // lines on top of each other are named beside the chart (the baseline and cosine looked like
+    // one line), each drawn with a dash pattern and a marker of its own
+    const groups = coinciding(SCORES.map((score) => ({ score, buckets: want.results[score].buckets })));
+    assert.ok(
+      groups.some((g) => g.includes('none') && g.includes('cosine')),
+      `baseline and cosine apart: ${JSON.stringify(groups)}`,
+    );
+    const together = await text('[data-testid=length-coincide]');
+    for (const g of groups)
+      assert.ok(together.includes(g.map((s) => lengthDict.en[`model_${s}`]).join(' ≈ ')), together);
+    const keys = await page.$$eval('[data-testid^=length-legend-] svg', (svgs) =>
+      svgs.map(
+        (svg) =>
+          `${svg.querySelector('line')?.getAttribute('stroke-dasharray')}|${svg.querySelector('path')?.getAttribute('d')}`,
+      ),
+    );
+    assert.equal(keys.length, SCORES.length);
+    const [baseKey, cosineKey] = ['none', 'cosine'].map((s) => keys[SCORES.indexOf(s)].split('|'));
+    assert.ok(baseKey[0] !== cosineKey[0] && baseKey[1] !== cosineKey[1], keys.join('\n'));
     // hover: a bucket's numbers
     await page.hover('[data-testid=length-bucket-9]');
     assert.match(await text('[data-testid=length-readout-title]'), /9–12: 334 pairs/);
@@ -250,7 +270,7 @@ describe('the summary, the readout and the labels', () => {
           const r = el.getBoundingClientRect();
           return r.top + r.height / 2;
         };
-        return Math.abs(mid(li.querySelector('.swatch')) - mid(li.querySelector('.name')));
+        return Math.abs(mid(li.querySelector('.key')) - mid(li.querySelector('.name')));
       }),
     );
     // Finished, the status still read "Decoding 1000 held-out pairs per model".
@@ -304,6 +324,35 @@ describe('the summary, the readout and the labels', () => {
       assert.ok(found.scrolls <= 0 && found.caption <= 375, where);
       for (const cell of found.cells) assert.ok(cell.width > 0 && cell.right <= 375 && !cell.cut, where);
       assert.deepEqual(await pastTheEdge(phone), { scrollWidth: 375, width: 375, found: [] });
+      // a bucket of fewer than MIN_PAIRS pairs (zh's 13–16 holds 9), which the summary leaves out,
+      // is drawn hollow and faint and named under the chart; it was drawn like the others
+      const counts = await phone.$$eval('[data-testid^=length-count-]', (labels) =>
+        labels.map((el) => ({
+          min: el.getAttribute('data-testid')?.split('-').pop(),
+          n: Number(el.textContent?.replace('n=', '')),
+          thin: el.classList.contains('thin'),
+        })),
+      );
+      const thin = counts.filter((c) => c.n < MIN_PAIRS);
+      assert.ok(thin.length > 0, `no thin bucket on zh: ${JSON.stringify(counts)}`);
+      for (const c of counts) assert.equal(c.thin, c.n > 0 && c.n < MIN_PAIRS, JSON.stringify(c));
+      const note = await text('[data-testid=length-thin]', phone);
+      assert.ok(note.includes(String(MIN_PAIRS)), note);
+      for (const c of thin) {
+        assert.ok(note.includes(`n = ${c.n}`), note);
+        const point = phone.locator(`[data-testid=length-point-none-${c.min}]`);
+        assert.equal(await point.getAttribute('data-thin'), '1');
+        assert.equal(await point.getAttribute('fill'), 'var(--paper)');
+      }
+      // the legend right under the chart on a phone (it was the progress list, a screen above)
+      const [chart, legend] = await Promise.all(
+        ['[data-testid=length-chart]', '[data-testid=length-legend]'].map((s) =>
+          phone.locator(s).boundingBox(),
+        ),
+      );
+      assert.ok(chart && legend, 'chart and legend drawn');
+      const gap = legend.y - (chart.y + chart.height);
+      assert.ok(gap >= -1 && gap < 40, `legend ${gap} px under the chart`);
     }
   });
 });

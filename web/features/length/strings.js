@@ -60,6 +60,13 @@ export default {
     verdictFlat:
       'Here the baseline falls by less than 20 points from the short inputs to the long ones: its errors do not come from the length.',
     summaryNote: '(buckets of at least {min} pairs)',
+    legend: 'The lines',
+    sameSep: ' ≈ ',
+    groupSep: '; ',
+    coincide: 'Lying on top of each other (within {points} points at every length): {groups}.',
+    thinNote:
+      'Hollow points and faint lines: buckets of fewer than {min} pairs ({buckets}), too few to read a rate from; the summary leaves them out.',
+    thinBucket: '{min}–{max}: n = {pairs}',
     examples: 'Held-out sources of {min}–{max} tokens, {model}: {index} of {n}',
     previous: 'Previous',
     next: 'Next',
@@ -125,6 +132,13 @@ export default {
     verdictFalls: '一个固定向量装得下短输入，却装不下长输入；注意力在每一步都读取所有编码器状态。',
     verdictFlat: '在这个任务上，基线从短输入到长输入的下降不到 20 个百分点：它的错误不是来自长度。',
     summaryNote: '（只看至少有 {min} 个样本对的分组）',
+    legend: '各条曲线',
+    sameSep: ' ≈ ',
+    groupSep: '；',
+    coincide: '互相重叠（每个长度上相差不到 {points} 个百分点）：{groups}。',
+    thinNote:
+      '空心点和浅色线：样本对少于 {min} 个的分组（{buckets}），太少，读不出可靠的比率；总结不计入它们。',
+    thinBucket: '{min}–{max}：n = {pairs}',
     examples: '{min}–{max} 个词元的留出输入，{model}：第 {index} 个，共 {n} 个',
     previous: '上一个',
     next: '下一个',
