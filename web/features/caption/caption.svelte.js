@@ -111,12 +111,47 @@ function inside(v, size) {
   return Math.max(r, Math.min(n - 1 - r, Math.round(v)));
 }
 
-/** Moves object `i` to (x, y) in the input's pixels (kept inside the image) and re-captions. */
+// Whether object `i` of size `size` centred at (x, y) would share a pixel of its box with another
+// object's: the one drawn later would cover it, and the caption could name an object the learner
+// cannot see.
+function overlaps(i, size, x, y) {
+  const r = caption.vocab?.radius[size] ?? 0;
+  return caption.objects.some((o, k) => {
+    const reach = r + (caption.vocab?.radius[o.size] ?? 0);
+    return k !== i && Math.abs(o.x - x) <= reach && Math.abs(o.y - y) <= reach;
+  });
+}
+
+// The furthest free centre on the straight way from object `i`'s centre to (x, y), one pixel at a
+// time: a drag stops at another object's edge instead of going over it.
+function freeTowards(i, x, y) {
+  const o = caption.objects[i];
+  const n = Math.max(Math.abs(x - o.x), Math.abs(y - o.y));
+  let free = { x: o.x, y: o.y };
+  for (let k = 1; k <= n; k++) {
+    const px = Math.round(o.x + ((x - o.x) * k) / n);
+    const py = Math.round(o.y + ((y - o.y) * k) / n);
+    if (overlaps(i, o.size, px, py)) break;
+    free = { x: px, y: py };
+  }
+  return free;
+}
+
+/**
+ * Moves object `i` towards (x, y) in the input's pixels (kept inside the image and off the other
+ * objects: blocked, it slides along their edge) and re-captions. An object that already overlaps
+ * one (a link's scene, a larger size) moves freely, so it can be dragged apart.
+ */
 export function moveObject(i, x, y) {
   const o = caption.objects[i];
   if (!o) return;
-  const nx = inside(x, o.size);
-  const ny = inside(y, o.size);
+  let nx = inside(x, o.size);
+  let ny = inside(y, o.size);
+  if (!overlaps(i, o.size, o.x, o.y) && overlaps(i, o.size, nx, ny)) {
+    const ways = [freeTowards(i, nx, ny), freeTowards(i, nx, o.y), freeTowards(i, o.x, ny)];
+    const gone = (p) => Math.abs(p.x - o.x) + Math.abs(p.y - o.y);
+    ({ x: nx, y: ny } = ways.reduce((best, p) => (gone(p) > gone(best) ? p : best)));
+  }
   if (nx === o.x && ny === o.y) return;
   o.x = nx;
   o.y = ny;

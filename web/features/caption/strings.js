@@ -18,6 +18,8 @@ export default {
     moreWords: '{n} more words',
     moreWord: '1 more word',
     whole: 'The whole caption:',
+    cutAtLimit:
+      'Cut at the length limit: the engine stops a caption after {n} words (this model’s longest caption, {max}, and one for the end mark), and the model had not ended it.',
     grammarOk: "✓ the scene's own caption (the grammar's).",
     grammarSays: '✗ the grammar says',
     captionSteps: 'Caption steps',
@@ -130,6 +132,8 @@ export default {
     moreWords: '还有 {n} 个词',
     moreWord: '还有 1 个词',
     whole: '完整的描述：',
+    cutAtLimit:
+      '在长度上限处截断：引擎在 {n} 个词之后停止生成描述（这个模型最长的描述 {max} 个词，再加一个结束标记的位置），而模型还没有结束它。',
     grammarOk: '✓ 与场景本身的描述（语法生成的）一致。',
     grammarSays: '✗ 语法给出的是',
     captionSteps: '描述的步骤',
