@@ -349,7 +349,7 @@ describe('caption view', () => {
     assert.equal(await page.locator('[data-testid=caption-cut]').count(), 0, 'a finished caption');
 
     // a red and a blue block: the engine stops the caption at its length limit, and the view says
-    // so (it showed 23 words cut at the limit with no note)
+    // so (it showed 23 words cut at the limit with no note); the long file name is shown whole
     const blocks = new Uint8Array(32 * 32 * 3);
     for (let p = 0; p < 32 * 32; p++) blocks.set(p % 32 < 16 ? [220, 30, 30] : [30, 30, 220], p * 3);
     const endless = captionOf(blocks, 32, 32, 3);
@@ -371,6 +371,10 @@ describe('caption view', () => {
         `after ${endless.steps.length} words \\(this model’s longest caption, ${endless.steps.length - 1}, and one`,
       ),
     );
+    const upload = page.locator('[data-testid=upload-shown]');
+    assert.ok((await upload.innerText()).includes(name));
+    assert.equal(await upload.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'the name wraps');
+    assert.equal(await page.getAttribute('[data-testid=upload]', 'title'), name);
     await page.click('[data-testid=upload-back]');
     await waitForCaption(page, 0, reference(SCENE).text);
   });
@@ -411,11 +415,18 @@ describe('caption view', () => {
     })}`;
     await open(page, `${hash}`);
     await waitForCaption(page, 0, reference([circle]).text);
-    const notes = await page.locator('[data-testid=caption-notes] li').allTextContents();
+    // with the other link values' notes
+    const notes = await page.locator('[data-testid=link-notes] li').allTextContents();
     assert.equal(notes.length, 3, notes.join('\n'));
     assert.match(notes[0], /hexagon\.red\.small\.5\.5/);
     assert.match(notes[1], /square\.blue\.large\.30\.30/);
     assert.equal(await page.locator('[data-testid^="object-"][data-testid$="-at"]').count(), 1);
+    // a scene with no object at all: it says what it shows instead (scene=garbage was replaced
+    // by the view's own scene with no word of it)
+    await open(page, '#view=caption&scene=garbage');
+    await waitForCaption(page, 0);
+    const shown = await page.locator('[data-testid=link-notes]').innerText();
+    assert.match(shown, /scene “garbage” holds no object the engine can draw; showing small red circle at/);
   });
 
   test('score functions side by side on the same scene, and screenshots', async () => {

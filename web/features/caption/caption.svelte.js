@@ -3,6 +3,10 @@
 // the step shown. Every number shown comes from an engine answer; the page only moves the scene's
 // description and draws.
 import { declareLink } from '../../shared/link/link.svelte.js';
+import { noteLink } from '../../shared/link/notes.svelte.js';
+import { quote } from '../../shared/link/parse.js';
+import { Text } from '../../shared/i18n/translate.js';
+import captionDict from './strings.js';
 import {
   moduleEngine,
   moduleFields,
@@ -40,8 +44,6 @@ export const caption = $state({
   scene: null,
   /** why the last request failed */
   runError: '',
-  /** @type {string[]} what the link asked for that the view cannot show */
-  notes: [],
 });
 
 /** The step shown of the current model's caption. */
@@ -62,11 +64,20 @@ const engine = moduleEngine(caption, stepper, {
   init(info) {
     caption.vocab = info.scene;
     caption.limits = info.limits;
+    // the link's scene is checked once the engine has said which objects there are: its notes go
+    // with the other link values' (a link's text is checked as it is read, this one a moment later)
     const notes = [];
     const linked = linkedScene !== null ? readScene(linkedScene, info.scene, notes) : null;
-    linkedScene = null;
-    caption.notes = notes;
     caption.objects = linked ?? defaultScene(info.scene);
+    if (linkedScene !== null && !linked)
+      notes.push(
+        new Text(captionDict, 'noScene', {
+          scene: quote(linkedScene),
+          shown: describeScene(caption.objects),
+        }),
+      );
+    linkedScene = null;
+    for (const note of notes) noteLink(note);
   },
   compareWhileTrained: true,
   noModel: 'no scene model loaded',

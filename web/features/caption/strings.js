@@ -4,6 +4,7 @@ export default {
     badObject:
       "The link's object “{part}” is not shape.colour.size.x.y with the engine's words and its box inside the {size} × {size} image; it is left out.",
     tooMany: "A scene holds at most {n} objects; the link's first {n} are kept.",
+    noScene: "The link's scene {scene} holds no object the engine can draw; showing {shown}.",
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · {scene}',
     figures: 'held-out exact match {exact}; attention on the named object {hits}',
@@ -118,6 +119,7 @@ export default {
     badObject:
       '链接中的物体“{part}”不是用引擎词汇写成的 形状.颜色.大小.x.y，或者它的框不在 {size} × {size} 的图像内；已略去。',
     tooMany: '一个场景最多有 {n} 个物体；保留链接中的前 {n} 个。',
+    noScene: '链接中的场景 {scene} 没有引擎能画出的物体；显示的是 {shown}。',
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · “{scene}”',
     figures: '留出集完全匹配率 {exact}；注意力落在所指物体上的比例 {hits}',
