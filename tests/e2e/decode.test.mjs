@@ -757,8 +757,12 @@ describe('the numbers explained', () => {
     assert.equal(await page.locator('[data-testid=confidence-min]').textContent(), '28.0 %');
     const low = await page.locator('[data-testid=confidence-low]').textContent();
     assert.match(low ?? '', /step 7/);
-    assert.match(low ?? '', /below 50\.0 %/);
+    assert.match(low ?? '', /less than 50\.0 %/);
     assert.match(low ?? '', /always answers something/);
+    // unsure, which is not wrong: the model without attention is unsure of a right answer on the
+    // tour's first stop, where "more likely wrong than right" stood beside it in red
+    assert.match(low ?? '', /Unsure is not wrong/);
+    assert.doesNotMatch(low ?? '', /more likely wrong/);
 
     await open(page, traced({ task: 'dates', model: 'additive-bahdanau', input: '29 november 2026' }));
     await waitForStep(page, 'dates-additive-bahdanau', 0);

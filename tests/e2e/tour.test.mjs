@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
+import decodeDict from '../../web/features/decode/strings.js';
 import dict from '../../web/features/tour/strings.js';
 import { formatNumber } from '../../web/shared/lib/format.js';
 import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
@@ -150,6 +151,13 @@ async function checkStop(page, index, lang) {
     assert.equal(await fact.innerText(), fill(text['length.fact'], params));
   }
 
+  if (stop.id === 'fixed') {
+    // its right output is one the model was unsure of (the engine's confidence is low at step 2):
+    // the note says unsure, not wrong (it read “more likely wrong than right”, in red)
+    const low = page.locator('[data-testid=confidence-low]');
+    assert.ok((await low.innerText()).startsWith(decodeDict[lang].lowTitle));
+    assert.doesNotMatch(await low.innerText(), /more likely wrong|错的可能比对的大/);
+  }
   // the state it set, as the page writes it into its link (a field left out is the page's default)
   const fields = { task: 'zh', input: SENTENCE, step: '0', ...(await hashFields(page)) };
   assert.equal(fields.tour, String(index + 1));
