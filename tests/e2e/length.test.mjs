@@ -52,8 +52,8 @@ async function engineResult(task, width) {
   const results = Object.fromEntries(
     reports.filter((r) => r.kind === 'model').map((r) => [r.result.name.split('-')[1], r.result]),
   );
-  const sources = reports.find((r) => r.kind === 'pairs').sources;
-  expected.set(key, { results, sources });
+  const { sources, targets } = reports.find((r) => r.kind === 'pairs');
+  expected.set(key, { results, sources, targets });
   return expected.get(key);
 }
 
@@ -142,12 +142,12 @@ describe('the chart', () => {
   });
 
   test('a bucket opens its held-out sources in Decode, one after the other', async () => {
-    const { results, sources } = await engineResult('reverse', 4);
+    const { results, sources, targets } = await engineResult('reverse', 4);
     const r = results.none;
     const inBucket = [];
     for (let k = 0; k < sources.length; k++)
       if (r.sourceLengths[k] >= 13 && r.sourceLengths[k] <= 16)
-        inBucket.push({ source: sources[k], match: r.matches[k] });
+        inBucket.push({ source: sources[k], target: targets[k], match: r.matches[k] });
     assert.equal(inBucket.length, 258);
     await page.goto(fx.link('#view=length&task=reverse'));
     await waitDone();
@@ -159,6 +159,12 @@ describe('the chart', () => {
     assert.equal(
       (await text('[data-testid=length-examples-match]')).startsWith(inBucket[0].match ? '✓' : '✗'),
       true,
+    );
+    // a wrong one shows its reference answer, the held-out pair's target (it showed only "✗ wrong")
+    assert.equal(inBucket[0].match, 0, 'the baseline gets the first long source right: a useless example');
+    assert.equal(
+      await text('[data-testid=length-examples-reference]'),
+      `the reference answer: ${inBucket[0].target}`,
     );
     await page.click('[data-testid=length-examples-next]');
     assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[1].source);
