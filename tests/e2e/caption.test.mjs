@@ -265,6 +265,18 @@ describe('caption view', () => {
       (text) => document.querySelector('[data-testid=caption]')?.getAttribute('data-text') === text,
       reference(stopped).text,
     );
+    // grown to large at the square's edge, it moves to the nearest place where it covers nothing
+    await page.selectOption('[data-testid=object-0-size]', 'large');
+    await page.waitForFunction(
+      ([x, y]) => document.querySelector('[data-testid=object-0-at]')?.textContent !== `${x},${y}`,
+      [x, y],
+    );
+    const [gx, gy] = String(await page.locator('[data-testid=object-0-at]').textContent())
+      .split(',')
+      .map(Number);
+    const grown = [{ ...SCENE[0], size: 'large', x: gx, y: gy }, SCENE[1]];
+    const [c, d] = reference(grown).scene.objects.map((o) => o.box);
+    assert.ok(c.x1 < d.x0 || d.x1 < c.x0 || c.y1 < d.y0 || d.y1 < c.y0, `grown: ${JSON.stringify([c, d])}`);
   });
 
   test('colour, size and shape changes, adding and removing objects re-caption at once', async () => {

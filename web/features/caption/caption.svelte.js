@@ -148,6 +148,20 @@ function freeTowards(i, x, y) {
   return free;
 }
 
+// The free centre for object `i` at `size` nearest (x, y), ring by ring (inside the image), or
+// (x, y) itself when it is free or no place is: a grown or added object moves off the others.
+function nearestFree(i, size, x, y) {
+  const n = caption.vocab?.imageSize ?? 32;
+  for (let d = 0; d < n; d++)
+    for (let dy = -d; dy <= d; dy++)
+      for (let dx = -d; dx <= d; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== d) continue;
+        const [px, py] = [inside(x + dx, size), inside(y + dy, size)];
+        if (!overlaps(i, size, px, py)) return { x: px, y: py };
+      }
+  return { x, y };
+}
+
 /**
  * Moves object `i` towards (x, y) in the input's pixels (kept inside the image and off the other
  * objects: blocked, it slides along their edge) and re-captions. An object that already overlaps
@@ -174,8 +188,8 @@ export function editObject(i, field, value) {
   const o = caption.objects[i];
   if (!o || o[field] === value) return;
   o[field] = value;
-  o.x = inside(o.x, o.size);
-  o.y = inside(o.y, o.size);
+  // a larger size may reach another object: the nearest place where it covers none
+  ({ x: o.x, y: o.y } = nearestFree(i, o.size, inside(o.x, o.size), inside(o.y, o.size)));
   requestCaption();
 }
 
@@ -187,7 +201,8 @@ export function addObject() {
   const color = vocab.colors[(caption.objects.length * 3 + 1) % vocab.colors.length];
   const spot = freeSpot(caption.objects, vocab.imageSize);
   const size = vocab.sizes[0];
-  caption.objects.push({ shape, color, size, x: inside(spot.x, size), y: inside(spot.y, size) });
+  const at = nearestFree(-1, size, inside(spot.x, size), inside(spot.y, size));
+  caption.objects.push({ shape, color, size, ...at });
   caption.selected = caption.objects.length - 1;
   backToScene();
 }
