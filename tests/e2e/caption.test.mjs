@@ -243,6 +243,40 @@ describe('caption view', () => {
       distance(peakAfter, moved[0]) < distance(peakAfter, SCENE[0]),
       `the peak ${JSON.stringify(peakAfter)} is not nearer the circle's new centre than its old one`,
     );
+
+    // dragged onto the square, the circle stops at its edge: the square drawn over it hid it while
+    // the caption still named it
+    await page.mouse.move(...at(28, 16));
+    await page.mouse.down();
+    for (let k = 1; k <= 8; k++) await page.mouse.move(...at(28 - (14 * k) / 8, 16 + (7 * k) / 8));
+    await page.mouse.up();
+    await urlSettled(page);
+    const [x, y] = String(await page.locator('[data-testid=object-0-at]').textContent())
+      .split(',')
+      .map(Number);
+    assert.notDeepEqual([x, y], [28, 16], 'the circle did not move towards the square');
+    const stopped = [{ ...SCENE[0], x, y }, SCENE[1]];
+    const [a, b] = reference(stopped).scene.objects.map((o) => o.box);
+    assert.ok(
+      a.x1 < b.x0 || b.x1 < a.x0 || a.y1 < b.y0 || b.y1 < a.y0,
+      `the engine's boxes overlap: ${JSON.stringify([a, b])}`,
+    );
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid=caption]')?.getAttribute('data-text') === text,
+      reference(stopped).text,
+    );
+    // grown to large at the square's edge, it moves to the nearest place where it covers nothing
+    await page.selectOption('[data-testid=object-0-size]', 'large');
+    await page.waitForFunction(
+      ([x, y]) => document.querySelector('[data-testid=object-0-at]')?.textContent !== `${x},${y}`,
+      [x, y],
+    );
+    const [gx, gy] = String(await page.locator('[data-testid=object-0-at]').textContent())
+      .split(',')
+      .map(Number);
+    const grown = [{ ...SCENE[0], size: 'large', x: gx, y: gy }, SCENE[1]];
+    const [c, d] = reference(grown).scene.objects.map((o) => o.box);
+    assert.ok(c.x1 < d.x0 || d.x1 < c.x0 || c.y1 < d.y0 || d.y1 < c.y0, `grown: ${JSON.stringify([c, d])}`);
   });
 
   test('colour, size and shape changes, adding and removing objects re-caption at once', async () => {
@@ -324,6 +358,35 @@ describe('caption view', () => {
     await waitForCaption(page, 0, expected.text);
     const s = await shown(page);
     assert.deepEqual(s.overlay, Array.from(expected.steps[0].weights));
+    assert.equal(await page.locator('[data-testid=caption-cut]').count(), 0, 'a finished caption');
+
+    // a red and a blue block: the engine stops the caption at its length limit, and the view says
+    // so (it showed 23 words cut at the limit with no note); the long file name is shown whole
+    const blocks = new Uint8Array(32 * 32 * 3);
+    for (let p = 0; p < 32 * 32; p++) blocks.set(p % 32 < 16 ? [220, 30, 30] : [30, 30, 220], p * 3);
+    const endless = captionOf(blocks, 32, 32, 3);
+    assert.notEqual(
+      endless.steps.at(-1).token,
+      '</s>',
+      'the engine ended this caption: a useless test image',
+    );
+    const name = `red-and-blue-blocks-${'x'.repeat(80)}.png`;
+    await page.setInputFiles('[data-testid=upload]', {
+      name,
+      mimeType: 'image/png',
+      buffer: png(32, 32, blocks),
+    });
+    await waitForCaption(page, 0, endless.text);
+    assert.match(
+      await page.locator('[data-testid=caption-cut]').innerText(),
+      new RegExp(
+        `after ${endless.steps.length} words \\(this model’s longest caption, ${endless.steps.length - 1}, and one`,
+      ),
+    );
+    const upload = page.locator('[data-testid=upload-shown]');
+    assert.ok((await upload.innerText()).includes(name));
+    assert.equal(await upload.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'the name wraps');
+    assert.equal(await page.getAttribute('[data-testid=upload]', 'title'), name);
     await page.click('[data-testid=upload-back]');
     await waitForCaption(page, 0, reference(SCENE).text);
   });
@@ -364,11 +427,18 @@ describe('caption view', () => {
     })}`;
     await open(page, `${hash}`);
     await waitForCaption(page, 0, reference([circle]).text);
-    const notes = await page.locator('[data-testid=caption-notes] li').allTextContents();
+    // with the other link values' notes
+    const notes = await page.locator('[data-testid=link-notes] li').allTextContents();
     assert.equal(notes.length, 3, notes.join('\n'));
     assert.match(notes[0], /hexagon\.red\.small\.5\.5/);
     assert.match(notes[1], /square\.blue\.large\.30\.30/);
     assert.equal(await page.locator('[data-testid^="object-"][data-testid$="-at"]').count(), 1);
+    // a scene with no object at all: it says what it shows instead (scene=garbage was replaced
+    // by the view's own scene with no word of it)
+    await open(page, '#view=caption&scene=garbage');
+    await waitForCaption(page, 0);
+    const shown = await page.locator('[data-testid=link-notes]').innerText();
+    assert.match(shown, /scene “garbage” holds no object the engine can draw; showing small red circle at/);
   });
 
   test('score functions side by side on the same scene, and screenshots', async () => {

@@ -349,6 +349,22 @@ describe('links', () => {
     await waitForStep(page, DATES, 0);
     assert.match(await notes(), /no model “bogus”.*showing additive-bahdanau/);
 
+    // a link's input longer than the engine decodes: cut to the engine's limit, the input box's
+    // maxlength too, with a note (it was cut at 300 characters while the box took 2000)
+    const most = ap.limits().maxInputChars;
+    await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: '1'.repeat(most + 50) }));
+    await page.waitForFunction(
+      (most) =>
+        /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=decode-input]'))?.value
+          .length === most,
+      most,
+    );
+    assert.match(
+      await notes(),
+      new RegExp(`cut to its first ${most} characters: the most the engine decodes`),
+    );
+    assert.equal(await page.getAttribute('[data-testid=decode-input]', 'maxlength'), String(most));
+
     await open(page, hashOf({ task: 'dates', model: 'additive-bahdanau', input: DATE, step: '99999' }));
     await page.waitForSelector('[data-testid=link-notes]');
     const last = Number(await page.locator('[data-testid=decode]').getAttribute('data-step'));
@@ -741,8 +757,12 @@ describe('the numbers explained', () => {
     assert.equal(await page.locator('[data-testid=confidence-min]').textContent(), '28.0 %');
     const low = await page.locator('[data-testid=confidence-low]').textContent();
     assert.match(low ?? '', /step 7/);
-    assert.match(low ?? '', /below 50\.0 %/);
+    assert.match(low ?? '', /less than 50\.0 %/);
     assert.match(low ?? '', /always answers something/);
+    // unsure, which is not wrong: the model without attention is unsure of a right answer on the
+    // tour's first stop, where "more likely wrong than right" stood beside it in red
+    assert.match(low ?? '', /Unsure is not wrong/);
+    assert.doesNotMatch(low ?? '', /more likely wrong/);
 
     await open(page, traced({ task: 'dates', model: 'additive-bahdanau', input: '29 november 2026' }));
     await waitForStep(page, 'dates-additive-bahdanau', 0);

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { before, beforeEach, describe, test } from 'node:test';
 
 import { lengthAccuracy } from '../../web/features/length/evaluate.js';
-import { percent } from '../../web/shared/lib/length-summary.js';
+import lengthDict from '../../web/features/length/strings.js';
+import { coinciding, MIN_PAIRS, percent } from '../../web/shared/lib/length-summary.js';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { shot, urlSettled } from './browser.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
@@ -51,8 +52,8 @@ async function engineResult(task, width) {
   const results = Object.fromEntries(
     reports.filter((r) => r.kind === 'model').map((r) => [r.result.name.split('-')[1], r.result]),
   );
-  const sources = reports.find((r) => r.kind === 'pairs').sources;
-  expected.set(key, { results, sources });
+  const { sources, targets } = reports.find((r) => r.kind === 'pairs');
+  expected.set(key, { results, sources, targets });
   return expected.get(key);
 }
 
@@ -108,6 +109,25 @@ describe('the chart', () => {
     const summary = await text('[data-testid=length-summary]');
     assert.ok(summary.includes(`from ${percent(first.hits, first.pairs)} on sources of 1–4`), summary);
     assert.ok(summary.includes(`to ${percent(last.hits, last.pairs)} on 13–16`), summary);
+    // lines on top of each other are named beside the chart (the baseline and cosine looked like
+    // one line), each drawn with a dash pattern and a marker of its own
+    const groups = coinciding(SCORES.map((score) => ({ score, buckets: want.results[score].buckets })));
+    assert.ok(
+      groups.some((g) => g.includes('none') && g.includes('cosine')),
+      `baseline and cosine apart: ${JSON.stringify(groups)}`,
+    );
+    const together = await text('[data-testid=length-coincide]');
+    for (const g of groups)
+      assert.ok(together.includes(g.map((s) => lengthDict.en[`model_${s}`]).join(' ≈ ')), together);
+    const keys = await page.$$eval('[data-testid^=length-legend-] svg', (svgs) =>
+      svgs.map(
+        (svg) =>
+          `${svg.querySelector('line')?.getAttribute('stroke-dasharray')}|${svg.querySelector('path')?.getAttribute('d')}`,
+      ),
+    );
+    assert.equal(keys.length, SCORES.length);
+    const [baseKey, cosineKey] = ['none', 'cosine'].map((s) => keys[SCORES.indexOf(s)].split('|'));
+    assert.ok(baseKey[0] !== cosineKey[0] && baseKey[1] !== cosineKey[1], keys.join('\n'));
     // hover: a bucket's numbers
     await page.hover('[data-testid=length-bucket-9]');
     assert.match(await text('[data-testid=length-readout-title]'), /9–12: 334 pairs/);
@@ -122,12 +142,12 @@ describe('the chart', () => {
   });
 
   test('a bucket opens its held-out sources in Decode, one after the other', async () => {
-    const { results, sources } = await engineResult('reverse', 4);
+    const { results, sources, targets } = await engineResult('reverse', 4);
     const r = results.none;
     const inBucket = [];
     for (let k = 0; k < sources.length; k++)
       if (r.sourceLengths[k] >= 13 && r.sourceLengths[k] <= 16)
-        inBucket.push({ source: sources[k], match: r.matches[k] });
+        inBucket.push({ source: sources[k], target: targets[k], match: r.matches[k] });
     assert.equal(inBucket.length, 258);
     await page.goto(fx.link('#view=length&task=reverse'));
     await waitDone();
@@ -139,6 +159,12 @@ describe('the chart', () => {
     assert.equal(
       (await text('[data-testid=length-examples-match]')).startsWith(inBucket[0].match ? '✓' : '✗'),
       true,
+    );
+    // a wrong one shows its reference answer, the held-out pair's target (it showed only "✗ wrong")
+    assert.equal(inBucket[0].match, 0, 'the baseline gets the first long source right: a useless example');
+    assert.equal(
+      await text('[data-testid=length-examples-reference]'),
+      `the reference answer: ${inBucket[0].target}`,
     );
     await page.click('[data-testid=length-examples-next]');
     assert.equal(await page.inputValue('[data-testid=decode-input]'), inBucket[1].source);
@@ -250,7 +276,7 @@ describe('the summary, the readout and the labels', () => {
           const r = el.getBoundingClientRect();
           return r.top + r.height / 2;
         };
-        return Math.abs(mid(li.querySelector('.swatch')) - mid(li.querySelector('.name')));
+        return Math.abs(mid(li.querySelector('.key')) - mid(li.querySelector('.name')));
       }),
     );
     // Finished, the status still read "Decoding 1000 held-out pairs per model".
@@ -304,6 +330,35 @@ describe('the summary, the readout and the labels', () => {
       assert.ok(found.scrolls <= 0 && found.caption <= 375, where);
       for (const cell of found.cells) assert.ok(cell.width > 0 && cell.right <= 375 && !cell.cut, where);
       assert.deepEqual(await pastTheEdge(phone), { scrollWidth: 375, width: 375, found: [] });
+      // a bucket of fewer than MIN_PAIRS pairs (zh's 13–16 holds 9), which the summary leaves out,
+      // is drawn hollow and faint and named under the chart; it was drawn like the others
+      const counts = await phone.$$eval('[data-testid^=length-count-]', (labels) =>
+        labels.map((el) => ({
+          min: el.getAttribute('data-testid')?.split('-').pop(),
+          n: Number(el.textContent?.replace('n=', '')),
+          thin: el.classList.contains('thin'),
+        })),
+      );
+      const thin = counts.filter((c) => c.n < MIN_PAIRS);
+      assert.ok(thin.length > 0, `no thin bucket on zh: ${JSON.stringify(counts)}`);
+      for (const c of counts) assert.equal(c.thin, c.n > 0 && c.n < MIN_PAIRS, JSON.stringify(c));
+      const note = await text('[data-testid=length-thin]', phone);
+      assert.ok(note.includes(String(MIN_PAIRS)), note);
+      for (const c of thin) {
+        assert.ok(note.includes(`n = ${c.n}`), note);
+        const point = phone.locator(`[data-testid=length-point-none-${c.min}]`);
+        assert.equal(await point.getAttribute('data-thin'), '1');
+        assert.equal(await point.getAttribute('fill'), 'var(--paper)');
+      }
+      // the legend right under the chart on a phone (it was the progress list, a screen above)
+      const [chart, legend] = await Promise.all(
+        ['[data-testid=length-chart]', '[data-testid=length-legend]'].map((s) =>
+          phone.locator(s).boundingBox(),
+        ),
+      );
+      assert.ok(chart && legend, 'chart and legend drawn');
+      const gap = legend.y - (chart.y + chart.height);
+      assert.ok(gap >= -1 && gap < 40, `legend ${gap} px under the chart`);
     }
   });
 });

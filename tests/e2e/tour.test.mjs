@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
+import decodeDict from '../../web/features/decode/strings.js';
 import dict from '../../web/features/tour/strings.js';
 import { formatNumber } from '../../web/shared/lib/format.js';
 import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
@@ -28,30 +29,39 @@ function decodeWith(name, input) {
 const close = ({ session }) => session.delete();
 const largest = (weights) => weights.indexOf(Math.max(...weights));
 
+/** The stop's text's numbers at the step that writes 汤姆 (`index`) and at the step after it (`next`). */
 function attentionFacts(name) {
   const run = decodeWith(name, SENTENCE);
   const i = Math.max(
     0,
     run.steps.findIndex((s) => s.token === '汤姆'),
   );
-  const weights = [...run.steps[i].weights];
-  const j = largest(weights);
-  const facts = {
-    step: i + 1,
-    token: run.steps[i].token,
-    word: SENTENCE.split(' ')[j],
-    weight: formatNumber(weights[j]),
-    output: run.outputText,
+  const at = (k) => {
+    const weights = [...run.steps[k].weights];
+    const j = largest(weights);
+    return {
+      step: k + 1,
+      token: run.steps[k].token,
+      word: SENTENCE.split(' ')[j],
+      weight: formatNumber(weights[j]),
+      output: run.outputText,
+    };
   };
+  const facts = at(i);
+  const next = at(i + 1);
   close(run);
-  return { facts, index: i };
+  return { facts, index: i, next };
 }
 
 before(() => {
   const fixed = decodeWith('zh-none-bahdanau', SENTENCE);
   expected.fixed = { output: fixed.outputText };
   close(fixed);
-  ({ facts: expected.stages, index: expected.stagesStep } = attentionFacts('zh-additive-bahdanau'));
+  ({
+    facts: expected.stages,
+    index: expected.stagesStep,
+    next: expected.stagesNext,
+  } = attentionFacts('zh-additive-bahdanau'));
   ({ facts: expected.styles, index: expected.stylesStep } = attentionFacts('zh-additive-luong'));
   const outputs = ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'].map((score) => {
     const run = decodeWith(`zh-${score}-bahdanau`, SENTENCE);
@@ -141,6 +151,13 @@ async function checkStop(page, index, lang) {
     assert.equal(await fact.innerText(), fill(text['length.fact'], params));
   }
 
+  if (stop.id === 'fixed') {
+    // its right output is one the model was unsure of (the engine's confidence is low at step 2):
+    // the note says unsure, not wrong (it read “more likely wrong than right”, in red)
+    const low = page.locator('[data-testid=confidence-low]');
+    assert.ok((await low.innerText()).startsWith(decodeDict[lang].lowTitle));
+    assert.doesNotMatch(await low.innerText(), /more likely wrong|错的可能比对的大/);
+  }
   // the state it set, as the page writes it into its link (a field left out is the page's default)
   const fields = { task: 'zh', input: SENTENCE, step: '0', ...(await hashFields(page)) };
   assert.equal(fields.tour, String(index + 1));
@@ -285,7 +302,16 @@ describe('the guided tour', () => {
         await page.keyboard.press('ArrowRight');
         await urlSettled(page);
         assert.equal((await hashFields(page)).step, String(expected.stagesStep + 1));
-        await page.keyboard.press('ArrowLeft');
+        // the text follows the step shown (it read "At step 1 … 汤姆" at step 2) and says which
+        // step the stop is about, with a way back to it
+        const fact = page.locator('[data-testid=tour-fact]');
+        assert.equal(await fact.innerText(), fill(dict.en['stages.fact'], expected.stagesNext));
+        const elsewhere = page.locator('[data-testid=tour-elsewhere]');
+        assert.match(await elsewhere.innerText(), new RegExp(`about step ${expected.stages.step}, where`));
+        await page.click('[data-testid=tour-to-step]');
+        await elsewhere.waitFor({ state: 'detached' });
+        assert.equal(await fact.innerText(), fill(dict.en['stages.fact'], expected.stages));
+        await page.focus('[data-testid=tour-next]');
       }
     }
     // back to the first stop: the focus moves from the disabled Back to Next

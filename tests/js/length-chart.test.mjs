@@ -127,6 +127,11 @@ describe('the length chart’s numbers', () => {
       pairs[0].sources,
       T.heldoutPairs('reverse', 1).map((p) => p[0]),
     );
+    // and their reference answers, for a wrong one in Decode
+    assert.deepEqual(
+      pairs[0].targets,
+      T.heldoutPairs('reverse', 1).map((p) => p[1]),
+    );
     for (const name of names) {
       const steps = reports.filter((r) => r.kind === 'progress' && r.name === name);
       assert.deepEqual(

@@ -3,6 +3,10 @@
 // the step shown. Every number shown comes from an engine answer; the page only moves the scene's
 // description and draws.
 import { declareLink } from '../../shared/link/link.svelte.js';
+import { noteLink } from '../../shared/link/notes.svelte.js';
+import { quote } from '../../shared/link/parse.js';
+import { Text } from '../../shared/i18n/translate.js';
+import captionDict from './strings.js';
 import {
   moduleEngine,
   moduleFields,
@@ -40,8 +44,6 @@ export const caption = $state({
   scene: null,
   /** why the last request failed */
   runError: '',
-  /** @type {string[]} what the link asked for that the view cannot show */
-  notes: [],
 });
 
 /** The step shown of the current model's caption. */
@@ -62,11 +64,20 @@ const engine = moduleEngine(caption, stepper, {
   init(info) {
     caption.vocab = info.scene;
     caption.limits = info.limits;
+    // the link's scene is checked once the engine has said which objects there are: its notes go
+    // with the other link values' (a link's text is checked as it is read, this one a moment later)
     const notes = [];
     const linked = linkedScene !== null ? readScene(linkedScene, info.scene, notes) : null;
-    linkedScene = null;
-    caption.notes = notes;
     caption.objects = linked ?? defaultScene(info.scene);
+    if (linkedScene !== null && !linked)
+      notes.push(
+        new Text(captionDict, 'noScene', {
+          scene: quote(linkedScene),
+          shown: describeScene(caption.objects),
+        }),
+      );
+    linkedScene = null;
+    for (const note of notes) noteLink(note);
   },
   compareWhileTrained: true,
   noModel: 'no scene model loaded',
@@ -111,12 +122,61 @@ function inside(v, size) {
   return Math.max(r, Math.min(n - 1 - r, Math.round(v)));
 }
 
-/** Moves object `i` to (x, y) in the input's pixels (kept inside the image) and re-captions. */
+// Whether object `i` of size `size` centred at (x, y) would share a pixel of its box with another
+// object's: the one drawn later would cover it, and the caption could name an object the learner
+// cannot see.
+function overlaps(i, size, x, y) {
+  const r = caption.vocab?.radius[size] ?? 0;
+  return caption.objects.some((o, k) => {
+    const reach = r + (caption.vocab?.radius[o.size] ?? 0);
+    return k !== i && Math.abs(o.x - x) <= reach && Math.abs(o.y - y) <= reach;
+  });
+}
+
+// The furthest free centre on the straight way from object `i`'s centre to (x, y), one pixel at a
+// time: a drag stops at another object's edge instead of going over it.
+function freeTowards(i, x, y) {
+  const o = caption.objects[i];
+  const n = Math.max(Math.abs(x - o.x), Math.abs(y - o.y));
+  let free = { x: o.x, y: o.y };
+  for (let k = 1; k <= n; k++) {
+    const px = Math.round(o.x + ((x - o.x) * k) / n);
+    const py = Math.round(o.y + ((y - o.y) * k) / n);
+    if (overlaps(i, o.size, px, py)) break;
+    free = { x: px, y: py };
+  }
+  return free;
+}
+
+// The free centre for object `i` at `size` nearest (x, y), ring by ring (inside the image), or
+// (x, y) itself when it is free or no place is: a grown or added object moves off the others.
+function nearestFree(i, size, x, y) {
+  const n = caption.vocab?.imageSize ?? 32;
+  for (let d = 0; d < n; d++)
+    for (let dy = -d; dy <= d; dy++)
+      for (let dx = -d; dx <= d; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== d) continue;
+        const [px, py] = [inside(x + dx, size), inside(y + dy, size)];
+        if (!overlaps(i, size, px, py)) return { x: px, y: py };
+      }
+  return { x, y };
+}
+
+/**
+ * Moves object `i` towards (x, y) in the input's pixels (kept inside the image and off the other
+ * objects: blocked, it slides along their edge) and re-captions. An object that already overlaps
+ * one (a link's scene, a larger size) moves freely, so it can be dragged apart.
+ */
 export function moveObject(i, x, y) {
   const o = caption.objects[i];
   if (!o) return;
-  const nx = inside(x, o.size);
-  const ny = inside(y, o.size);
+  let nx = inside(x, o.size);
+  let ny = inside(y, o.size);
+  if (!overlaps(i, o.size, o.x, o.y) && overlaps(i, o.size, nx, ny)) {
+    const ways = [freeTowards(i, nx, ny), freeTowards(i, nx, o.y), freeTowards(i, o.x, ny)];
+    const gone = (p) => Math.abs(p.x - o.x) + Math.abs(p.y - o.y);
+    ({ x: nx, y: ny } = ways.reduce((best, p) => (gone(p) > gone(best) ? p : best)));
+  }
   if (nx === o.x && ny === o.y) return;
   o.x = nx;
   o.y = ny;
@@ -128,8 +188,8 @@ export function editObject(i, field, value) {
   const o = caption.objects[i];
   if (!o || o[field] === value) return;
   o[field] = value;
-  o.x = inside(o.x, o.size);
-  o.y = inside(o.y, o.size);
+  // a larger size may reach another object: the nearest place where it covers none
+  ({ x: o.x, y: o.y } = nearestFree(i, o.size, inside(o.x, o.size), inside(o.y, o.size)));
   requestCaption();
 }
 
@@ -141,7 +201,8 @@ export function addObject() {
   const color = vocab.colors[(caption.objects.length * 3 + 1) % vocab.colors.length];
   const spot = freeSpot(caption.objects, vocab.imageSize);
   const size = vocab.sizes[0];
-  caption.objects.push({ shape, color, size, x: inside(spot.x, size), y: inside(spot.y, size) });
+  const at = nearestFree(-1, size, inside(spot.x, size), inside(spot.y, size));
+  caption.objects.push({ shape, color, size, ...at });
   caption.selected = caption.objects.length - 1;
   backToScene();
 }

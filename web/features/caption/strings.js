@@ -4,6 +4,7 @@ export default {
     badObject:
       "The link's object “{part}” is not shape.colour.size.x.y with the engine's words and its box inside the {size} × {size} image; it is left out.",
     tooMany: "A scene holds at most {n} objects; the link's first {n} are kept.",
+    noScene: "The link's scene {scene} holds no object the engine can draw; showing {shown}.",
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · {scene}',
     figures: 'held-out exact match {exact}; attention on the named object {hits}',
@@ -18,6 +19,8 @@ export default {
     moreWords: '{n} more words',
     moreWord: '1 more word',
     whole: 'The whole caption:',
+    cutAtLimit:
+      'Cut at the length limit: the engine stops a caption after {n} words (this model’s longest caption, {max}, and one for the end mark), and the model had not ended it.',
     grammarOk: "✓ the scene's own caption (the grammar's).",
     grammarSays: '✗ the grammar says',
     captionSteps: 'Caption steps',
@@ -116,6 +119,7 @@ export default {
     badObject:
       '链接中的物体“{part}”不是用引擎词汇写成的 形状.颜色.大小.x.y，或者它的框不在 {size} × {size} 的图像内；已略去。',
     tooMany: '一个场景最多有 {n} 个物体；保留链接中的前 {n} 个。',
+    noScene: '链接中的场景 {scene} 没有引擎能画出的物体；显示的是 {shown}。',
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · “{scene}”',
     figures: '留出集完全匹配率 {exact}；注意力落在所指物体上的比例 {hits}',
@@ -130,6 +134,8 @@ export default {
     moreWords: '还有 {n} 个词',
     moreWord: '还有 1 个词',
     whole: '完整的描述：',
+    cutAtLimit:
+      '在长度上限处截断：引擎在 {n} 个词之后停止生成描述（这个模型最长的描述 {max} 个词，再加一个结束标记的位置），而模型还没有结束它。',
     grammarOk: '✓ 与场景本身的描述（语法生成的）一致。',
     grammarSays: '✗ 语法给出的是',
     captionSteps: '描述的步骤',

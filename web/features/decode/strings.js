@@ -66,9 +66,9 @@ export default {
     lowest: ', lowest',
     atStep: '(step {n}), the whole output {p}',
     overAll: '— over all {n} steps, the end token included',
-    lowTitle: 'Low confidence.',
+    lowTitle: 'Unsure here.',
     lowText:
-      'At step {step} the model gave the other tokens together more probability than the one it took (below {p}): the output is more likely wrong than right there. A sequence-to-sequence model always answers something (it has no way to say “I cannot read this”), so input unlike its training data still gets an output that looks like one.',
+      'At step {step} the model gave the token it took less than {p}, the other tokens together more: it was unsure there. Unsure is not wrong: the token may still be right (check it against what you expect), as a token the model is sure of may still be wrong. A sequence-to-sequence model always answers something (it has no way to say “I cannot read this”), so input unlike its training data still gets an output that looks like one.',
     notCorrect:
       'Confidence is not correctness: a model sure of every token can still be wrong, as on an impossible date.',
     fixedTitle: 'No attention: one context for every step',
@@ -146,9 +146,9 @@ export default {
     lowest: '，最低',
     atStep: '（第 {n} 步），整个输出 {p}',
     overAll: '——共 {n} 步，含结束词元',
-    lowTitle: '置信度低。',
+    lowTitle: '这里模型没有把握。',
     lowText:
-      '在第 {step} 步，模型给其他词元的概率之和比它选中的词元还高（低于 {p}）：那里的输出错的可能比对的大。序列到序列模型总会给出某个回答（它没法说“我读不懂”），所以和训练数据不像的输入也会得到一个看上去像样的输出。',
+      '在第 {step} 步，模型给它选中的词元的概率低于 {p}，其他词元的概率之和更高：它在那里没有把握。没有把握不等于错：这个词元仍可能是对的（请对照你预期的答案），正如模型很有把握的词元也可能是错的。序列到序列模型总会给出某个回答（它没法说“我读不懂”），所以和训练数据不像的输入也会得到一个看上去像样的输出。',
     notCorrect: '置信度不等于正确：一个对每个词元都很确定的模型仍然可能出错，比如遇到一个不存在的日期时。',
     fixedTitle: '没有注意力：每一步都用同一个上下文',
     fixedHint:

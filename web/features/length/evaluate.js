@@ -12,13 +12,14 @@ export const SLICE = 50;
  * @typedef {{ minLength: number, maxLength: number, pairs: number, hits: number }} BucketCount
  * @typedef {{ name: string, bucketWidth: number, pairs: number, hits: number, buckets: BucketCount[],
  *             matches: Uint8Array, sourceLengths: Int32Array, seed: number, seconds: number }} ModelLengths
- * @typedef {{ kind: 'pairs', seed: number, sources: string[] }
+ * @typedef {{ kind: 'pairs', seed: number, sources: string[], targets: string[] }
  *         | { kind: 'progress', name: string, done: number, total: number }
  *         | { kind: 'model', result: ModelLengths }} LengthReport
  */
 
 /**
- * Evaluates each model in turn; `report` hears the held-out sources (once per data seed), the
+ * Evaluates each model in turn; `report` hears the held-out sources and their reference targets
+ * (once per data seed), the
  * progress after each slice and each model's result, and is awaited (from a Worker it is a call to
  * the page, so its last result arrives before the end does). Resolves to 'done', or 'cancelled' when
  * `cancelled()` turned true between two slices.
@@ -42,7 +43,12 @@ export async function lengthAccuracy(trainer, job, hooks) {
       if (!pairs) {
         pairs = /** @type {[string, string][]} */ (trainer.heldoutPairs(job.task, seed));
         heldout.set(seed, pairs);
-        await report({ kind: 'pairs', seed, sources: pairs.map((p) => p[0]) });
+        await report({
+          kind: 'pairs',
+          seed,
+          sources: pairs.map((p) => p[0]),
+          targets: pairs.map((p) => p[1]),
+        });
       }
       const started = now();
       const total = pairs.length;

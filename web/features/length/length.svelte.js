@@ -30,6 +30,8 @@ export const lengthView = $state({
   results: {},
   /** @type {Record<number, string[]>} data seed → the held-out sources in the engine's order (pair k of a result with that seed) */
   sources: {},
+  /** @type {Record<number, string[]>} data seed → the sources' reference targets, in the same order */
+  targets: {},
 });
 
 /** The task's Bahdanau BiGRU models that are shipped: the fixed-vector baseline first, then each score function. */
@@ -39,7 +41,7 @@ export function lengthModels(task) {
     .filter((m) => checkpoints[m.name]);
 }
 
-/** @type {Map<string, { results: typeof lengthView.results, sources: Record<number, string[]> }>} */
+/** @type {Map<string, { results: typeof lengthView.results, sources: Record<number, string[]>, targets: Record<number, string[]> }>} */
 const finished = new Map();
 
 /** @type {{ api: Comlink.Remote<import('./worker.js').LengthWorkerApi>, worker: Worker } | null} */
@@ -71,6 +73,7 @@ export async function evaluateLengths(task = choice.task, width = lengthLink.buc
       status: 'done',
       results: kept.results,
       sources: kept.sources,
+      targets: kept.targets,
       progress: Object.fromEntries(
         models.map((m) => [m.name, { done: kept.results[m.name].pairs, total: kept.results[m.name].pairs }]),
       ),
@@ -81,13 +84,15 @@ export async function evaluateLengths(task = choice.task, width = lengthLink.buc
     status: 'running',
     results: {},
     sources: {},
+    targets: {},
     progress: Object.fromEntries(models.map((m) => [m.name, { done: 0, total: 0 }])),
   });
   const { api } = worker();
   /** @param {import('./evaluate.js').LengthReport} r */
   const report = (r) => {
     if (id !== runId) return;
-    if (r.kind === 'pairs') lengthView.sources[r.seed] = r.sources;
+    if (r.kind === 'pairs')
+      ((lengthView.sources[r.seed] = r.sources), (lengthView.targets[r.seed] = r.targets));
     else if (r.kind === 'progress') lengthView.progress[r.name] = { done: r.done, total: r.total };
     else lengthView.results[r.result.name] = r.result;
   };
@@ -106,6 +111,7 @@ export async function evaluateLengths(task = choice.task, width = lengthLink.buc
       finished.set(key, {
         results: $state.snapshot(lengthView.results),
         sources: $state.snapshot(lengthView.sources),
+        targets: $state.snapshot(lengthView.targets),
       });
   } catch (error) {
     if (id !== runId) return;

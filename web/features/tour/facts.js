@@ -85,10 +85,23 @@ export function lengthFacts(lengthView) {
 }
 
 /**
+ * The step a stop is about (the first that wrote its token, stops.js's findToken), from 0, with
+ * that token; null for a stop about a whole answer, or while its decode is not there.
+ * @param {import('./stops.js').Stop} stop
+ * @param {any} live as for stopFacts
+ */
+export function stopStep(stop, live) {
+  if (!stop.findToken || !stop.link.model) return null;
+  const d = readyDecode(live.decode, `${stop.link.task}-${stop.link.model}`, live.input);
+  const index = d ? stepOf(d.steps, stop.findToken) : -1;
+  return index < 0 ? null : { index, token: stop.findToken };
+}
+
+/**
  * The parameters of stop `id`'s text, or null.
  * @param {string} id
  * @param {any} live {decode, compare, sandbox, selfAttention, beam, lengthView, input, beamWidth,
- *   listSeparator}
+ *   listSeparator, step (the decode's step shown, from 0)}
  */
 export function stopFacts(id, live) {
   const { decode, input } = live;
@@ -101,8 +114,8 @@ export function stopFacts(id, live) {
     const name = id === 'stages' ? 'zh-additive-bahdanau' : 'zh-additive-luong';
     const d = readyDecode(decode, name, input);
     if (!d) return null;
-    const found = stepOf(d.steps, '汤姆');
-    const at = attentionAt(d, Math.max(found, 0));
+    // the step shown: a learner who steps on reads that step's numbers, not the stop's
+    const at = attentionAt(d, live.step ?? Math.max(stepOf(d.steps, '汤姆'), 0));
     return at && { ...at, output: d.outputText };
   }
   if (id === 'compare') {

@@ -14,6 +14,9 @@ export default {
     waiting: 'The engine is computing the numbers of this stop…',
     moved: 'You have changed what this stop set up, so its numbers are not cited here.',
     again: 'Set up this stop again',
+    elsewhere:
+      'You have stepped on: the numbers above are this step’s. The stop is about step {step}, where the decoder writes {token}.',
+    toStep: 'Back to step {step}',
     badStop: 'There is no tour stop “{asked}” (the stops are 1 to {total}); the tour stays closed.',
     listSeparator: ', ',
 
@@ -75,6 +78,9 @@ export default {
     waiting: '引擎正在计算本站的数字……',
     moved: '你改动了本站的设置，所以这里不再引用它的数字。',
     again: '重新设置本站',
+    elsewhere:
+      '你已经走到了别的步：上面的数字是这一步的。本站讲的是第 {step} 步，解码器在那一步写出 {token}。',
+    toStep: '回到第 {step} 步',
     badStop: '导览没有第 “{asked}” 站（共 1 到 {total} 站）；导览未打开。',
     listSeparator: '，',
 

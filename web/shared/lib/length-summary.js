@@ -2,8 +2,43 @@
 // advance): the baseline's exact match on the shortest and the longest well-filled bucket, and the
 // range of the attention models on the longest one.
 
-/** Buckets with fewer pairs are left out of the sentences (a few pairs say little). */
+/**
+ * Buckets with fewer pairs are left out of the sentences and drawn hollow and faint in the chart
+ * (a few pairs say little): the one threshold of both.
+ */
 export const MIN_PAIRS = 20;
+
+/** Whether a bucket holds pairs, but fewer than MIN_PAIRS. */
+export const thin = (/** @type {{ pairs: number }} */ bucket) => bucket.pairs > 0 && bucket.pairs < MIN_PAIRS;
+
+/**
+ * Two lines within this share (3 points, about the baseline's stroke on the chart) of each other at
+ * every bucket lie on top of each other in the chart.
+ */
+export const SAME_LINE = 0.03;
+
+/**
+ * The models whose lines the chart draws on top of each other: groups of two or more whose exact
+ * match is within SAME_LINE at every bucket they share, in the order given.
+ * @param {{ score: string, buckets: Bucket[] }[]} models
+ * @returns {string[][]}
+ */
+export function coinciding(models) {
+  const rates = (m) =>
+    new Map(m.buckets.filter((b) => b.pairs > 0).map((b) => [b.minLength, b.hits / b.pairs]));
+  const same = (a, b) => {
+    const [ra, rb] = [rates(a), rates(b)];
+    return ra.size === rb.size && [...ra].every(([k, r]) => rb.has(k) && Math.abs(r - rb.get(k)) < SAME_LINE);
+  };
+  /** @type {{ first: typeof models[number], scores: string[] }[]} */
+  const groups = [];
+  for (const m of models) {
+    const group = groups.find((g) => same(g.first, m));
+    if (group) group.scores.push(m.score);
+    else groups.push({ first: m, scores: [m.score] });
+  }
+  return groups.filter((g) => g.scores.length > 1).map((g) => g.scores);
+}
 
 /** "5.43 %", as `apg eval --by-length` prints it. */
 export const percent = (hits, pairs) => (pairs > 0 ? `${((100 * hits) / pairs).toFixed(2)} %` : '–');

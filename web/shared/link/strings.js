@@ -13,7 +13,8 @@ export default {
     noView: 'There is no view {view}; showing {shown}.',
     noTask: 'There is no task {task} (the tasks are {tasks}); showing {shown}.',
     noModel: 'There is no model {model} (a model is score-style, e.g. additive-bahdanau); showing {shown}.',
-    inputCut: 'The input was cut to its first {n} characters.',
+    inputCut:
+      'The input was cut to its first {n} characters: the most the engine decodes, as in the input box.',
     badStep: 'The step {step} is not a step number (1 is step=0); showing step 1.',
     badForcesKept: 'Some forced tokens in the link are not step:token pairs ({force}); the others are kept.',
     badForcesGreedy: 'Some forced tokens in the link are not step:token pairs ({force}); decoding greedily.',
@@ -52,7 +53,7 @@ export default {
     noView: '没有 {view} 这个视图；显示的是“{shown}”。',
     noTask: '没有 {task} 这个任务（任务有 {tasks}）；显示的是“{shown}”。',
     noModel: '没有 {model} 这个模型（模型名是“打分函数-风格”，例如 additive-bahdanau）；显示的是 {shown}。',
-    inputCut: '输入被截断为前 {n} 个字符。',
+    inputCut: '输入被截断为前 {n} 个字符：这是引擎能解码的最大长度，与输入框相同。',
     badStep: '步骤 {step} 不是一个步数（第 1 步是 step=0）；显示第 1 步。',
     badForcesKept: '链接里有些强制词元不是“步:词元”格式（{force}）；其余的保留。',
     badForcesGreedy: '链接里有些强制词元不是“步:词元”格式（{force}）；改为贪心解码。',

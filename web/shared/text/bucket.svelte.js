@@ -13,6 +13,8 @@ export const bucketExamples = $state({
   maxLength: 0,
   /** @type {string[]} */
   sources: [],
+  /** @type {string[]} each source's reference answer (the held-out pair's target), shown beside a wrong output */
+  targets: [],
   /** @type {Record<string, boolean[]>} score function → whether each source matched */
   matches: {},
   index: 0,
@@ -21,7 +23,7 @@ export const bucketExamples = $state({
 /**
  * Opens the examples in Decode with the model of score function `score` (Bahdanau, BiGRU).
  * @param {{ task: string, score: string, minLength: number, maxLength: number, sources: string[],
- *           matches: Record<string, boolean[]> }} bucket
+ *           targets: string[], matches: Record<string, boolean[]> }} bucket
  */
 export function openBucket(bucket) {
   if (!bucket.sources.length) return;

@@ -12,8 +12,6 @@ import linksDict from '../link/strings.js';
 import { choiceDefaults, inputOf } from './choice.svelte.js';
 import { TASK_IDS, task as taskOf } from './tasks.js';
 
-/** The longest input a link carries (the text box takes more; a link's text is kept readable). */
-export const MAX_LINK_INPUT = 300;
 /** The most forced tokens a link carries. */
 const MAX_FORCES = 100;
 const MAX_STEP = 1e6;
@@ -46,14 +44,6 @@ export function parseModel(text, fallback) {
       shown: `${fallback.score}-${fallback.style}`,
     }),
   };
-}
-
-/** @param {string} text */
-export function parseInput(text) {
-  const value = text.slice(0, MAX_LINK_INPUT);
-  return text.length > MAX_LINK_INPUT
-    ? { value, note: new Text(linksDict, 'inputCut', { n: MAX_LINK_INPUT }) }
-    : { value };
 }
 
 /** "2:17,5:4" → [[2, 17], [5, 4]]: the pairs that are two whole numbers ≥ 0, the first 100. */
@@ -132,7 +122,8 @@ export function textLinkFields({ choice, stepper, output, remember }) {
       key: 'input',
       get: () => choice.input,
       set: (input) => (choice.input = input),
-      parse: parseInput,
+      // taken whole: the decode cuts it to the engine's own limit (decode.svelte.js's fitInput)
+      parse: (text) => ({ value: text }),
       // without an input, a task's own first example (another task's input would not be valid for it)
       fallback: (earlier) => inputOf(earlier.task ?? choice.task),
       written: plainly,

@@ -8,7 +8,7 @@ import {
   keepLinkedModelShipped,
 } from './choice.svelte.js';
 import { task as taskOf } from './tasks.js';
-import { availableModels, engineApi, loadModel, models } from '../engine/engine.svelte.js';
+import { availableModels, engine, engineApi, loadModel, models } from '../engine/engine.svelte.js';
 import { isInputError, readError } from '../lib/errors.js';
 import { latest } from '../lib/latest.js';
 import { declareLink } from '../link/link.svelte.js';
@@ -73,8 +73,24 @@ export function prepareDecode() {
   void loadModel(currentModelName());
 }
 
+/**
+ * Cuts an input longer than the engine decodes (limits.hpp's max_input_chars, in code points, the
+ * input box's maxlength too) to that length, with a note: only a link can bring one, since the box
+ * takes no more. Whether it cut (the decode then follows from the change of input).
+ */
+function fitInput() {
+  const most = engine.limits?.maxInputChars;
+  if (!most || choice.input.length <= most) return false;
+  const chars = [...choice.input];
+  if (chars.length <= most) return false;
+  choice.input = chars.slice(0, most).join('');
+  noteLink(new Text(linksDict, 'inputCut', { n: most }));
+  return true;
+}
+
 /** Decodes the chosen input with the chosen model (greedy, with the forced tokens). */
 export async function runDecode() {
+  if (fitInput()) return;
   const name = currentModelName();
   const { input, forces } = choice;
   const key = decodeKey(name, input, forces, activeWhatIfs());

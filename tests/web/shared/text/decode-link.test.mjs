@@ -85,10 +85,12 @@ describe('the text views’ link', () => {
       'There is no model reverse-additive-luong (dashed options are not shipped); showing reverse-additive-bahdanau instead.',
     ]);
   });
-  test('a long input is cut to the link’s 300 characters, and the note says so', () => {
-    const notes = readLink(`#input=${'a'.repeat(301)}`);
-    assert.equal(choice.input.length, 300);
-    assert.deepEqual(notes.map(String), ['The input was cut to its first 300 characters.']);
+  test('a long input is read whole: the decode cuts it at the engine’s limit, the box’s too', () => {
+    // it was cut at 300 characters while the box took 2000; the cut and its note are the
+    // decode's, once the engine has said its limit (tests/e2e/decode.test.mjs)
+    const notes = readLink(`#input=${'a'.repeat(2001)}`);
+    assert.equal(choice.input.length, 2001);
+    assert.deepEqual(notes.map(String), []);
   });
 });
 
