@@ -459,6 +459,13 @@ describe('a model trained or loaded', () => {
           );
       });
       assert.deepEqual(outside, [], options === PHONE ? 'phone' : '1440');
+      // the closed select ends the name with …: the whole name is under it, and its title
+      const whole = p.locator('[data-testid=trained-model-name]');
+      assert.match(await whole.textContent(), /long-night/);
+      assert.equal(
+        await p.locator('[data-testid=trained-model]').getAttribute('title'),
+        await whole.textContent(),
+      );
       await shot(p.locator('section.decode-input'), `decode-trained-side-${options === PHONE ? 375 : 1440}`);
     }
   });
