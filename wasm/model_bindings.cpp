@@ -408,13 +408,14 @@ val self_attention_js(SessionState &s) {
 
 // One row of one head of the Transformer encoder's self-attention as a Python file (decode/reproduce.hpp).
 val reproduce_self_attention_js(SessionState &s, val layer, val head, val query, val model, val input) {
-    const auto layers = self_attention_records(s);
-    if (layers.empty()) bad_argument("reproduceSelfAttention", ": this model's encoder has no self-attention");
-    const auto l = whole_number(layer, "layer", 0, static_cast<std::int64_t>(layers.size()) - 1);
-    const auto h = whole_number(head, "head", 0, s.model->config().heads - 1);
+    const auto &cache = s.session->encoded().self_attention;
+    if (!cache) bad_argument("reproduceSelfAttention", ": this model's encoder has no self-attention");
+    const auto &c = s.model->config();
+    const auto l = whole_number(layer, "layer", 0, c.layers - 1);
+    const auto h = whole_number(head, "head", 0, c.heads - 1);
     const auto q = whole_number(query, "query", 0, s.session->encoded().states.rows() - 1);
-    return val(decode::reproduce_self_attention(layers[static_cast<std::size_t>(l)], static_cast<int>(h),
-                                                static_cast<int>(q),
+    return val(decode::reproduce_self_attention(s.model->network().parameters().transformer, *cache,
+                                                static_cast<int>(l), static_cast<int>(h), static_cast<int>(q),
                                                 session_methods::reproduce_about(s, model, input)));
 }
 

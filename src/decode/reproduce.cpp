@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "models/config.hpp"
+#include "models/transformer_encoder.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -49,20 +50,30 @@ std::string one_line(std::string_view text) {
 
 class Script {
   public:
-    void line(std::string_view text = {}) {
-        text_ += text;
+    // One line from its parts, appended in place: no temporary strings (their code is most of
+    // what this file would add to the page's .wasm).
+    void line(std::initializer_list<std::string_view> parts = {}) {
+        for (std::string_view part : parts) text_ += part;
         text_ += '\n';
     }
+    void line(std::string_view text) { line({text}); }
     // name = np.array([...]) of `count` floats, one row of `cols` per line when cols > 0.
     void array(std::string_view name, const float *data, Eigen::Index rows, Eigen::Index cols, std::string_view note) {
-        if (!note.empty()) line("# " + std::string(note));
-        text_ += std::string(name) + " = np.array([";
+        if (!note.empty()) line({"# ", note});
+        text_ += name;
+        text_ += " = np.array([";
         if (cols == 0) {
-            for (Eigen::Index i = 0; i < rows; ++i) text_ += (i ? ", " : "") + number(data[i]);
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                if (i) text_ += ", ";
+                text_ += number(data[i]);
+            }
         } else {
             for (Eigen::Index r = 0; r < rows; ++r) {
                 text_ += "\n    [";
-                for (Eigen::Index c = 0; c < cols; ++c) text_ += (c ? ", " : "") + number(data[r * cols + c]);
+                for (Eigen::Index c = 0; c < cols; ++c) {
+                    if (c) text_ += ", ";
+                    text_ += number(data[r * cols + c]);
+                }
                 text_ += "],";
             }
             text_ += "\n";
@@ -79,7 +90,8 @@ class Script {
         text_ += "source = [";
         for (Eigen::Index j = 0; j < n; ++j) {
             const auto at = static_cast<std::size_t>(j);
-            text_ += (j ? ", " : "") + python_string(at < source.size() ? source[at] : "h_" + std::to_string(j + 1));
+            if (j) text_ += ", ";
+            text_ += python_string(at < source.size() ? source[at] : "h_" + std::to_string(j + 1));
         }
         text_ += "]\n";
     }
@@ -96,8 +108,7 @@ void compare_and_verdict(Script &py, std::string_view values) {
     py.line("    alpha = np.exp(z - z.max()) / np.exp(z - z.max()).sum()  # stage 2 (the max cancels; exp cannot "
             "overflow)");
     py.line("    used = alpha if pinned is None else pinned");
-    py.line("    c = used @ " + std::string(values) + "  # stage 3: c_i = sum_j alpha_ij " +
-            (values == "H" ? "h_j" : "v_j"));
+    py.line({"    c = used @ ", values, "  # stage 3: c_i = sum_j alpha_ij ", values == "H" ? "h_j" : "v_j"});
     py.line();
     py.line(
         "    print(f\"{'j':>3}  {'source':<12}{'e page':>14}{'e numpy':>14}{'alpha page':>13}{'alpha numpy':>13}\")");
@@ -190,22 +201,21 @@ void score_parameters(Script &py, const attention::ScoreParams &p, const Session
         py.vector("v", p.v, "");
         break;
     case ScoreKind::cosine:
-        py.line("EPS = " + number(attention::cosine_norm_epsilon) + "  # a zero norm counts as EPS (no division by 0)");
+        py.line({"EPS = ", number(attention::cosine_norm_epsilon), "  # a zero norm counts as EPS (no division by 0)"});
         break;
     case ScoreKind::scaled_cosine:
-        py.line("EPS = " + number(attention::cosine_norm_epsilon) + "  # a zero norm counts as EPS (no division by 0)");
-        py.line("g = " + number(p.scale[0]) + "  # the learned scale");
+        py.line({"EPS = ", number(attention::cosine_norm_epsilon), "  # a zero norm counts as EPS (no division by 0)"});
+        py.line({"g = ", number(p.scale[0]), "  # the learned scale"});
         break;
     default:
         break;
     }
 }
 
-void header(Script &py, const ReproduceAbout &about, std::string_view what) {
+void header(Script &py, const ReproduceAbout &about) {
     py.line("#!/usr/bin/env python3");
     py.line("# Reproduce one attention step of the Attention Playground with NumPy.");
-    py.line("# Model " + one_line(about.model) + ", input " + python_string(one_line(about.input)) + ".");
-    py.line("# " + std::string(what));
+    py.line({"# Model ", one_line(about.model), ", input ", python_string(one_line(about.input)), "."});
 }
 
 void bad_argument(const std::string &message, std::string_view name) {
@@ -224,29 +234,26 @@ std::string reproduce_step(const models::Seq2Seq &model, const Mat &keys, const 
     const bool bahdanau = config.style == models::AttentionStyle::bahdanau;
     const ScoreText score = score_text(config.score);
     const auto n = keys.rows();
-    const std::string i = std::to_string(index + 1);
 
     Script py;
-    header(py, about,
-           "Step i = " + i + " of the output" +
-               (about.output_token.empty() ? "" : " (it took " + python_string(about.output_token) + ")") +
-               ", score function " + std::string(attention::name(config.score)) + ".\n# " +
-               (bahdanau ? "Bahdanau style: the query s is s_(i-1), the decoder state before the step."
-                         : "Luong style: the query s is s_i, the decoder state after the step."));
+    header(py, about);
+    const std::string took =
+        about.output_token.empty() ? std::string() : " (it took " + python_string(about.output_token) + ")";
+    py.line({"# Step i = ", std::to_string(index + 1), " of the output", took, ", score function ",
+             attention::name(config.score), "."});
+    py.line(bahdanau ? "# Bahdanau style: the query s is s_(i-1), the decoder state before the step."
+                     : "# Luong style: the query s is s_i, the decoder state after the step.");
     py.line("#");
-    py.line("#   e_ij     = score(s, h_j)                 stage 1, " + std::string(score.formula));
+    py.line({"#   e_ij     = score(s, h_j)                 stage 1, ", score.formula});
     py.line("#   alpha_ij = exp(e_ij) / sum_k exp(e_ik)   stage 2, each e_ij divided by tau first");
     py.line("#   c_i      = sum_j alpha_ij h_j            stage 3, h_j the encoder state at source j");
     py.line("#");
-    std::string what_ifs = "# tau = " + number(step.temperature);
-    if (step.masked.size() > 0) {
-        what_ifs += "; masked on the page (they take no weight):";
-        for (Eigen::Index j = 0; j < step.masked.size(); ++j)
-            if (step.masked[j] != 0) what_ifs += " j = " + std::to_string(j);
-    } else {
-        what_ifs += "; no source position masked";
-    }
-    py.line(what_ifs + ".");
+    std::string masked;
+    for (Eigen::Index j = 0; j < step.masked.size(); ++j)
+        if (step.masked[j] != 0) masked += " j = " + std::to_string(j);
+    py.line({"# tau = ", number(step.temperature),
+             masked.empty() ? "; no source position masked" : "; masked on the page (they take no weight):", masked,
+             "."});
     if (step.pin != Pin::none)
         py.line("# The page pinned this step's weights (a what-if): alpha is the model's softmax, the context "
                 "uses `pinned`.");
@@ -260,7 +267,7 @@ std::string reproduce_step(const models::Seq2Seq &model, const Mat &keys, const 
     py.line();
     py.line();
     py.line("def score(s, H):");
-    for (std::string_view body : score.body) py.line("    " + std::string(body));
+    for (std::string_view body : score.body) py.line({"    ", body});
     py.line();
     py.line();
     py.line("def main():");
@@ -271,7 +278,7 @@ std::string reproduce_step(const models::Seq2Seq &model, const Mat &keys, const 
     py.vector("s", step.step.query, bahdanau ? "s_(i-1)" : "s_i");
     py.matrix("H", keys, "H: one row h_j per source position");
     score_parameters(py, model.parameters().decoder.attn, step);
-    py.line("tau = " + number(step.temperature));
+    py.line({"tau = ", number(step.temperature)});
     if (step.masked.size() > 0) {
         Vec attend = 1.0f - step.masked.array();
         py.array("attend", attend.data(), n, 0, "1 = attended, 0 = masked");
@@ -303,38 +310,44 @@ std::string reproduce_step(const DecodeSession &session, int index, const Reprod
                           about);
 }
 
-std::string reproduce_self_attention(const trace::StepRecord &layer, int head, int query, const ReproduceAbout &about) {
-    const trace::Tensor &input = layer.get("input");
-    const auto n = static_cast<Eigen::Index>(input.shape()[0]), d = static_cast<Eigen::Index>(input.shape()[1]);
-    const auto heads = static_cast<int>(layer.get("w_q").shape()[0]);
-    const auto dk = static_cast<Eigen::Index>(layer.get("w_q").shape()[1]);
+std::string reproduce_self_attention(const models::TransformerEncoderParams &params,
+                                     const models::TransformerEncoderCache &cache, int layer, int head, int query,
+                                     const ReproduceAbout &about) {
+    const int layers = static_cast<int>(cache.layers.size());
+    if (layer < 0 || layer >= layers)
+        bad_argument("layer " + std::to_string(layer) + " does not exist (the encoder has " + std::to_string(layers) +
+                         ")",
+                     "layer");
+    const auto &attn = cache.layers[static_cast<std::size_t>(layer)].attn;
+    const int heads = static_cast<int>(attn.heads.size());
     if (head < 0 || head >= heads)
         bad_argument("head " + std::to_string(head) + " does not exist (the layer has " + std::to_string(heads) + ")",
                      "head");
+    const Mat &x = layer == 0 ? cache.inputs : cache.layers[static_cast<std::size_t>(layer) - 1].output;
+    const auto n = x.rows(), d = x.cols();
     if (query < 0 || query >= n)
         bad_argument("query " + std::to_string(query) + " does not exist (the input has " + std::to_string(n) +
                          " positions)",
                      "query");
-    const auto h = static_cast<std::size_t>(head);
+    const auto &p = params.layers.at(static_cast<std::size_t>(layer)).attn;
+    const auto &one = attn.heads[static_cast<std::size_t>(head)];
+    const auto dk = one.query.cols();
+    const auto first = head * dk; // this head's rows of W_q, W_k, W_v (out × in, row-major)
     const auto at = static_cast<std::size_t>(query);
-    // this head's block of a tensor whose first axis is the head
-    const auto part = [&](std::string_view name, std::size_t size) { return layer.get(name).data() + h * size; };
-    const auto projection = static_cast<std::size_t>(dk * d);
-    const auto row = [&](std::string_view name) { return part(name, static_cast<std::size_t>(n * n)) + at * n; };
 
     Script py;
-    header(py, about,
-           "The Transformer encoder's self-attention: layer " + std::to_string(layer.index + 1) + ", head " +
-               std::to_string(head + 1) + ", the query at position i = " + std::to_string(query) +
-               (at < about.source.size() ? " (" + python_string(about.source[at]) + ")" : std::string()) + ".");
+    header(py, about);
+    const std::string token = at < about.source.size() ? " (" + python_string(about.source[at]) + ")" : std::string();
+    py.line({"# The Transformer encoder's self-attention: layer ", std::to_string(layer + 1), ", head ",
+             std::to_string(head + 1), ", the query at position i = ", std::to_string(query), token, "."});
     py.line("#");
     py.line("#   q_i = W_q x_i + b_q,  k_j = W_k x_j + b_k,  v_j = W_v x_j + b_v   this head's projections");
     py.line("#   e_ij     = q_i . k_j / sqrt(d_k)          stage 1, the scaled dot product");
     py.line("#   alpha_ij = exp(e_ij) / sum_k exp(e_ik)    stage 2");
     py.line("#   c_i      = sum_j alpha_ij v_j             stage 3, this head's output");
     py.line("#");
-    py.line("# x_j is the layer's input at position j. Every number is the page's, at the end of this file.");
-    py.line("# Run: python3 <this file>");
+    py.line("# x_j is the layer's input at position j (from 0, as Python counts). Every number is the page's,");
+    py.line("# at the end of this file. Run: python3 <this file>");
     py.line("import sys");
     py.line();
     py.line("import numpy as np");
@@ -350,26 +363,25 @@ std::string reproduce_self_attention(const trace::StepRecord &layer, int head, i
     compare_and_verdict(py, "V");
     py.line("# This step's inputs: the layer's input X (row j = x_j) and this head's projections.");
     py.labels(about.source, n);
-    py.line("i = " + std::to_string(query));
-    py.array("X", input.data(), n, d, "X: one row x_j per position");
-    py.array("W_q", part("w_q", projection), dk, d, "W_q, b_q, W_k, b_k, W_v, b_v: this head's rows (d_k x d)");
-    py.array("b_q", part("b_q", static_cast<std::size_t>(dk)), dk, 0, "");
-    py.array("W_k", part("w_k", projection), dk, d, "");
-    py.array("b_k", part("b_k", static_cast<std::size_t>(dk)), dk, 0, "");
-    py.array("W_v", part("w_v", projection), dk, d, "");
-    py.array("b_v", part("b_v", static_cast<std::size_t>(dk)), dk, 0, "");
+    py.line({"i = ", std::to_string(query)});
+    py.matrix("X", x, "X: one row x_j per position");
+    py.array("W_q", p.w_q.data() + first * d, dk, d, "W_q, b_q, W_k, b_k, W_v, b_v: this head's rows (d_k x d)");
+    py.array("b_q", p.b_q.data() + first, dk, 0, "");
+    py.array("W_k", p.w_k.data() + first * d, dk, d, "");
+    py.array("b_k", p.b_k.data() + first, dk, 0, "");
+    py.array("W_v", p.w_v.data() + first * d, dk, d, "");
+    py.array("b_v", p.b_v.data() + first, dk, 0, "");
     py.line("tau = 1");
-    const auto &mask = layer.fields.at("mask");
-    std::vector<float> attend;
-    for (const auto &m : mask) attend.push_back(m.get<int>() != 0 ? 1.0f : 0.0f);
-    py.array("attend", attend.data(), static_cast<Eigen::Index>(attend.size()), 0, "1 = a real token, 0 = padding");
+    Vec attend(n);
+    for (Eigen::Index j = 0; j < n; ++j) attend[j] = cache.mask[static_cast<std::size_t>(j)] != 0 ? 1.0f : 0.0f;
+    py.vector("attend", attend, "1 = a real token, 0 = padding");
     py.line("attend = attend > 0");
     py.line("pinned = None");
     py.line();
     py.line("# What the page showed for this row (the engine's float32 numbers).");
-    py.array("page_e", row("scores"), n, 0, "stage 1, e_ij (-inf at padding)");
-    py.array("page_alpha", row("weights"), n, 0, "stage 2, alpha_ij");
-    py.array("page_c", part("context", static_cast<std::size_t>(n * dk)) + at * dk, dk, 0, "stage 3, c_i");
+    py.array("page_e", one.scores.data() + query * n, n, 0, "stage 1, e_ij (-inf at padding)");
+    py.array("page_alpha", one.weights.data() + query * n, n, 0, "stage 2, alpha_ij");
+    py.array("page_c", one.output.data() + query * dk, dk, 0, "stage 3, c_i");
     ending(py);
     return py.take();
 }

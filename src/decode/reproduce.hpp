@@ -9,7 +9,7 @@
 #pragma once
 
 #include "decode/session.hpp"
-#include "trace/trace.hpp"
+#include "models/transformer_encoder.hpp"
 
 #include <span>
 #include <string>
@@ -45,10 +45,12 @@ std::string reproduce_step(const models::Seq2Seq &model, const Mat &keys, const 
                            const ReproduceAbout &about);
 
 // The script of one row of the Transformer encoder's self-attention: query position `query` of
-// head `head` in the layer record `layer` (decode::to_records, kind "self_attention"), from the
+// head `head` in layer `layer` (each from 0) of the pass `cache` that `params` made, from the
 // layer's input x and the head's projections: q_i = W_q x_i + b_q, k_j, v_j likewise, then the
-// three stages with e_ij = q_i · k_j / √d_k. Throws InputError(bad_argument) for a head or query
-// position the record does not have.
-std::string reproduce_self_attention(const trace::StepRecord &layer, int head, int query, const ReproduceAbout &about);
+// three stages with e_ij = q_i · k_j / √d_k. Throws InputError(bad_argument) for a layer, head or
+// query position the pass does not have.
+std::string reproduce_self_attention(const models::TransformerEncoderParams &params,
+                                     const models::TransformerEncoderCache &cache, int layer, int head, int query,
+                                     const ReproduceAbout &about);
 
 } // namespace apg::decode

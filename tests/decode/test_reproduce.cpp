@@ -141,14 +141,24 @@ TEST_CASE("a Transformer encoder head's script agrees with the engine's self-att
     const std::string input = "29 november 2026";
     decode::DecodeSession s(model.network(), model.encode_source(input), options());
     REQUIRE(s.encoded().self_attention);
-    const auto layers = decode::to_records(model.network().parameters().transformer, *s.encoded().self_attention);
-    REQUIRE(layers.size() >= 2);
+    const auto &cache = *s.encoded().self_attention;
+    const auto &params = model.network().parameters().transformer;
+    REQUIRE(cache.layers.size() >= 2);
     const decode::ReproduceAbout what{file, input, tokens(model, s.encoded().ids), ""};
-    const std::string script = decode::reproduce_self_attention(layers[1], 1, 3, what);
+    const std::string script = decode::reproduce_self_attention(params, cache, 1, 1, 3, what);
     CHECK(script.find("layer 2, head 2, the query at position i = 3 (\"n\")") != std::string::npos);
     require_agreement(script, "self-attention");
-    CHECK_THROWS_AS(decode::reproduce_self_attention(layers[1], model.config().heads, 0, what), InputError);
-    CHECK_THROWS_AS(decode::reproduce_self_attention(layers[1], 0, 99, what), InputError);
+    // the numbers the page reads are the trace record's (decode::to_records), the ones written here
+    const auto layer = decode::to_records(params, cache)[1];
+    char weight[32];
+    std::snprintf(weight, sizeof weight, "%.9g", static_cast<double>(layer.get("weights")(1, 3, 5)));
+    const auto page_alpha = script.find("page_alpha = np.array([");
+    REQUIRE(page_alpha != std::string::npos);
+    CHECK(script.find(weight, page_alpha) < script.find('\n', page_alpha));
+    CHECK_THROWS_AS((void)decode::reproduce_self_attention(params, cache, 1, model.config().heads, 0, what),
+                    InputError);
+    CHECK_THROWS_AS((void)decode::reproduce_self_attention(params, cache, 1, 0, 99, what), InputError);
+    CHECK_THROWS_AS((void)decode::reproduce_self_attention(params, cache, 5, 0, 0, what), InputError);
 }
 
 TEST_CASE("a Caption (image) step's and a Listen (speech) step's scripts agree with the engine") {
