@@ -85,7 +85,8 @@ template <class State> val record_js(State &s, val index) {
 // them, and the source tokens where the session has them (a text model's).
 template <class State> decode::ReproduceAbout reproduce_about(const State &s, const val &model, const val &input) {
     decode::ReproduceAbout about;
-    about.model = name_from_js(model, "model");
+    about.model =
+        text_from_js(model, "model", {limits::max_input_chars, "model"}); // a saved model may have a long name
     about.input = text_from_js(input, "input", {limits::max_input_chars, "input"});
     if constexpr (requires { s.source_tokens; }) about.source = s.source_tokens;
     return about;
