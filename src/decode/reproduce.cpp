@@ -212,6 +212,9 @@ void score_parameters(Script &py, const attention::ScoreParams &p, const Session
     }
 }
 
+// What follows every script's header comment: its imports and the largest difference it accepts.
+void imports(Script &py) { py.line("import sys\n\nimport numpy as np\n\nTOLERANCE = 1e-5\n\n"); }
+
 void header(Script &py, const ReproduceAbout &about) {
     py.line("#!/usr/bin/env python3");
     py.line("# Reproduce one attention step of the Attention Playground with NumPy.");
@@ -259,13 +262,7 @@ std::string reproduce_step(const models::Seq2Seq &model, const Mat &keys, const 
                 "uses `pinned`.");
     py.line("# Source positions j count from 0, as Python does. Every number is the page's, at the end of this");
     py.line("# file. Run: python3 <this file>");
-    py.line("import sys");
-    py.line();
-    py.line("import numpy as np");
-    py.line();
-    py.line("TOLERANCE = 1e-5");
-    py.line();
-    py.line();
+    imports(py);
     py.line("def score(s, H):");
     for (std::string_view body : score.body) py.line({"    ", body});
     py.line();
@@ -348,13 +345,7 @@ std::string reproduce_self_attention(const models::TransformerEncoderParams &par
     py.line("#");
     py.line("# x_j is the layer's input at position j (from 0, as Python counts). Every number is the page's,");
     py.line("# at the end of this file. Run: python3 <this file>");
-    py.line("import sys");
-    py.line();
-    py.line("import numpy as np");
-    py.line();
-    py.line("TOLERANCE = 1e-5");
-    py.line();
-    py.line();
+    imports(py);
     py.line("def main():");
     py.line("    q = W_q @ X[i] + b_q");
     py.line("    K = X @ W_k.T + b_k  # row j = k_j");
