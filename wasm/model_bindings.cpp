@@ -406,6 +406,19 @@ val self_attention_js(SessionState &s) {
     return out;
 }
 
+// One row of one head of the Transformer encoder's self-attention as a Python file (decode/reproduce.hpp).
+val reproduce_self_attention_js(SessionState &s, val layer, val head, val query, val model, val input) {
+    const auto &cache = s.session->encoded().self_attention;
+    if (!cache) bad_argument("reproduceSelfAttention", ": this model's encoder has no self-attention");
+    const auto &c = s.model->config();
+    const auto l = whole_number(layer, "layer", 0, c.layers - 1);
+    const auto h = whole_number(head, "head", 0, c.heads - 1);
+    const auto q = whole_number(query, "query", 0, s.session->encoded().states.rows() - 1);
+    return val(decode::reproduce_self_attention(s.model->network().parameters().transformer, *cache,
+                                                static_cast<int>(l), static_cast<int>(h), static_cast<int>(q),
+                                                session_methods::reproduce_about(s, model, input)));
+}
+
 std::vector<std::string> output_tokens(const SessionState &s) {
     std::vector<std::string> out;
     for (int id : s.session->output_ids()) out.push_back(s.model->target_vocab().token(id));
@@ -606,6 +619,7 @@ EMSCRIPTEN_BINDINGS(apg_models) {
         .method("whatIf", method<what_if_js>)
         .method("sourceTokens", method<source_tokens_js>)
         .method("selfAttention", method<self_attention_js>)
+        .method("reproduceSelfAttention", method<reproduce_self_attention_js>)
         .method("confidence", method<confidence_js>)
         .method("beam", method<beam_js>, 1) // so may the what-ifs
         .method("exportJson", method<export_json_js>)

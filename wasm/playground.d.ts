@@ -532,6 +532,10 @@ export interface DecodingSession {
   done(): boolean;
   length(): number;
   record(index: number): StepRecord;
+  /** Step `index` (from 0) as a Python file that recomputes its score, softmax and context with
+   *  NumPy and compares them with these numbers; `model` and `input` name them in its header.
+   *  bad_argument for a step not taken, a model without attention or with the Transformer decoder. */
+  reproduce(index: number, model: string, input: string): string;
   trace(): StepRecord[];
   outputTokens(): string[];
   outputText(): string;
@@ -546,6 +550,9 @@ export interface Session extends DecodingSession {
   sourceTokens(): string[];
   /** the transformer encoder's layers, every stage of every head; [] for a GRU encoder */
   selfAttention(): SelfAttentionRecord[];
+  /** The query at `query` of head `head` in layer `layer` (each from 0) as a Python file that
+   *  recomputes q, k, v, the scores, the softmax and the context with NumPy (as reproduce). */
+  reproduceSelfAttention(layer: number, head: number, query: number, model: string, input: string): string;
   /** a what-if, one per call: {mask: i} gives source token i weight 0 at every later step (the
    *  softmax over the rest), {unmask: i} takes that back; {pin: i | weights | null}: the next step's
    *  weights one-hot on token i, or the n weights given (finite, ≥ 0, not all 0) over their sum,

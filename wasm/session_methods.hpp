@@ -4,6 +4,8 @@
 #pragma once
 
 #include "convert.hpp"
+#include "core/limits.hpp"
+#include "decode/reproduce.hpp"
 #include "decode/session.hpp"
 #include "handle.hpp"
 #include "io/model.hpp"
@@ -61,16 +63,41 @@ template <class State> val run_js(State &s) {
     return out;
 }
 
-template <class State> val record_js(State &s, val index) {
+// A step the session has taken, from 0; bad_argument naming `who` otherwise.
+template <class State> int step_index(const State &s, const val &index, const char *who) {
     const auto &steps = s.session->steps();
-    if (!index.isNumber()) bad_argument("record", ": expected a step index, got " + describe(index));
+    if (!index.isNumber()) bad_argument(who, ": expected a step index, got " + describe(index));
     const double i = index.as<double>();
     if (!(i >= 0 && i < static_cast<double>(steps.size()) && i == std::floor(i)))
-        bad_argument("record",
+        bad_argument(who,
                      ": step " + number_text(i) + " does not exist (the session has " + std::to_string(steps.size()) +
                          " steps)",
                      static_cast<std::int64_t>(steps.size()));
-    return step_to_js(s.target_tokens, steps[static_cast<int>(i)], static_cast<int>(i));
+    return static_cast<int>(i);
+}
+
+template <class State> val record_js(State &s, val index) {
+    const int i = step_index(s, index, "record");
+    return step_to_js(s.target_tokens, s.session->steps()[static_cast<std::size_t>(i)], i);
+}
+
+// What a "reproduce this step" script's header names: the model and the input as the page calls
+// them, and the source tokens where the session has them (a text model's).
+template <class State> decode::ReproduceAbout reproduce_about(const State &s, const val &model, const val &input) {
+    decode::ReproduceAbout about;
+    about.model =
+        text_from_js(model, "model", {limits::max_input_chars, "model"}); // a saved model may have a long name
+    about.input = text_from_js(input, "input", {limits::max_input_chars, "input"});
+    if constexpr (requires { s.source_tokens; }) about.source = s.source_tokens;
+    return about;
+}
+
+// The step as a Python file that recomputes it with NumPy (decode/reproduce.hpp).
+template <class State> val reproduce_js(State &s, val index, val model, val input) {
+    const int i = step_index(s, index, "reproduce");
+    decode::ReproduceAbout about = reproduce_about(s, model, input);
+    about.output_token = s.model->target_vocab().token(s.session->steps()[static_cast<std::size_t>(i)].token);
+    return val(decode::reproduce_step(*s.session, i, about));
 }
 
 template <class State> val output_tokens_js(State &s) {
@@ -104,6 +131,7 @@ template <class State> ExportedClass<State> &with_session_methods(ExportedClass<
         .method("done", method<sm::done_js<State>>)
         .method("length", method<sm::length_js<State>>)
         .method("record", method<sm::record_js<State>>)
+        .method("reproduce", method<sm::reproduce_js<State>>)
         .method("trace", method<sm::trace_js<State>>)
         .method("outputTokens", method<sm::output_tokens_js<State>>)
         .method("outputText", method<sm::output_text_js<State>>)

@@ -8,6 +8,7 @@ import { beforeEach, describe, test } from 'node:test';
 
 import { formatNumber, showToken as show } from '../../web/shared/lib/format.js';
 import { readSafetensors } from '../js/reference.mjs';
+import { runPython } from '../js/run-python.mjs';
 import { pageScreenshot, shot, urlSettled, waitForStep } from './browser.mjs';
 import { contrastOf, lowContrast } from './contrast.mjs';
 import {
@@ -664,6 +665,19 @@ describe('exports', () => {
     const png = await download(page, 'export-png');
     assert.deepEqual([...png.bytes.subarray(0, 8)], PNG_SIGNATURE);
     assert.ok(png.bytes.length > 1000);
+
+    // the step shown, as a script that recomputes it with NumPy and agrees with the page's numbers
+    const python = await download(page, 'export-python');
+    assert.equal(python.name, `${DATES}-29_november_2026.step1.py`);
+    const script = python.bytes.toString();
+    assert.match(script, /^# Model dates-additive-bahdanau, input "29 november 2026"\.$/m);
+    assert.match(
+      script,
+      new RegExp(`^# Step i = 1 of the output \\(it took "${expected.steps[0].token}"\\)`, 'm'),
+    );
+    const run = runPython(python.bytes);
+    assert.equal(run.status, 0, run.output);
+    assert.match(run.output, /agree within 1e-05/);
   });
 
   test('heatmap labels are whole on screen and in the SVG export, which has a legend and a whole-word name', async () => {

@@ -29,7 +29,7 @@ const UNTRANSLATED = [
 const ALLOWED = new Set(
   (
     'Attention Playground WebAssembly C++ softmax GRU BiGRU Transformer Bahdanau Luong Tom Jerry ' +
-    'Query Key Value JSON CSV SVG PNG ISO safetensors IndexedDB Worker Web Audio ' +
+    'Query Key Value JSON CSV SVG PNG ISO safetensors IndexedDB Worker Web Audio Python NumPy ' +
     'log exp max tanh cos nats Hz kHz dq dk da dh Softmax Home End chase RNN Adam English accuracyByLength'
   ).split(' '),
 );

@@ -7,6 +7,7 @@ import { before, beforeEach, test } from 'node:test';
 
 import { formatNumber } from '../../web/shared/lib/format.js';
 import { readSafetensors } from '../js/reference.mjs';
+import { runPython } from '../js/run-python.mjs';
 import { afterFrame, shot, urlSettled, waitForStep } from './browser.mjs';
 import { clippedInFile, download, hashOf, PNG_SIGNATURE } from './decode-view.mjs';
 import { model, modelFile } from './engine.mjs';
@@ -246,6 +247,13 @@ test('Self-attention exports the engine’s layer records as JSON, every head’
   assert.deepEqual(await clippedInFile(await fx.page({ viewport: { width: 1400, height: 900 } }), svg), []);
   const png = await download(page, 'sa-export-png');
   assert.deepEqual([...png.bytes.subarray(0, 8)], PNG_SIGNATURE);
+
+  // the row shown (layer 1, head 2, query "tom") as a script that recomputes it with NumPy
+  const python = await download(page, 'sa-export-python');
+  assert.equal(python.name, `${name}-self-attention-tom_chase_jerry.layer1.head2.query1.py`);
+  assert.match(python.bytes.toString(), /layer 1, head 2, the query at position i = 0 \("tom"\)/);
+  const run = runPython(python.bytes);
+  assert.equal(run.status, 0, run.output);
 });
 
 test('unknown words and a task without a transformer model give messages, not errors', async () => {

@@ -6,7 +6,7 @@
 // Every answer is plain data: the pixels the model read (the scene as the engine drew it, or an
 // upload after the engine scaled it), the grid, its annotation vectors and one step record per
 // caption word, and for a scene the engine's objects (their boxes) and the grammar's caption.
-import { moduleModels } from '../../shared/engine/module-worker.js';
+import { moduleModels, reproduceStep } from '../../shared/engine/module-worker.js';
 
 /**
  * The Worker's API over the module `loader` starts (null: the build has none, and every call says so).
@@ -43,6 +43,13 @@ export function createCaptionApi(loader) {
     } finally {
       s.delete();
     }
+  }
+
+  // The pixels of an input: the scene the engine draws from a description, or an upload's.
+  function pixelsOf(im, input) {
+    if (!('description' in input)) return input.image;
+    const scene = im.scene(input.description);
+    return { data: scene.pixels, width: scene.width, height: scene.height, channels: 3 };
   }
 
   /** @type {import('./caption').CaptionApi} */
@@ -92,6 +99,12 @@ export function createCaptionApi(loader) {
       for (const name of names)
         out.models[name] = captionOf(model(name), pixels, width, height, channels, topK);
       return out;
+    },
+
+    async reproduce(name, input, step) {
+      const { data, width, height, channels } = pixelsOf(await imaging(), input);
+      const text = 'description' in input ? input.description : 'an uploaded picture';
+      return reproduceStep(model(name).caption(data, width, height, channels, {}), step, name, text);
     },
   };
 }

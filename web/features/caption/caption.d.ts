@@ -46,4 +46,6 @@ export interface CaptionApi {
   loadModel(name: string, bytes: ArrayBuffer): Promise<import('../../../wasm/image/imaging').ImageModelInfo>;
   /** The same input through each named model (loaded before). */
   caption(names: string[], input: CaptionInput, options?: { topK?: number }): Promise<Captions>;
+  /** Step `step` of `input` through the model `name` as a Python file that recomputes it with NumPy. */
+  reproduce(name: string, input: CaptionInput, step: number): Promise<string>;
 }

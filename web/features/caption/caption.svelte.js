@@ -112,6 +112,8 @@ export const {
   open: openCaption,
   /** Shows a scenes model trained in the Train view (its .safetensors bytes) instead of a shipped one. */
   openTrained: openTrainedScene,
+  /** The step shown as the engine's Python file that recomputes it with NumPy. */
+  stepPython,
 } = engine;
 
 // The centre of an object of this size, kept where its box stays inside the image (the engine

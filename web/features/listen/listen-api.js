@@ -6,7 +6,7 @@
 // Every answer is plain data: the utterance (frames, letter spans, the rendered sound) and, per
 // model, its encoder states and one step record per letter written.
 import * as Comlink from 'comlink';
-import { moduleModels } from '../../shared/engine/module-worker.js';
+import { moduleModels, reproduceStep } from '../../shared/engine/module-worker.js';
 
 /**
  * The Worker's API over the module `loader` starts (null: the build has none, and every call says so).
@@ -67,6 +67,11 @@ export function createListenApi(loader) {
       };
       for (const name of names) out.models[name] = transcribe(model(name), utterance, topK);
       return Comlink.transfer(out, [pcm.buffer]);
+    },
+
+    async reproduce(name, input, step) {
+      const utterance = (await audio()).synthesize(input);
+      return reproduceStep(model(name).listen(utterance.frames, {}), step, name, utterance.text);
     },
   };
 }

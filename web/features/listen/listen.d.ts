@@ -51,4 +51,6 @@ export interface ListenApi {
   loadModel(name: string, bytes: ArrayBuffer): Promise<AudioModelInfo>;
   /** The utterance of `input` through each named model (loaded before). */
   listen(names: string[], input: UtteranceInput, options?: { topK?: number }): Promise<Listening>;
+  /** Step `step` of `input` through the model `name` as a Python file that recomputes it with NumPy. */
+  reproduce(name: string, input: UtteranceInput, step: number): Promise<string>;
 }

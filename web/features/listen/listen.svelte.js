@@ -93,6 +93,8 @@ export const {
   open: openListen,
   /** Shows a speech model trained in the Train view (its .safetensors bytes) instead of a shipped one. */
   openTrained: openTrainedSpeech,
+  /** The step shown as the engine's Python file that recomputes it with NumPy. */
+  stepPython,
 } = engine;
 
 /** Sets what to say (any of phrase, seed, rate, noise) and asks the engine again. */

@@ -130,3 +130,10 @@ export async function exportSelfAttentionJson() {
   if (selfAttention.status !== 'ready') throw new Error('there is no self-attention to export');
   return engineApi().selfAttentionJson(selfAttention.name, selfAttention.input);
 }
+
+/** The row shown (layer, head, query token) as the engine's Python file that recomputes it with NumPy. */
+export async function exportSelfAttentionPython() {
+  if (selfAttention.status !== 'ready') throw new Error('there is no self-attention to export');
+  const { name, input, layer, head, token } = selfAttention;
+  return engineApi().selfAttentionPython(name, input, layer, head, token);
+}

@@ -203,12 +203,25 @@ export function createEngineApi(load, loadDecoderModule = null) {
       }
     },
 
+    // One self-attention row as the engine's Python file (the Self-attention view's export).
+    async selfAttentionPython(name, text, layer, head, query) {
+      const s = model(name).decode(text, { topK: 1 });
+      try {
+        return s.reproduceSelfAttention(layer, head, query, name, text);
+      } finally {
+        s.delete();
+      }
+    },
+
     // whatIfs: the decode's form ({masks, unmasks, pins, temperatures}); every beam at step i gets step i's.
     async beam(id, k, whatIfs) {
       return session(id).beam(k, whatIfs);
     },
     async exportJson(id) {
       return session(id).exportJson();
+    },
+    async reproduce(id, step, name, input) {
+      return session(id).reproduce(step, name, input);
     },
   };
 }

@@ -103,8 +103,18 @@ export interface EngineApi {
   selfAttention(name: string, text: string): Promise<SelfAttentionAnswer>;
   /** The engine's trace JSON of `text` through the model `name`, a transformer's layers under "encoder". */
   selfAttentionJson(name: string, text: string): Promise<string>;
+  /** The query `query` of head `head` in layer `layer` of `text` as a Python file (session.reproduceSelfAttention). */
+  selfAttentionPython(
+    name: string,
+    text: string,
+    layer: number,
+    head: number,
+    query: number,
+  ): Promise<string>;
   /** Beam search of width k over a kept session's input, with what-ifs in the decode's form. */
   beam(session: SessionId, k: number, whatIfs?: BeamWhatIfs): Promise<BeamResult>;
   /** The kept session's trace as JSON (session.exportJson()). */
   exportJson(session: SessionId): Promise<string>;
+  /** Step `step` of the kept session as a Python file that recomputes it with NumPy (session.reproduce()). */
+  reproduce(session: SessionId, step: number, name: string, input: string): Promise<string>;
 }

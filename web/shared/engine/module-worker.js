@@ -53,3 +53,20 @@ export function moduleModels(loader, missing, open) {
     },
   };
 }
+
+/**
+ * Step `step` (from 0) of a new session as the engine's Python file (session.reproduce): the
+ * session decodes greedily up to that step, as the page's answer did, and is deleted.
+ * @param {import('../../../wasm/playground').DecodingSession & { delete(): void }} session
+ * @param {number} step
+ * @param {string} name the model's, for the file's header
+ * @param {string} input what the page calls the input
+ */
+export function reproduceStep(session, step, name, input) {
+  try {
+    for (let i = 0; i <= step && !session.done(); i++) session.step();
+    return session.reproduce(step, name, input);
+  } finally {
+    session.delete();
+  }
+}

@@ -89,6 +89,20 @@ export const exportFile = (id, label, make) => ({
 });
 
 /**
+ * "Reproduce this step": the engine's Python file of the step shown, which recomputes its score,
+ * softmax and context with NumPy and prints the page's numbers beside its own.
+ * @param {() => string} name the file's name without ".py"
+ * @param {() => Promise<string>} script the engine's text of it
+ * @returns {ExportFile}
+ */
+export const pythonFile = (name, script) =>
+  exportFile(
+    'python',
+    () => 'Python (NumPy)',
+    async () => ({ data: await script(), name: `${name()}.py`, type: 'text/x-python' }),
+  );
+
+/**
  * The downloads of a view's data (JSON, CSV) and of a picture it draws (SVG, and a PNG drawn from
  * it), named `${stem}.…`.
  * @param {{ stem: () => string, json?: { label: () => string, data: () => Promise<string> | string,

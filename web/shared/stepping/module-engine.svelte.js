@@ -276,5 +276,27 @@ export function moduleEngine(state, stepper, view) {
     if (on) request();
   }
 
-  return { modelName, currentName, currentResult, open, request, openTrained, setScore, setCompare };
+  /**
+   * The step shown of the model shown as the engine's Python file that recomputes it with NumPy:
+   * the Worker's `reproduce(name, input, step)` decodes the input shown again up to that step.
+   */
+  async function stepPython() {
+    const result = currentResult();
+    if (!remote || state.run !== 'ready' || !result?.steps.length)
+      throw new Error('there is no step to export');
+    const step = Math.min(stepper.step, result.steps.length - 1);
+    return /** @type {Promise<string>} */ (remote.reproduce(currentName(), view.question().input, step));
+  }
+
+  return {
+    modelName,
+    currentName,
+    currentResult,
+    open,
+    request,
+    openTrained,
+    setScore,
+    setCompare,
+    stepPython,
+  };
 }

@@ -246,3 +246,13 @@ export async function exportTraceJson() {
   if (decode.session === null) throw new Error('there is no decode to export');
   return engineApi().exportJson(decode.session);
 }
+
+/** Step `step` (from 0) of the current decode as the engine's Python file that recomputes it with NumPy. */
+export async function exportStepPython(step) {
+  if (decode.session === null) throw new Error('there is no decode to export');
+  return engineApi().reproduce(decode.session, step, decode.name, decode.input);
+}
+
+/** Whether the decode's steps have one alignment a script can reproduce: a GRU decoder with attention. */
+export const reproducible = () =>
+  decode.steps[0]?.contextFrom === 'weights' && decode.steps[0]?.decoder === 'gru';

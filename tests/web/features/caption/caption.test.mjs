@@ -7,6 +7,7 @@ import { after, describe, test } from 'node:test';
 
 import { installBrowser, installWorkers, load, loadPageStates } from '../../support/page.mjs';
 import { loadImaging, readModel } from '../../../js/load-imaging.mjs';
+import { runPython } from '../../../js/run-python.mjs';
 
 await installBrowser();
 after(await installWorkers());
@@ -43,6 +44,13 @@ describe('the engine’s captions', () => {
     model.delete();
     assert.equal(stepper.step, 1);
     assert.match(linkHash(), /&cap=dot&cstep=1&scene=circle\.red\.large\.10\.12$/);
+
+    // the step shown as the module's NumPy script, which agrees with the module's numbers
+    const script = await captionState.stepPython();
+    assert.match(script, /^# Model scenes-dot-bahdanau, input "large red circle at 10,12"\.$/m);
+    assert.match(script, new RegExp(`^# Step i = 2 of the output \\(it took "${steps[1].token}"\\)`, 'm'));
+    const run = runPython(script);
+    assert.equal(run.status, 0, run.output);
   });
 
   test('an object moved or edited stays inside the image and is captioned again', async () => {

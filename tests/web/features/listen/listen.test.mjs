@@ -7,6 +7,7 @@ import { after, describe, test } from 'node:test';
 
 import { installBrowser, installWorkers, load, loadPageStates } from '../../support/page.mjs';
 import { loadAudio, readModel } from '../../../js/load-audio.mjs';
+import { runPython } from '../../../js/run-python.mjs';
 
 await installBrowser();
 after(await installWorkers());
@@ -49,6 +50,15 @@ describe('what the engine hears', () => {
       linkHash(),
       '#view=listen&lang=en&lsc=location&lcmp=0&say=a+woodchuck+could+chuck+wood&lseed=7&lrate=1.5&lnoise=0.3',
     );
+
+    // the letter shown (the third) as the module's NumPy script, which agrees with the module's numbers
+    stepper.goTo(2);
+    const script = await listenState.stepPython();
+    assert.match(script, /^# Model speech-location-bahdanau, input "a woodchuck could chuck wood"\.$/m);
+    assert.match(script, /^# Step i = 3 of the output .*score function location\.$/m);
+    const run = runPython(script);
+    assert.equal(run.status, 0, run.output);
+    stepper.goTo(0);
   });
 
   test('a word outside the lexicon is the engine’s coded error; saying it right hears again', async () => {
