@@ -11,7 +11,8 @@ import { formatNumber } from '../../web/shared/lib/format.js';
 import { exampleQuery, exampleTokens } from '../../web/features/sandbox/example.js';
 import { STOPS } from '../../web/features/tour/stops.js';
 import { urlSettled } from './browser.mjs';
-import { ap, model } from './engine.mjs';
+import { ap, model, modelFile } from './engine.mjs';
+import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { useBrowser } from './fixture.mjs';
 
 const SENTENCE = 'tom chase jerry';
@@ -53,7 +54,7 @@ function attentionFacts(name) {
   return { facts, index: i, next };
 }
 
-before(() => {
+before(async () => {
   const fixed = decodeWith('zh-none-bahdanau', SENTENCE);
   expected.fixed = { output: fixed.outputText };
   close(fixed);
@@ -93,6 +94,34 @@ before(() => {
     head: 1,
   };
   close(self);
+  // each Transformer head's cross-attention against Bahdanau's alignment, by the engine's measure
+  const T = await loadTrainer();
+  const transformer = T.Model.load(modelFile('zh-transformer'));
+  const crossSession = transformer.decode(SENTENCE);
+  const crossSteps = crossSession.run();
+  crossSession.delete();
+  transformer.delete();
+  const bahdanau = decodeWith('zh-additive-bahdanau', SENTENCE);
+  const alignment = bahdanau.steps.map((s) => s.weights);
+  close(bahdanau);
+  const [layers, heads, sources] = crossSteps[0].crossWeights.shape;
+  const distances = [];
+  for (let l = 0; l < layers; l++)
+    for (let h = 0; h < heads; h++) {
+      const at = (l * heads + h) * sources;
+      const rows = crossSteps.map((s) => s.crossWeights.data.slice(at, at + sources));
+      distances.push({ l, h, d: ap.weightDifference(alignment, rows).meanDistance });
+    }
+  const near = distances.reduce((x, y) => (y.d < x.d ? y : x));
+  const far = distances.reduce((x, y) => (y.d > x.d ? y : x));
+  expected.bridge = {
+    layer: near.l + 1,
+    head: near.h + 1,
+    d: formatNumber(near.d),
+    farLayer: far.l + 1,
+    farHead: far.h + 1,
+    far: formatNumber(far.d),
+  };
   const greedy = decodeWith('zh-additive-bahdanau', SENTENCE);
   const beam = greedy.session.beam(3);
   const byId = new Map(beam.nodes.map((node) => [node.id, node.token]));

@@ -100,7 +100,7 @@ export function stopStep(stop, live) {
 /**
  * The parameters of stop `id`'s text, or null.
  * @param {string} id
- * @param {any} live {decode, compare, sandbox, selfAttention, beam, lengthView, input, beamWidth,
+ * @param {any} live {decode, compare, headDiffs, sandbox, selfAttention, beam, lengthView, input, beamWidth,
  *   listSeparator, step (the decode's step shown, from 0)}
  */
 export function stopFacts(id, live) {
@@ -157,6 +157,29 @@ export function stopFacts(id, live) {
       weight: formatNumber(row[j]),
       layer: sa.layer + 1,
       head: sa.head + 1,
+    };
+  }
+  if (id === 'bridge') {
+    // the heads' distances from Bahdanau's alignment, as Compare holds them for this input
+    const [reference, name] = ['zh-additive-bahdanau', 'zh-transformer'];
+    const [a, b] = [live.compare[reference], live.compare[name]];
+    const known = live.headDiffs?.[name];
+    if (!a || !b || !comparedAs(a.key, reference, input) || !comparedAs(b.key, name, input)) return null;
+    if (!known?.heads || known.key !== `${a.key}|${b.key}`) return null;
+    const heads = known.heads.flatMap((row, l) =>
+      row.flatMap((d, h) => (d ? [{ l, h, d: d.meanDistance }] : [])),
+    );
+    if (!heads.length) return null;
+    // the first of equals, as Compare marks it
+    const near = heads.reduce((x, y) => (y.d < x.d ? y : x));
+    const far = heads.reduce((x, y) => (y.d > x.d ? y : x));
+    return {
+      layer: near.l + 1,
+      head: near.h + 1,
+      d: formatNumber(near.d),
+      farLayer: far.l + 1,
+      farHead: far.h + 1,
+      far: formatNumber(far.d),
     };
   }
   if (id === 'beam') {

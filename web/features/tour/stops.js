@@ -62,6 +62,12 @@ export const STOPS = [
     spot: '[data-testid=sa-lines]',
   },
   {
+    // the Transformer decoder's cross-attention beside Bahdanau's alignment, head by head
+    id: 'bridge',
+    link: { view: 'compare', task: 'zh', model: 'additive-bahdanau', input: SENTENCE },
+    spot: '[data-testid=bahdanau-transformer]',
+  },
+  {
     id: 'beam',
     link: { view: 'beam', task: 'zh', model: 'additive-bahdanau', input: SENTENCE, k: '3' },
     spot: '[data-testid=beam-tree]',

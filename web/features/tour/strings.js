@@ -60,6 +60,12 @@ export default {
     'self.fact':
       'In layer {layer}, head {head}, the query of “{token}” gives the largest weight, {weight}, to “{word}”.',
 
+    'bridge.title': 'From Bahdanau to the Transformer',
+    'bridge.lead':
+      'The Transformer keeps the three stages and changes what goes into them. Bahdanau’s query is the previous decoder state sᵢ₋₁; a head’s is xᵢW_q, a projection of what the decoder has written. Bahdanau’s keys and values are the encoder states hⱼ themselves; a head’s are hⱼW_k and hⱼW_v. The small network vᵀ tanh(W s + U h) becomes the dot product q·k/√d_h, and one alignment becomes one per layer and head. The marked card sets each head of the Transformer decoder beside Bahdanau’s alignment, with how far apart they are.',
+    'bridge.fact':
+      'On this sentence the head nearest Bahdanau’s alignment is layer {layer} · head {head}, at a distance of {d}; the farthest is layer {farLayer} · head {farHead}, at {far}.',
+
     'beam.title': 'Beam search',
     'beam.lead':
       'Greedy decoding keeps only the most probable token at each step. Beam search keeps the k best partial translations, extends each of them, and ranks the finished ones by their log probability per token; the tree shows every hypothesis it kept.',
@@ -119,6 +125,12 @@ export default {
     'self.lead':
       '在 Transformer 编码器里，查询、键和值都来自同一句话：“tom chase jerry” 的每个词都对这句话的每个词做注意力，每一层、每个头都是如此。点击别的词或头，可以看它的查询与每个键的比较。',
     'self.fact': '在第 {layer} 层第 {head} 个头中，“{token}” 的查询把最大的权重 {weight} 给了 “{word}”。',
+
+    'bridge.title': '从 Bahdanau 到 Transformer',
+    'bridge.lead':
+      'Transformer 保留了三个阶段，改变的是送进去的东西。Bahdanau 的查询是上一步的解码器状态 sᵢ₋₁；一个头的查询是 xᵢW_q，即解码器已写出内容的投影。Bahdanau 的键和值就是编码器状态 hⱼ 本身；一个头的键和值是 hⱼW_k 和 hⱼW_v。小网络 vᵀ tanh(W s + U h) 变成了点积 q·k/√d_h，一份对齐变成了每层每个头各一份。标出的卡片把 Transformer 解码器的每个头放在 Bahdanau 的对齐旁边，并给出二者相距多远。',
+    'bridge.fact':
+      '在这句话上，与 Bahdanau 的对齐最接近的是第 {layer} 层 · 第 {head} 头，距离 {d}；最远的是第 {farLayer} 层 · 第 {farHead} 头，距离 {far}。',
 
     'beam.title': '束搜索',
     'beam.lead':

@@ -30,7 +30,7 @@ describe('the tour’s stops', () => {
   test('about eight, in the articles’ order, each with its own id', () => {
     assert.deepEqual(
       STOPS.map((s) => s.id),
-      ['fixed', 'length', 'stages', 'compare', 'styles', 'sandbox', 'self', 'beam'],
+      ['fixed', 'length', 'stages', 'compare', 'styles', 'sandbox', 'self', 'bridge', 'beam'],
     );
   });
 
@@ -92,10 +92,10 @@ describe('the tour’s stops', () => {
     // a link copied inside the tour holds the whole state already: the stop does not reset it
     readLink('#view=decode&task=dates&tour=3');
     assert.equal(choice.task, 'dates');
-    const notes = readLink('#view=decode&tour=9');
+    const notes = readLink('#view=decode&tour=10');
     assert.equal(tour.open, false);
     assert.deepEqual(notes.map(String), [
-      'There is no tour stop “9” (the stops are 1 to 8); the tour stays closed.',
+      'There is no tour stop “10” (the stops are 1 to 9); the tour stays closed.',
     ]);
   });
 
@@ -123,7 +123,7 @@ describe('the tour’s stops', () => {
     assert.equal(linkedStop('#view=decode&tour=8&lang=zh'), 7);
     assert.equal(linkedStop('#view=decode'), null);
     assert.equal(linkedStop(''), null);
-    for (const bad of ['0', '9', '-1', 'x', '', '3.5', '1e1', '0003'])
+    for (const bad of ['0', '10', '-1', 'x', '', '3.5', '1e1', '0003'])
       assert.ok(Number.isNaN(linkedStop(`#tour=${bad}`)), bad);
   });
 });
@@ -220,6 +220,45 @@ describe('the numbers a stop cites', () => {
       layer: 2,
       head: 2,
     });
+  });
+
+  test('from Bahdanau to the Transformer: the nearest and the farthest head, for this input only', () => {
+    const keyOf = (name, input = 'tom chase jerry') => JSON.stringify([name, input, []]);
+    const compare = {
+      'zh-additive-bahdanau': { status: 'ready', key: keyOf('zh-additive-bahdanau') },
+      'zh-transformer': { status: 'ready', key: keyOf('zh-transformer') },
+    };
+    const d = (meanDistance) => ({ meanDistance });
+    // layer 2, head 1 is nearest; two heads share the largest distance: the first of them is cited
+    const heads = [
+      [d(0.5), d(0.75), null],
+      [d(0.25), d(0.5), d(0.75)],
+    ];
+    const headDiffs = {
+      'zh-transformer': { key: `${keyOf('zh-additive-bahdanau')}|${keyOf('zh-transformer')}`, heads },
+    };
+    const live = { compare, headDiffs, input: 'tom chase jerry' };
+    assert.deepEqual(stopFacts('bridge', live), {
+      layer: 2,
+      head: 1,
+      d: formatNumber(0.25),
+      farLayer: 1,
+      farHead: 2,
+      far: formatNumber(0.75),
+    });
+    // distances of another input, or not computed yet, are not cited
+    assert.equal(stopFacts('bridge', { ...live, input: 'tom chased jerry' }), null);
+    assert.equal(
+      stopFacts('bridge', {
+        ...live,
+        headDiffs: { 'zh-transformer': { ...headDiffs['zh-transformer'], heads: null } },
+      }),
+      null,
+    );
+    assert.equal(
+      stopFacts('bridge', { ...live, headDiffs: { 'zh-transformer': { key: 'older', heads } } }),
+      null,
+    );
   });
 
   test('beam search: the best beam’s words without the end token, its score and the greedy output', () => {
