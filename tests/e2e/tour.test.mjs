@@ -104,9 +104,9 @@ before(async () => {
   const bahdanau = decodeWith('zh-additive-bahdanau', SENTENCE);
   const alignment = bahdanau.steps.map((s) => s.weights);
   close(bahdanau);
-  const [layers, heads, sources] = crossSteps[0].crossWeights.shape;
+  const [crossLayers, heads, sources] = crossSteps[0].crossWeights.shape;
   const distances = [];
-  for (let l = 0; l < layers; l++)
+  for (let l = 0; l < crossLayers; l++)
     for (let h = 0; h < heads; h++) {
       const at = (l * heads + h) * sources;
       const rows = crossSteps.map((s) => s.crossWeights.data.slice(at, at + sources));
