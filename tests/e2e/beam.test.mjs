@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 
+import { formatNumber } from '../../web/shared/lib/format.js';
 import { pageScreenshot, urlSettled } from './browser.mjs';
 import { clippedInFile, download, hashOf, heatmapValues, PNG_SIGNATURE } from './decode-view.mjs';
 import { decodeReference as reference, model } from './engine.mjs';
@@ -29,6 +30,17 @@ test('the beams and their scores are the API’s; a selected beam shows its atte
     els.map((e) => Number(e.dataset.value)),
   );
   assert.deepEqual(scores, expected.beam.scores);
+  // beside each, the total the tree shows and the tokens it is divided by: the engine's nodes
+  const totals = await page.$$eval('[data-testid$="-total"]', (els) =>
+    els.map((e) => [Number(e.dataset.value), Number(e.dataset.tokens), e.textContent]),
+  );
+  assert.deepEqual(
+    totals,
+    expected.beam.beams.map((path) => {
+      const last = expected.beam.nodes.find((n) => n.id === path[path.length - 1]);
+      return [last.totalLogProb, path.length, `= ${formatNumber(last.totalLogProb)} / ${path.length}`];
+    }),
+  );
   const b = expected.beam.beams.length > 1 ? 1 : 0;
   await page.click(`[data-testid=beam-${b}]`);
   const path = expected.beam.beams[b].map((id) => expected.beam.nodes.find((n) => n.id === id));
