@@ -1111,10 +1111,20 @@ describe('what-ifs', () => {
     assert.equal(expected[1].weights[2], 0);
     assert.match(await page.textContent('[data-testid=weights-panel-mark]'), /masked: “jerry”/);
     assert.match(await page.getAttribute('[data-testid=source-2]', 'class'), /masked/);
+    // why the decoder can still write a word it no longer looks at, with the engine's p
+    const taken = expected[1].top.find((t) => t.token === expected[1].token);
+    if (expected[1].token !== '</s>' && taken)
+      assert.match(
+        await page.textContent('[data-testid=whatif-still-writes]'),
+        new RegExp(
+          `With “jerry” masked this step still writes ${expected[1].token} \\(p ${formatNumber(taken.prob)}\\)`,
+        ),
+      );
     // Step 1 is before the mask: the model's own.
     await goToStep(0);
     await assertShows(expected[0]);
     assert.equal(await page.locator('[data-testid=weights-panel-mark]').count(), 0);
+    assert.equal(await page.locator('[data-testid=whatif-still-writes]').count(), 0);
     const last = expected.length - 1;
     await goToStep(last);
     await assertShows(expected[last]);

@@ -47,6 +47,9 @@ export default {
       'A what-if pinned this step: these are the weights it set, not the softmax of the scores (the formula is what the model would have computed). The later steps follow from them.',
     formulaTemperature: 'At τ = {tau} every term is exp((e_j − m) / τ).',
     formulaMasked: 'Masked tokens get weight 0: the softmax runs over the others.',
+    stillWrites:
+      'With {words} masked this step still writes {token} (p {p}). Masking takes a word out of the context, not out of the decoder: its state and the token before already carry much of the input, and attention is one input among several.',
+    listSeparator: ', ',
     formulaMark: '{mark}.',
     linkBadItems:
       'Some what-ifs in the link are not of the form m2@3, u2@5, p1@4, p1/3/0@4, t0.5@2, hm1.2.0@3, hp1.2.0@4 or ho1.2@3 ({items}); the others are kept.',
@@ -109,6 +112,9 @@ export default {
       '这一步被假如固定了：这些是它设定的权重，不是得分的 softmax（公式是模型本来会算的）。后面的步骤从它们继续。',
     formulaTemperature: '在 τ = {tau} 时，每一项都是 exp((e_j − m) / τ)。',
     formulaMasked: '被屏蔽的词元权重为 0：softmax 只在其余词元上计算。',
+    stillWrites:
+      '屏蔽了 {words}，这一步仍然写出 {token}（p {p}）。屏蔽只是把词从上下文中拿走，并没有从解码器中拿走：它的状态和上一个词元已经带有输入的大部分信息，注意力只是几路输入之一。',
+    listSeparator: '、',
     formulaMark: '{mark}。',
     linkBadItems:
       '链接里有些假如不是 m2@3、u2@5、p1@4、p1/3/0@4、t0.5@2、hm1.2.0@3、hp1.2.0@4 或 ho1.2@3 的形式（{items}）；其余的保留。',
