@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 
+import decodeDict from '../../web/features/decode/strings.js';
 import { formatNumber, showToken as show } from '../../web/shared/lib/format.js';
 import { readSafetensors } from '../js/reference.mjs';
 import { runPython } from '../js/run-python.mjs';
@@ -809,6 +810,8 @@ describe('the numbers explained', () => {
     await page.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=heatmap] rect.cell').length > 0);
     assert.equal(await rowsShown(), 2, 'steps 1 and 2 only');
+    // the rows are weights, not word alignments: said where the learner reads them
+    assert.equal(await page.textContent('[data-testid=alignment-soft]'), decodeDict.en.alignmentSoft);
     assert.equal(Number(await box.getAttribute('data-min')), after(2).minProb);
     assert.equal(
       await page.locator('[data-testid=confidence-low]').count(),

@@ -34,6 +34,8 @@ export default {
     forced: 'forced',
     clickToForce: 'Click another token to force it: the later steps follow from it.',
     alignmentTitle: 'Alignment of the whole decode',
+    alignmentSoft:
+      'Each row is one step’s weights over the source. They are soft, not word alignments: a step may put most of its weight on a neighbouring word and still write the right one, since the decoder’s state carries what it has read.',
     heatmapTitle: '{model}: output × input',
     contextHintA: 'The encoder states h',
     contextHintB: ' mixed by the weights: what the decoder reads this step.',
@@ -114,6 +116,8 @@ export default {
     forced: '强制',
     clickToForce: '点击另一个词元来强制选择它：之后的步骤从它继续。',
     alignmentTitle: '整个解码过程的对齐',
+    alignmentSoft:
+      '每一行是一步在源序列上的权重。它们是软的，不是词与词的对齐：一步可以把大部分权重放在相邻的词上，照样写出正确的词，因为解码器的状态里带着它已读到的内容。',
     heatmapTitle: '{model}：输出 × 输入',
     contextHintA: '编码器状态 h',
     contextHintB: ' 按权重加权求和：这就是解码器这一步读到的内容。',
