@@ -213,9 +213,16 @@ describe('the utterance and the trace', () => {
       model.delete();
       await open(page, listenHash(SAY, { lsc: 'additive', lcmp: '0' }));
       await waitForUtterance(page, SAY, 0, MODEL);
+      const transcript = page.locator('[data-testid=listen-transcript]');
       for (let i = 0; i < steps.length; i++) {
         if (i > 0) await page.locator('body').press('ArrowRight');
         await waitForUtterance(page, SAY, i, MODEL);
+        // the whole transcript only at the last letter (or when asked for), as Decode's output
+        assert.equal(
+          await transcript.count(),
+          i === steps.length - 1 ? 1 : 0,
+          `transcript at letter ${i + 1}`,
+        );
         const shown = await page.evaluate(() => ({
           overlay: document.querySelector('[data-testid=listen-spectrogram]')?.getAttribute('data-weights'),
           weights: document.querySelector('[data-testid=listen-weights]')?.getAttribute('data-values'),

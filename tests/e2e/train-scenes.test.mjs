@@ -53,7 +53,11 @@ test(`${RUNS.scenesAdditive.steps} steps of scenes train, the heatmap is words Ã
   await pageScreenshot(page, 'train-scenes-1440');
 
   await page.click('[data-testid=run-additive-final-caption]');
-  await page.waitForSelector('[data-testid=caption-text]', { timeout: 60_000 });
+  // at the first word the whole caption is still to come: shown on request, as Decode's output
+  await page.waitForSelector('[data-testid=caption-text-reveal]', { timeout: 60_000 });
+  assert.equal(await page.locator('[data-testid=caption-text]').count(), 0);
+  await page.click('[data-testid=caption-text-reveal]');
+  await page.waitForSelector('[data-testid=caption-text]');
   const figures = await page.locator('[data-testid=caption-figures]').textContent();
   const want = golden.scenesAdditive;
   assert.ok(figures?.includes(`held-out exact match ${percent(want.heldoutExactMatch)}`), figures ?? '');

@@ -18,6 +18,7 @@ export default {
     caption: 'Caption',
     moreWords: '{n} more words',
     moreWord: '1 more word',
+    showWhole: 'Show the whole caption now (the words still to come)',
     whole: 'The whole caption:',
     cutAtLimit:
       'Cut at the length limit: the engine stops a caption after {n} words (this model’s longest caption, {max}, and one for the end mark), and the model had not ended it.',
@@ -133,6 +134,7 @@ export default {
     caption: '描述',
     moreWords: '还有 {n} 个词',
     moreWord: '还有 1 个词',
+    showWhole: '现在就显示完整的描述（包括还没走到的词）',
     whole: '完整的描述：',
     cutAtLimit:
       '在长度上限处截断：引擎在 {n} 个词之后停止生成描述（这个模型最长的描述 {max} 个词，再加一个结束标记的位置），而模型还没有结束它。',
