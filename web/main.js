@@ -6,7 +6,7 @@ import 'katex/dist/katex.min.css';
 import './fonts/fonts.css';
 import './shared/styles.css';
 import App from './App.svelte';
-import { readSavedStop } from './features/tour/tour.svelte.js';
+import { readSavedStop, readWelcome } from './features/tour/tour.svelte.js';
 import { loadEngine } from './shared/engine/engine.svelte.js';
 import { dropPendingLink, flushLink, openLink } from './shared/link/link.svelte.js';
 import { readSaved } from './shared/models/trained.svelte.js';
@@ -34,6 +34,7 @@ installPlatform({
 // (and the first model, which the first view asks for as it mounts) overlap with building it.
 void loadEngine();
 readSavedStop();
+readWelcome(location.hash.replace(/^#/, '') === '');
 openLink(location.hash, {
   replace: (hash) => history.replaceState(null, '', hash),
   current: () => location.hash,

@@ -217,6 +217,23 @@ async function checkStop(page, index, lang) {
 }
 
 describe('the guided tour', () => {
+  test('a first visit points to the tour above Decode; starting it answers the welcome for good', async () => {
+    const page = await newPage();
+    await page.goto(`${fx.url}`);
+    const welcome = page.locator('[data-testid=welcome]');
+    await welcome.waitFor();
+    assert.match(await welcome.innerText(), new RegExp(`${STOPS.length} stops on “tom chase jerry”`));
+    await page.click('[data-testid=welcome-start]');
+    await checkStop(page, 0, 'en');
+    assert.equal(await welcome.count(), 0);
+    // a plain address again, in the same browser: no welcome, the masthead resumes instead
+    await page.goto('about:blank');
+    await page.goto(`${fx.url}`);
+    await page.locator('[data-testid=engine-status] [data-testid=isa]').waitFor();
+    assert.equal(await welcome.count(), 0);
+    assert.equal(await page.locator('[data-testid=tour-start]').innerText(), 'Resume the tour at stop 1');
+  });
+
   test('leaving keeps the stop’s state to explore; the masthead resumes there, after a reload too', async () => {
     const page = await newPage();
     await page.goto(`${fx.url}#tour=3&lang=en`);

@@ -3,6 +3,11 @@
 export default {
   en: {
     start: 'Guided tour',
+    welcomeTitle: 'New here?',
+    welcomeText:
+      'The guided tour takes the ideas in order, in {n} stops on “tom chase jerry”: from a decoder with one fixed vector to the three stages of attention, and on to the Transformer. Every number it cites is the live model’s.',
+    welcomeStart: 'Start the guided tour',
+    welcomeDismiss: 'Not now',
     resume: 'Resume the tour at stop {n}',
     region: 'Guided tour',
     counter: 'Stop {n} of {total}',
@@ -73,6 +78,11 @@ export default {
   },
   zh: {
     start: '导览',
+    welcomeTitle: '第一次来？',
+    welcomeText:
+      '导览按顺序讲这些概念，共 {n} 站，都以 “tom chase jerry” 为例：从只有一个固定向量的解码器，到注意力的三个阶段，再到 Transformer。它引用的每个数字都来自正在运行的模型。',
+    welcomeStart: '开始导览',
+    welcomeDismiss: '以后再说',
     resume: '从第 {n} 站继续导览',
     region: '导览',
     counter: '第 {n} 站，共 {total} 站',

@@ -37,6 +37,8 @@ function saveStop(n) {
 
 export const tour = $state({
   open: false,
+  /** a first visit (no link, no tour begun, the welcome not dismissed): Decode points to the tour */
+  welcome: false,
   /** the stop shown, from 0 */
   stop: 0,
   /** the stop to resume at, -1 for none */
@@ -50,6 +52,38 @@ export const tour = $state({
 /** The stop to resume at, from this browser's storage (main.js, once the platform is installed). */
 export function readSavedStop() {
   if (!tour.open) tour.last = savedStop();
+}
+
+// Set once the welcome was answered (the tour started, or "not now"): it is not shown again.
+const WELCOMED = 'apg-welcomed';
+
+/**
+ * Whether to point a newcomer to the tour: on a first visit, i.e. the page opened without a link
+ * (`plain`), in a browser that has neither begun the tour nor answered the welcome before.
+ * @param {boolean} plain the page's address has no state in its hash
+ */
+export function readWelcome(plain) {
+  tour.welcome = plain && !welcomed() && savedStop() < 0 && !tour.open;
+}
+
+/** Whether this browser answered the welcome; true where storage is refused (no way to remember "not now"). */
+function welcomed() {
+  try {
+    const storage = platform.storage;
+    return !storage || storage.getItem(WELCOMED) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/** The welcome answered: hidden, and not shown again in this browser. */
+export function dismissWelcome() {
+  tour.welcome = false;
+  try {
+    platform.storage?.setItem(WELCOMED, '1');
+  } catch {
+    // as above
+  }
 }
 
 export const stopCount = STOPS.length;
@@ -94,6 +128,7 @@ function apply(index) {
 
 /** Opens the tour at stop `index` (from 0) and sets the page to it. */
 export function goToStop(index) {
+  if (tour.welcome) dismissWelcome();
   const n = Math.max(0, Math.min(index, STOPS.length - 1));
   Object.assign(tour, { open: true, stop: n, last: n });
   saveStop(n);

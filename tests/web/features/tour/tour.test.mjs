@@ -27,7 +27,7 @@ const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
 const CJK = /[\u3400-\u9fff]/;
 
 describe('the tour’s stops', () => {
-  test('about eight, in the articles’ order, each with its own id', () => {
+  test('nine, in the articles’ order, each with its own id', () => {
     assert.deepEqual(
       STOPS.map((s) => s.id),
       ['fixed', 'length', 'stages', 'compare', 'styles', 'sandbox', 'self', 'bridge', 'beam'],
@@ -97,6 +97,41 @@ describe('the tour’s stops', () => {
     assert.deepEqual(notes.map(String), [
       'There is no tour stop “10” (the stops are 1 to 9); the tour stays closed.',
     ]);
+  });
+
+  test('a first visit is pointed to the tour until it is started or dismissed, and only then', () => {
+    const { readWelcome, dismissWelcome } = page.tour;
+    stored.delete('apg-welcomed');
+    finishTour();
+    readWelcome(true);
+    assert.equal(tour.welcome, true);
+    // a link is no first visit
+    readWelcome(false);
+    assert.equal(tour.welcome, false);
+    // starting the tour answers it, for good
+    readWelcome(true);
+    goToStop(0);
+    assert.equal(tour.welcome, false);
+    leaveTour();
+    finishTour();
+    readWelcome(true);
+    assert.equal(tour.welcome, false);
+    // as does "not now"
+    stored.delete('apg-welcomed');
+    readWelcome(true);
+    assert.equal(tour.welcome, true);
+    dismissWelcome();
+    assert.equal(stored.get('apg-welcomed'), '1');
+    readWelcome(true);
+    assert.equal(tour.welcome, false);
+    // a tour begun earlier (a stop to resume) is no first visit either
+    stored.delete('apg-welcomed');
+    goToStop(3);
+    leaveTour();
+    stored.delete('apg-welcomed');
+    readWelcome(true);
+    assert.equal(tour.welcome, false);
+    finishTour();
   });
 
   test('the last stop seen is kept in this browser, to resume after a reload', () => {
