@@ -34,8 +34,9 @@ const ALLOWED = new Set(
   ).split(' '),
 );
 const SCORES = 'dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none';
+// (and a task's encoder–decoder Transformer, "zh-transformer")
 const MODEL_NAME = new RegExp(
-  `\\b((dates|zh|reverse|scenes|speech)-)?(${SCORES})(-(bahdanau|luong))?(-transformer)?\\b`,
+  `\\b(((dates|zh|reverse|scenes|speech)-)?(${SCORES})(-(bahdanau|luong))?(-transformer)?|(dates|zh|reverse)-transformer)\\b`,
   'g',
 );
 
