@@ -158,6 +158,7 @@ let address = { replace() {}, current: () => '' };
 export function openLink(hash, io) {
   opened = hash;
   address = io;
+  known = io.current();
   for (const note of readLink(hash)) noteLink(note);
 }
 
@@ -171,6 +172,11 @@ export function openLink(hash, io) {
 export const URL_DELAY = 250;
 let pending = /** @type {string | null} */ (null);
 let timer = /** @type {any} */ (0);
+// The hash as the page last read or wrote it. An address that differs from it when a write is due
+// was changed by someone else (a link followed, the address edited): its hashchange is on its way
+// (main.js then reloads from it), and the write would put the old state back over it. A timer can
+// fire between the new hash and that event, which is how a busy machine lost a followed link.
+let known = '';
 
 /** Writes the states' hash soon (an effect in App calls it: it follows every field). */
 export function syncLink() {
@@ -213,7 +219,14 @@ export function flushLink() {
   clearTimeout(timer);
   timer = 0;
   if (pending === null || viewsLoading) return;
-  if (pending !== address.current()) address.replace(pending);
+  const now = address.current();
+  if (now !== known) {
+    known = now;
+    pending = null;
+    return;
+  }
+  if (pending !== now) address.replace(pending);
+  known = address.current();
   pending = null;
 }
 
