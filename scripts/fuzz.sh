@@ -20,8 +20,10 @@ mkdir -p build/fuzz/artifacts
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
-for target in checkpoint tokenizer metadata speech whatif pairs ppm; do
-  args=(-artifact_prefix="build/fuzz/artifacts/$target-" -rss_limit_mb=2048 -timeout=20)
+# One target's run into build/fuzz/<target>.log; the verdict is printed when all are done.
+run_target() {
+  local target=$1
+  local args=(-artifact_prefix="build/fuzz/artifacts/$target-" -rss_limit_mb=2048 -timeout=20)
   [ "$target" = metadata ] && args+=(-dict=tests/fuzz/json.dict)
   [ "$target" = checkpoint ] && args+=(-max_len=1048576)
   # room for raw frames past the limit of 480 (24 floats each)
@@ -33,16 +35,32 @@ for target in checkpoint tokenizer metadata speech whatif pairs ppm; do
     # The seeds alone (regenerated above, so every smoke run checks the same inputs).
     # (pairs trains a run, ppm captions a picture and checkpoint decodes a model per input, 15-60 ms
     # each under the sanitizers: 2,000 of each took three of the smoke's four minutes)
-    runs=${FUZZ_SMOKE_RUNS:-2000}
+    local runs=${FUZZ_SMOKE_RUNS:-2000}
     case "$target" in pairs | ppm | checkpoint) runs=$((runs / 4)) ;; esac
     args+=(-runs="$runs" -seed=1 build/fuzz/seeds/$target)
   else
     mkdir -p "build/fuzz/corpus/$target"
     args+=(-max_total_time="$mode" -print_final_stats=1 "build/fuzz/corpus/$target" "build/fuzz/seeds/$target")
   fi
+  local code=0
+  "build/$preset/fuzz_$target" "${args[@]}" >"build/fuzz/$target.log" 2>&1 || code=$?
+  echo "$code" >"build/fuzz/$target.status"
+}
+
+# A target runs on one core: as many run at once as there are cores (the smoke's seven took two
+# minutes one after another on two cores, one of them idle).
+targets=(checkpoint tokenizer metadata speech whatif pairs ppm)
+jobs=$(nproc 2>/dev/null || echo 2)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  rm -f "build/fuzz/$target.status"
+  run_target "$target" &
+done
+wait
+for target in "${targets[@]}"; do
   echo "== fuzz_$target ($mode)"
   log="build/fuzz/$target.log"
-  if "build/$preset/fuzz_$target" "${args[@]}" >"$log" 2>&1; then
+  if [ "$(cat "build/fuzz/$target.status" 2>/dev/null)" = 0 ]; then
     grep -E '^(Done|#[0-9]+\s+DONE)|stat::number_of_executed_units' "$log" | tail -2 || true
   else
     status=1

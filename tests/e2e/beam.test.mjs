@@ -146,8 +146,11 @@ describe('with the decode’s what-ifs', () => {
 
   /** The beams, scores, selected beam's weights and marked nodes on the page equal `expected`. */
   async function assertShows(expected) {
+    // the search done: while the next runs, the list still holds the last one's beams
     await page.waitForFunction(
-      (n) => document.querySelectorAll('[data-testid=beams] li').length === n,
+      (n) =>
+        document.querySelectorAll('[data-testid=beams] li').length === n &&
+        document.querySelector('[data-testid=beams]')?.getAttribute('aria-busy') === 'false',
       expected.beams.length,
     );
     for (let b = 0; b < expected.beams.length; b++) {

@@ -71,9 +71,17 @@ export function useBrowser() {
     // a test may have closed it already (one context after another in a loop)
     if (entry.closed) return;
     if (entry.dirty) return entry.context.close();
-    await Promise.all(entry.context.pages().map((page) => page.close()));
-    const page = await entry.context.newPage();
-    await page.goto(`${server.url}${EMPTY}`);
+    // the test's own page goes to the empty page (the same origin, so the same renderer process):
+    // a new page would start a process of its own, for each test
+    const [kept, ...others] = entry.context.pages();
+    await Promise.all(others.map((page) => page.close()));
+    const page = kept ?? (await entry.context.newPage());
+    try {
+      await page.goto(`${server.url}${EMPTY}`, { timeout: 10_000 });
+    } catch {
+      // a page that will not leave (stalled): the context goes, and the next test gets a new one
+      return entry.context.close();
+    }
     await page.evaluate(async () => {
       localStorage.clear();
       sessionStorage.clear();
