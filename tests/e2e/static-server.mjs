@@ -47,11 +47,6 @@ export async function serveBuild() {
     response.writeHead(200, {
       'content-type': types[extname(file)] ?? 'application/octet-stream',
       'content-security-policy': headerPolicy,
-      // vite names what it builds into assets/ by a hash of the content, so a page loaded again
-      // in the same context takes them from Chromium's cache, as a user's second visit does
-      ...(path.startsWith('/assets/') || path.startsWith('assets/')
-        ? { 'cache-control': 'public, max-age=31536000, immutable' }
-        : {}),
     });
     createReadStream(file).pipe(response);
   });
