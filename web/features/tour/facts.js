@@ -4,6 +4,7 @@
 // is not there (another model, another input, still computing): the text then cites nothing.
 import { lengthSummary, percent } from '../../shared/lib/length-summary.js';
 import { formatNumber, showToken } from '../../shared/lib/format.js';
+import { extremeHeads } from '../../shared/lib/head-distances.js';
 import { SCORES } from '../../shared/lib/score-functions.js';
 
 const END = '</s>';
@@ -166,13 +167,9 @@ export function stopFacts(id, live) {
     const known = live.headDiffs?.[name];
     if (!a || !b || !comparedAs(a.key, reference, input) || !comparedAs(b.key, name, input)) return null;
     if (!known?.heads || known.key !== `${a.key}|${b.key}`) return null;
-    const heads = known.heads.flatMap((row, l) =>
-      row.flatMap((d, h) => (d ? [{ l, h, d: d.meanDistance }] : [])),
-    );
-    if (!heads.length) return null;
-    // the first of equals, as Compare marks it
-    const near = heads.reduce((x, y) => (y.d < x.d ? y : x));
-    const far = heads.reduce((x, y) => (y.d > x.d ? y : x));
+    const extremes = extremeHeads(known.heads);
+    if (!extremes) return null;
+    const { nearest: near, farthest: far } = extremes;
     return {
       layer: near.l + 1,
       head: near.h + 1,
