@@ -319,3 +319,29 @@ test('a finger’s targets on a phone: Caption’s object numbers, the model nam
   assert.ok(caption.length >= 2, JSON.stringify(caption));
   assert.deepEqual(small(caption), []);
 });
+
+test('asked for less motion, nothing on the page moves by itself; otherwise the spinner turns', async () => {
+  const page = await fx.open(hashOf({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry' }), {
+    reducedMotion: 'reduce',
+  });
+  await waitForStep(page, 'zh-additive-bahdanau', 0);
+  // the busy indicator every view shows while the engine, a model or a decode loads
+  const motion = () =>
+    page.evaluate(() => {
+      const spinner = document.createElement('span');
+      spinner.className = 'spinner';
+      document.body.append(spinner);
+      const style = getComputedStyle(spinner);
+      const found = {
+        spinner: style.animationName,
+        running: document
+          .getAnimations()
+          .map((a) => (a.effect?.target instanceof Element ? a.effect.target.className : '')),
+      };
+      spinner.remove();
+      return found;
+    });
+  assert.deepEqual(await motion(), { spinner: 'none', running: [] });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  assert.deepEqual(await motion(), { spinner: 'spin', running: ['spinner'] });
+});
