@@ -5,7 +5,8 @@
 import { scoreFunction } from '../lib/score-functions.js';
 import { modelName, ownPairs, STYLES, TASK_IDS, task as taskOf } from './tasks.js';
 import { availableModels, hasModel, selfAttentionModel } from '../engine/engine.svelte.js';
-import { Text } from '../i18n/translate.js';
+import { Text, translatorOf } from '../i18n/translate.js';
+import textDict from './strings.js';
 import linksDict from '../link/strings.js';
 
 /**
@@ -68,7 +69,10 @@ export function choiceSummary() {
     return `${modelTask().label} · Transformer · “${choice.input}”`;
   const style = choice.style === 'bahdanau' ? 'Bahdanau' : 'Luong';
   const encoder = choice.encoder === 'transformer' ? ' · Transformer' : '';
-  return `${modelTask().label} · ${scoreFunction(choice.score).label} · ${style}${encoder} · “${choice.input}”`;
+  // the fixed-vector baseline has no score function: named as such, not as the first one (dot)
+  const score =
+    choice.score === 'none' ? translatorOf(textDict)('noAttention') : scoreFunction(choice.score).label;
+  return `${modelTask().label} · ${score} · ${style}${encoder} · “${choice.input}”`;
 }
 
 /** The empty-input message, in the task's words (before the engine is asked). */

@@ -35,6 +35,7 @@ export default {
     noModelKey:
       'Key {key} is {name}: there is no {name} model for {task} in this build, so the model shown stays.',
     unavailable: 'not shipped for this task',
+    noAttention: 'no attention (fixed vector)',
   },
   zh: {
     modelAndInput: '模型与输入',
@@ -70,5 +71,6 @@ export default {
     period: '。',
     noModelKey: '按键 {key} 对应{name}：此版本没有{task}的{name}模型，当前模型保持不变。',
     unavailable: '此任务未提供',
+    noAttention: '无注意力（固定向量）',
   },
 };

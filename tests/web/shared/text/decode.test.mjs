@@ -167,6 +167,17 @@ describe('a key and a model’s task context', () => {
     assert.equal(currentModelName(), 'dates-location-bahdanau');
   });
 
+  test('the one-line summary names the model as the choice does: the baseline as no attention, not as dot', () => {
+    readLink('#view=decode&task=zh&model=none-bahdanau&input=tom+chase+jerry');
+    assert.equal(currentModelName(), 'zh-none-bahdanau');
+    assert.equal(
+      choiceSummary(),
+      'English → Chinese · no attention (fixed vector) · Bahdanau · “tom chase jerry”',
+    );
+    readLink('#view=decode&task=zh&model=dot-luong&input=tom+chase+jerry');
+    assert.match(choiceSummary(), / · dot · Luong · “tom chase jerry”$/);
+  });
+
   test('a model trained on own pairs keeps no shipped task: no task, examples, baseline or task= of zh', () => {
     readLink('#view=decode&task=zh&model=additive-bahdanau');
     chooseModel({ id: 'own-pairs-1', task: 'pairs', score: 'dot', style: 'bahdanau' });
