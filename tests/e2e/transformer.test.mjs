@@ -124,6 +124,15 @@ async function assertCausal(p, step, layer, head) {
   assert.deepEqual(shown, expected, `causal triangle at step ${step}`);
   // the future is neither drawn with a number nor computed: no such cells after the current row
   assert.equal(await p.locator(`[data-testid^="causal-${step + 1}-"]`).count(), 0);
+  // nor named: a token fed after this step is one not written yet, in the columns and the rows
+  const later = (tokens) => tokens.map((token, i) => (i <= step ? show(token) : '·'));
+  const fed = reference.steps.map((s) => s.prevToken);
+  for (const where of ['thead th[scope=col]', 'tbody th[scope=row]'])
+    assert.deepEqual(
+      await p.$$eval(`[data-testid=causal] ${where}`, (ths) => ths.map((th) => th.textContent?.trim())),
+      later(fed),
+      `causal labels (${where}) at step ${step}`,
+    );
 }
 
 /** Every head's small map: its row `step` is that head's cross-attention weights. */
