@@ -106,7 +106,7 @@ export async function removeDamaged(entry) {
 
 /**
  * Keeps a model: its bytes first, then its line in the index (a failure half-way leaves no line
- * without bytes).
+ * without bytes). A model kept already keeps its place in the list, with the line given.
  * @param {SavedModel} meta
  * @param {Uint8Array} bytes
  */
@@ -114,7 +114,12 @@ export async function saveModel(meta, bytes) {
   await set(bytesKey(meta.id), bytes, store());
   await update(
     INDEX,
-    (list) => [...(Array.isArray(list) ? list : []).filter((m) => m?.id !== meta.id), meta],
+    (list) => {
+      const lines = Array.isArray(list) ? list : [];
+      return lines.some((m) => m?.id === meta.id)
+        ? lines.map((m) => (m?.id === meta.id ? meta : m))
+        : [...lines, meta];
+    },
     store(),
   );
 }

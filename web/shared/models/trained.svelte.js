@@ -125,8 +125,27 @@ export async function contentDigest(bytes) {
 }
 
 /**
- * Keeps a model in this browser and lists it, unless a model with the same bytes is kept already
- * (entries kept before digests were recorded are not matched).
+ * The kept entry whose bytes are these (by their digest), or undefined. An entry kept before
+ * digests were recorded gets its digest here, from its bytes, once: it is written back with it,
+ * so the bytes of an old entry are read at most once.
+ * @param {string} digest
+ */
+async function keptByDigest(digest) {
+  const known = saved.list.find((m) => m.digest === digest);
+  if (known) return known;
+  for (const old of saved.list.filter((m) => m.digest === undefined)) {
+    const bytes = await savedBytes(old.id);
+    if (!bytes) continue;
+    const entry = { ...old, digest: await contentDigest(bytes) };
+    await saveModel(entry, bytes);
+    saved.list = saved.list.map((m) => (m.id === entry.id ? entry : m));
+    if (entry.digest === digest) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * Keeps a model in this browser and lists it, unless a model with the same bytes is kept already.
  * @param {import('./saved-models.js').SavedModel} meta
  * @param {Uint8Array} bytes
  * @returns {Promise<import('./saved-models.js').SavedModel | null>} the entry that holds the model
@@ -135,7 +154,8 @@ export async function contentDigest(bytes) {
 export async function keepModel(meta, bytes) {
   try {
     const digest = await contentDigest(bytes);
-    const before = saved.list.find((m) => m.digest === digest);
+    // (an old entry that cannot be read back is not this one: keeping goes on)
+    const before = await keptByDigest(digest).catch(() => undefined);
     if (before) return before;
     const entry = { ...meta, digest };
     await saveModel(entry, bytes);
@@ -213,7 +233,7 @@ export async function loadFile(file) {
   const bytes = new Uint8Array(await file.arrayBuffer());
   // A model kept here already (the download of a kept run, loaded back) is chosen, not listed twice.
   const digest = await contentDigest(bytes);
-  const before = saved.list.find((m) => m.digest === digest);
+  const before = await keptByDigest(digest).catch(() => undefined);
   if (before) {
     saved.notice = new Text(modelsDict, 'alreadyKept', { file: file.name, name: savedName(before) });
     return before;
