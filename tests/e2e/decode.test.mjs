@@ -712,6 +712,107 @@ describe('exports', () => {
 });
 
 describe('the numbers explained', () => {
+  test('pointing at a token, a bar, a heatmap cell or a formula row lights that token up in every figure of the step, with its numbers', async () => {
+    const NAME = 'zh-additive-bahdanau';
+    const expected = reference(NAME, 'tom chase jerry');
+    const step = expected.steps[1];
+    await open(page, hashOf({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
+    await waitForStep(page, NAME, 1);
+    /** Which source position each figure lights up (null: none), and the readout. */
+    const lit = () =>
+      page.evaluate(() => {
+        const one = (selector, read) => {
+          const found = [...document.querySelectorAll(selector)].map(read);
+          return found.length === 1 ? found[0] : found.length ? `${found.length} lit` : null;
+        };
+        const last = (el) => Number(el.dataset.testid?.split('-').at(-1));
+        const tables = [...document.querySelectorAll('[data-testid=formula-panel] table.terms')];
+        return {
+          source: one('[data-testid^=source-].pointed', last),
+          scores: one('[data-testid=scores-panel] li.pointed [data-testid^=score-]', last),
+          weights: one('[data-testid=weights-panel] li.pointed [data-testid^=weight-]', last),
+          heatmap: one('[data-testid=heatmap-pointed]', (el) => Number(el.getAttribute('data-j'))),
+          // every table of the formulas (scores, softmax, the context's sum) lights one row: its token's
+          formula: tables.map((t) =>
+            [...t.querySelectorAll('tr.pointed th')].map((th) => th.textContent.trim()),
+          ),
+          readout: document.querySelector('[data-testid=pointed-readout]')?.textContent?.trim(),
+        };
+      });
+    const expectLit = async (j, how) => {
+      // the heatmap and the formulas are below the fold: they follow a frame late
+      await page.waitForFunction(
+        (j) => document.querySelector('[data-testid=heatmap-pointed]')?.getAttribute('data-j') === String(j),
+        j,
+      );
+      const { formula, ...shown } = await lit();
+      assert.ok(formula.length >= 3, `${how}: the formulas' tables (${formula.length})`);
+      assert.deepEqual(
+        shown,
+        {
+          source: j,
+          scores: j,
+          weights: j,
+          heatmap: j,
+          readout: `“${show(expected.sourceTokens[j])}” (position ${j + 1}): score e = ${formatNumber(
+            step.scores[j],
+          )} → weight α = ${formatNumber(step.weights[j])}`,
+        },
+        how,
+      );
+      for (const rows of formula) {
+        assert.equal(rows.length, 1, `${how}: one row lit in each table`);
+        assert.match(rows[0], new RegExp(show(expected.sourceTokens[j])), `${how}: the row of its token`);
+      }
+    };
+
+    await page.hover('[data-testid=source-1]');
+    await expectLit(1, 'a source token');
+    await page.hover('[data-testid=weight-2]');
+    await expectLit(2, 'a weight’s bar');
+    await page.hover('[data-testid=score-0]');
+    await expectLit(0, 'a score’s bar');
+    await page.locator('[data-testid=formula-weight-1]').hover();
+    await expectLit(1, 'a formula row');
+    await page.locator('[data-testid="heatmap-1-2"]').hover();
+    await expectLit(2, 'a cell of the step’s heatmap row');
+    // pointing away lights nothing, and the readout says what pointing does
+    await page.mouse.move(2, 2);
+    await page.waitForFunction(() => !document.querySelector('[data-testid=heatmap-pointed]'));
+    const none = await lit();
+    assert.deepEqual(
+      { ...none, formula: none.formula.flat() },
+      {
+        source: null,
+        scores: null,
+        weights: null,
+        heatmap: null,
+        formula: [],
+        readout: decodeDict.en.pointHint,
+      },
+    );
+
+    // on a touch screen a tap lights a token up until the next tap on it
+    const phone = await fx.open(
+      hashOf({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1', lang: 'zh' }),
+      PHONE,
+    );
+    await waitForStep(phone, NAME, 1);
+    await phone.locator('[data-testid=source-2]').tap();
+    await phone.locator('[data-testid=source-2].pointed').waitFor();
+    assert.match(
+      await phone.locator('[data-testid=pointed-readout]').innerText(),
+      /^“jerry”（位置 3）：得分 e = /,
+    );
+    assert.equal(
+      await phone.locator('[data-testid=weights-panel] li.pointed [data-testid=weight-2]').count(),
+      1,
+    );
+    await phone.locator('[data-testid=source-2]').tap();
+    await phone.waitForFunction(() => !document.querySelector('[data-testid^=source-].pointed'));
+    await shot(phone, 'decode-pointing-375-zh');
+  });
+
   test('the worked softmax is one form: exp(e_j − m) / Σ exp(e_i − m), m = max e, with the engine’s numbers', async () => {
     await open(page, hashOf({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
     await waitForStep(page, 'zh-additive-bahdanau', 1);
