@@ -4,8 +4,9 @@
 // closed and the context's storage (local and session storage, IndexedDB, the Cache API,
 // cookies) is cleared, and the context waits for the next test asking for the same options; a
 // context a test changed for good (a route, an init script, an exposed function, offline, a
-// permission) is closed instead. A reused context loads the page in about half the time of a new
-// one. The console errors and uncaught exceptions of a test's pages fail that test (in an
+// permission) is closed instead. The emptied page itself is the next test's first page (unless
+// the test changed it for good: a route, a viewport, emulated media): in the renderer process
+// that has already compiled the page's scripts and .wasm, a load takes less than half as long. The console errors and uncaught exceptions of a test's pages fail that test (in an
 // afterEach), so a message is charged to the test whose page activity produced it and not to a
 // last "no console errors" test.
 import assert from 'node:assert/strict';
@@ -30,6 +31,20 @@ const LASTING = [
   'setGeolocation',
   'setHTTPCredentials',
 ];
+/** A page's methods whose effect outlives its document: a page that used one is not handed on. */
+const PAGE_LASTING = [
+  'route',
+  'routeFromHAR',
+  'routeWebSocket',
+  'addInitScript',
+  'exposeFunction',
+  'exposeBinding',
+  'setExtraHTTPHeaders',
+  'emulateMedia',
+  'setViewportSize',
+  'setDefaultTimeout',
+  'setDefaultNavigationTimeout',
+];
 /** A same-origin address that serves an empty page, where a used context's storage is cleared. */
 const EMPTY = '__empty';
 export const PHONE = { viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true };
@@ -51,7 +66,9 @@ export function useBrowser() {
   /**
    * The contexts open for the running test and the kept ones.
    * @typedef {{ context: import('playwright-core').BrowserContext, key: string, errors: string[],
-   *   expected: RegExp | undefined, keep: boolean, closed: boolean, dirty: boolean }} Entry
+   *   expected: RegExp | undefined, keep: boolean, closed: boolean, dirty: boolean,
+   *   sink: { push: (e: string) => void }, spare: import('playwright-core').Page | null,
+   *   dirtyPages: WeakSet<import('playwright-core').Page> }} Entry
    * @type {Set<Entry>}
    */
   const open = new Set();
@@ -73,8 +90,9 @@ export function useBrowser() {
     if (entry.dirty) return entry.context.close();
     // the test's own page goes to the empty page (the same origin, so the same renderer process):
     // a new page would start a process of its own, for each test
-    const [kept, ...others] = entry.context.pages();
-    await Promise.all(others.map((page) => page.close()));
+    const pages = entry.context.pages();
+    const kept = pages.find((page) => !entry.dirtyPages.has(page));
+    await Promise.all(pages.filter((page) => page !== kept).map((page) => page.close()));
     const page = kept ?? (await entry.context.newPage());
     try {
       await page.goto(`${server.url}${EMPTY}`, { timeout: 10_000 });
@@ -96,7 +114,13 @@ export function useBrowser() {
       for (const registration of await navigator.serviceWorker.getRegistrations())
         await registration.unregister();
     });
-    await page.close();
+    // The emptied page is the next test's first page: a page of its own would start a renderer
+    // process, which then compiles the page's scripts and .wasm again (about a second a load).
+    // What the test attached to it goes; the mouse leaves whatever it hovered.
+    await page.removeAllListeners();
+    watchConsole(page, entry.sink);
+    await page.mouse.move(0, 0);
+    entry.spare = page;
     await entry.context.clearCookies();
     entry.errors.length = 0;
     idle.set(entry.key, [...(idle.get(entry.key) ?? []), entry]);
@@ -140,10 +164,34 @@ export function useBrowser() {
       let entry = idle.get(key)?.pop();
       if (!entry) {
         const context = await browser.newContext({ ...DESKTOP, acceptDownloads: true, ...options });
-        const made = { context, key, errors: [], expected: undefined, keep, closed: false, dirty: false };
-        context.on('close', () => (made.closed = true));
         const sink = { push: (e) => made.expected?.test(e) || made.errors.push(e) };
-        context.on('page', (page) => watchConsole(page, sink));
+        /** @type {Entry} */
+        const made = {
+          context,
+          key,
+          errors: [],
+          expected: undefined,
+          keep,
+          closed: false,
+          dirty: false,
+          sink,
+          spare: null,
+          dirtyPages: new WeakSet(),
+        };
+        context.on('close', () => (made.closed = true));
+        context.on('page', (page) => {
+          watchConsole(page, sink);
+          for (const method of PAGE_LASTING) {
+            const original = page[method].bind(page);
+            page[method] = (...args) => (made.dirtyPages.add(page), original(...args));
+          }
+        });
+        const newPage = context.newPage.bind(context);
+        context.newPage = async () => {
+          const spare = made.spare;
+          made.spare = null;
+          return spare && !spare.isClosed() ? spare : newPage();
+        };
         // what cannot be undone for the next test marks the context to be closed after this one
         for (const method of LASTING) {
           const original = context[method].bind(context);
