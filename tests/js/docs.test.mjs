@@ -58,3 +58,31 @@ test('the link reader finds inline links, images and references, and skips code'
     'wasm/x.md',
   ]);
 });
+
+/** The folders named in the first column of docs/ARCHITECTURE.md's layer table, e.g. `src/core/`. */
+function layerFolders(markdown) {
+  return [...markdown.matchAll(/^\|\s*\d+\s*\|\s*`([^`]+)\/`\s*\|/gm)].map((m) => m[1]);
+}
+const foldersIn = (dir) =>
+  readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => `${dir}/${e.name}`)
+    .sort();
+
+test("docs/ARCHITECTURE.md's layer table lists src/'s folders as they are, and tests/ mirrors them", () => {
+  const doc = readFileSync(join(root, 'docs/ARCHITECTURE.md'), 'utf8');
+  const listed = layerFolders(doc);
+  assert.ok(listed.includes('wasm') && listed.includes('web'), `the table lists ${listed.join(', ')}`);
+  assert.deepEqual(listed.filter((f) => f.startsWith('src/')).sort(), foldersIn('src'));
+  const unmirrored = foldersIn('src').filter((f) => !existsSync(join(root, f.replace(/^src/, 'tests'))));
+  assert.deepEqual(unmirrored, [], 'a folder of src/ without its tests/ folder');
+  const unnamed = [...foldersIn('wasm'), ...foldersIn('web/features')].filter((f) => !doc.includes(`${f}/`));
+  assert.deepEqual(unnamed, [], 'docs/ARCHITECTURE.md never names these folders');
+});
+
+test('the layer table reader finds the folders of numbered rows only', () => {
+  assert.deepEqual(
+    layerFolders('| layer | folder |\n|---|---|\n| 1 | `src/core/` | x |\n| 9 | `web/` | y |\n'),
+    ['src/core', 'web'],
+  );
+});
