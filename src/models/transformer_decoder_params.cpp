@@ -2,6 +2,7 @@
 // per model (or per training run), so compiled for size in the wasm build; the passes stay in
 // transformer_decoder.cpp.
 #include "models/transformer_decoder.hpp"
+#include "models/transformer_sizes.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -10,23 +11,9 @@
 namespace apg::models {
 
 void TransformerDecoderConfig::validate() const {
-    auto positive = [](const char *field, int value) {
-        if (value <= 0)
-            throw std::invalid_argument(std::string("transformer decoder config: ") + field + " must be > 0, got " +
-                                        std::to_string(value));
-    };
-    positive("vocab", vocab);
-    positive("d_model", d_model);
-    positive("heads", heads);
-    positive("d_ff", d_ff);
-    positive("layers", layers);
     if (memory < 0)
         throw std::invalid_argument("transformer decoder config: memory must be ≥ 0, got " + std::to_string(memory));
-    if (d_model % heads != 0)
-        throw std::invalid_argument("transformer decoder config: d_model (" + std::to_string(d_model) +
-                                    ") must be a multiple of heads (" + std::to_string(heads) + ")");
-    if (!(ln_eps > 0.0f))
-        throw std::invalid_argument("transformer decoder config: ln_eps must be > 0, got " + std::to_string(ln_eps));
+    check_transformer_sizes("transformer decoder config", vocab, d_model, heads, d_ff, layers, ln_eps);
 }
 
 void TransformerDecoderLayerParams::list(core::ParamList out, const TransformerDecoderConfig &config) {

@@ -2,17 +2,18 @@
 // training run), so this file is compiled for size in the wasm build; the forward and backward passes stay in
 // transformer_encoder.cpp.
 #include "models/transformer_encoder.hpp"
+#include "models/transformer_sizes.hpp"
 
 #include <stdexcept>
 #include <string>
 
 namespace apg::models {
 
-void TransformerEncoderConfig::validate() const {
-    auto positive = [](const char *field, int value) {
+void check_transformer_sizes(const char *what, int vocab, int d_model, int heads, int d_ff, int layers, float ln_eps) {
+    const std::string config(what);
+    auto positive = [&](const char *field, int value) {
         if (value <= 0)
-            throw std::invalid_argument(std::string("transformer config: ") + field + " must be > 0, got " +
-                                        std::to_string(value));
+            throw std::invalid_argument(config + ": " + field + " must be > 0, got " + std::to_string(value));
     };
     positive("vocab", vocab);
     positive("d_model", d_model);
@@ -20,10 +21,13 @@ void TransformerEncoderConfig::validate() const {
     positive("d_ff", d_ff);
     positive("layers", layers);
     if (d_model % heads != 0)
-        throw std::invalid_argument("transformer config: d_model (" + std::to_string(d_model) +
+        throw std::invalid_argument(config + ": d_model (" + std::to_string(d_model) +
                                     ") must be a multiple of heads (" + std::to_string(heads) + ")");
-    if (!(ln_eps > 0.0f))
-        throw std::invalid_argument("transformer config: ln_eps must be > 0, got " + std::to_string(ln_eps));
+    if (!(ln_eps > 0.0f)) throw std::invalid_argument(config + ": ln_eps must be > 0, got " + std::to_string(ln_eps));
+}
+
+void TransformerEncoderConfig::validate() const {
+    check_transformer_sizes("transformer config", vocab, d_model, heads, d_ff, layers, ln_eps);
 }
 
 void TransformerLayerParams::list(core::ParamList out, const TransformerEncoderConfig &config) {

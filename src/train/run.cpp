@@ -101,7 +101,7 @@ TaskInfo info_of(const Task &task, models::EncoderKind encoder, models::DecoderK
 const Task &task_for(const RunConfig &c) {
     if (c.pairs) return pairs_task();
     if (const Task *t = find_task(c.task)) return *t;
-    // "dates, zh, reverse, scenes or speech"
+    // the registry's names as a sentence: "a, b or c"
     std::string names;
     const auto all = all_tasks();
     for (std::size_t k = 0; k < all.size(); ++k)
