@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rewrites the "## Scene models" section at the end of web/models/README.md from the logs
-# make_scene_models.sh left in build/models-logs/ (write_readme.sh keeps the section).
+# make_fixed_models.sh scenes left in build/models-logs/ (write_readme.sh keeps the section).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 logs=build/models-logs
@@ -28,7 +28,7 @@ captions such as "a small red circle above a large blue square". One recipe for 
   the bounding box of the object the word names.
 
 `tests/train/test_shipped_scenes.cpp` evaluates every file listed here on all its held-out scenes
-and checks both numbers. Reproduce: `bash web/models/make_scene_models.sh` then
+and checks both numbers. Reproduce: `bash web/models/make_fixed_models.sh scenes` then
 `bash web/models/write_scene_readme.sh`.
 TEXT
   echo "These files were made at commit \`$commit\`."

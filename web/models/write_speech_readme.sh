@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rewrites the "## Speech models" section at the end of web/models/README.md from the logs
-# make_speech_models.sh left in build/models-logs/ (write_readme.sh and write_scene_readme.sh keep it).
+# make_fixed_models.sh speech left in build/models-logs/ (write_readme.sh and write_scene_readme.sh keep it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 logs=build/models-logs
@@ -33,7 +33,7 @@ stay nearly flat (held-out CER 27.15 %, monotonicity 61.27 % after the same 4,00
 learned scale of scaled cosine lifts that bound.
 
 `tests/train/test_shipped_speech.cpp` evaluates every file listed here on all its held-out
-utterances and checks the three numbers. Reproduce: `bash web/models/make_speech_models.sh` then
+utterances and checks the three numbers. Reproduce: `bash web/models/make_fixed_models.sh speech` then
 `bash web/models/write_speech_readme.sh`.
 TEXT
   echo "These files were made at commit \`$commit\`."
