@@ -1,20 +1,15 @@
 // What the engine Worker exposes (web/shared/engine/worker.js implements it; tsc checks that it does).
 // The types of the engine's answers are those of the wasm module (wasm/playground.d.ts).
 import type {
-  AttendOptions,
-  AttendResult,
   BeamResult,
   BeamWhatIfs,
   Confidence,
   Matrix,
-  MatrixInput,
   ModelInfo,
+  Playground,
   ScoreKind,
-  ScoreParams,
   SelfAttentionRecord,
   StepRecord,
-  VectorInput,
-  WeightDifference,
 } from '../../../wasm/playground';
 
 export interface EngineInfo {
@@ -73,20 +68,17 @@ export interface SelfAttentionAnswer {
   output: string[];
 }
 
-export interface EngineApi {
+/** A module's calls as the Worker answers them: the same arguments, the answer through a promise. */
+type Answered<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+};
+
+/** The Worker's API: the module's own calls on hand-made vectors (wasm/playground.d.ts says what
+ * each does) and the text models by name. */
+export interface EngineApi extends Answered<
+  Pick<Playground, 'attend' | 'defaultParams' | 'cosineWeightBound' | 'weightDifference'>
+> {
   init(): Promise<EngineInfo>;
-  attend(
-    kind: ScoreKind,
-    query: VectorInput,
-    keys: MatrixInput,
-    values: MatrixInput,
-    options?: AttendOptions,
-  ): Promise<AttendResult>;
-  defaultParams(kind: ScoreKind, dq: number, dk: number, da: number): Promise<ScoreParams>;
-  /** The largest weight cosine attention can give over n keys with score scale g (default 1). */
-  cosineWeightBound(n: number, scale?: number): Promise<number>;
-  /** Where two models' weights (steps × source positions) differ most (computed in C++). */
-  weightDifference(a: MatrixInput, b: MatrixInput): Promise<WeightDifference>;
   /** Loads the checkpoint's bytes (once per name) and returns model.info(); a Transformer decoder's
    *  in the trainer module, started then (the page's module refuses them). */
   loadModel(name: string, bytes: ArrayBuffer): Promise<ModelInfo>;
