@@ -8,6 +8,8 @@ import { readdirSync } from 'node:fs';
 import { before, beforeEach, describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 
+import { cellName } from '../../web/features/caption/scene.js';
+import { formatNumber } from '../../web/shared/lib/format.js';
 import { loadImaging, readModel } from '../js/load-imaging.mjs';
 import { afterFrame, pageScreenshot, urlSettled } from './browser.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
@@ -439,6 +441,84 @@ describe('caption view', () => {
     await waitForCaption(page, 0);
     const shown = await page.locator('[data-testid=link-notes]').innerText();
     assert.match(shown, /scene “garbage” holds no object the engine can draw; showing small red circle at/);
+  });
+
+  test('pointing at a cell of the scores or the weights lights it in both grids and the formulas, with its numbers', async () => {
+    const expected = reference(SCENE);
+    const step = expected.steps[0];
+    const cols = expected.grid.cols;
+    await open(page, hashOf(SCENE));
+    await waitForCaption(page, 0, expected.text);
+    const lit = () =>
+      page.evaluate(() => {
+        const cell = (id) => {
+          const found = [...document.querySelectorAll(`[data-testid=${id}] td.pointed`)];
+          return found.length === 1
+            ? Number(found[0].dataset.testid?.split('-').at(-1))
+            : found.length || null;
+        };
+        return {
+          scores: cell('caption-score'),
+          weights: cell('caption-weight'),
+          formula: [...document.querySelectorAll('[data-testid=caption-formula] table')].map(
+            (t) => t.querySelectorAll('tr.pointed').length,
+          ),
+          readout: document.querySelector('[data-testid=pointed-readout]')?.textContent?.trim(),
+        };
+      });
+    const readout = (j) =>
+      `cell ${cellName(j, cols)} (position ${j + 1}): score e = ${formatNumber(step.scores[j])} → weight α = ${formatNumber(step.weights[j])}`;
+    // the cell the word looks at most: a row of each formula table too
+    const j = argmax(step.weights);
+    await page.hover(`[data-testid=caption-weight-${j}]`);
+    // each table of the formulas (the scores with the softmax, the context's sum) lights its row
+    await page.waitForFunction(() => {
+      const tables = [...document.querySelectorAll('[data-testid=caption-formula] table')];
+      return tables.length >= 2 && tables.every((t) => t.querySelectorAll('tr.pointed').length === 1);
+    });
+    // and the heatmap outlines the cell on the word's row (below the fold: a frame late)
+    await page.waitForFunction(
+      (j) =>
+        document.querySelector('[data-testid=caption-heatmap-pointed]')?.getAttribute('data-j') === String(j),
+      j,
+    );
+    const { formula, ...shown } = await lit();
+    assert.deepEqual(shown, { scores: j, weights: j, readout: readout(j) });
+    // another cell, from the scores' grid
+    const k = j === 0 ? 1 : 0;
+    await page.hover(`[data-testid=caption-score-${k}]`);
+    await page.waitForFunction(
+      (k) =>
+        document.querySelector('[data-testid=caption-weight] td.pointed')?.dataset.testid ===
+        `caption-weight-${k}`,
+      k,
+    );
+    assert.equal((await lit()).readout, readout(k));
+    // away: nothing lit, and the readout says what pointing does
+    await page.mouse.move(2, 2);
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('[data-testid=caption-weight] td.pointed') &&
+        !document.querySelector('[data-testid=caption-heatmap-pointed]'),
+    );
+    const none = await lit();
+    assert.deepEqual([none.scores, none.formula.every((n) => n === 0)], [null, true]);
+    assert.match(none.readout ?? '', /^Point at a cell of the scores or the weights/);
+  });
+
+  test("a link's object that would cover another moves to the nearest free place: the caption names only what shows", async () => {
+    const square = { shape: 'square', color: 'blue', size: 'large', x: 14, y: 23 };
+    const circle = { shape: 'circle', color: 'red', size: 'small', x: 16, y: 20 };
+    await open(page, hashOf([square, circle]));
+    // its box reached into the square's (the reach is 6 + 3 pixels): straight up, 7 pixels, is free
+    const moved = { ...circle, y: 13 };
+    await waitForCaption(page, 0, reference([square, moved]).text);
+    assert.equal(await page.locator('[data-testid=object-1-at]').textContent(), '16,13');
+    const notes = await page.locator('[data-testid=link-notes] li').allTextContents();
+    assert.equal(notes.length, 1, notes.join('\n'));
+    assert.match(notes[0], /“circle\.red\.small\.16\.20” would cover part of another one.*\(16, 13\)/);
+    await urlSettled(page);
+    assert.ok((await page.evaluate(() => location.hash)).includes(`scene=${sceneParam([square, moved])}`));
   });
 
   test('score functions side by side on the same scene, and screenshots', async () => {

@@ -574,6 +574,19 @@ describe('keys, axes and words for a learner', () => {
       text,
     );
     if (span && span.letter !== ' ') assert.ok(text.includes(`while “${span.letter}” was said`), text);
+    // the position is pointed at in the step's other figures too: the scores' bars read it, and
+    // each table of the formulas (below the fold: a frame late) lights its row
+    await page.waitForFunction(
+      (j) => document.querySelector('[data-testid=listen-scores-panel] .read sub')?.textContent === String(j),
+      j,
+    );
+    const scoreRead = (await page.locator('[data-testid=listen-scores-panel] .read').textContent()) ?? '';
+    assert.ok(scoreRead.replace(/\s+/g, ' ').includes(`= ${format(scores[j])}`), scoreRead);
+    // each table of the formulas (the scores with the softmax, the context's sum) lights its row
+    await page.waitForFunction(() => {
+      const tables = [...document.querySelectorAll('[data-testid=listen-formula] table')];
+      return tables.length >= 2 && tables.every((t) => t.querySelectorAll('tr.pointed').length === 1);
+    });
     await shot(page.locator('[data-testid=listen-stages]'), 'listen-bars-1440');
     // the letters × time alignment has the same seconds under it: from frame 0 at its first column
     // to frame L·r at its right edge, evenly

@@ -14,7 +14,16 @@ import {
   shippedModels,
 } from '../../shared/stepping/module-engine.svelte.js';
 import { Stepper } from '../../shared/stepping/stepper.svelte.js';
-import { defaultScene, describeScene, freeSpot, readScene, writeScene } from './scene.js';
+import {
+  defaultScene,
+  describeScene,
+  freeSpot,
+  insideImage,
+  nearestFree,
+  overlapsOther,
+  readScene,
+  writeScene,
+} from './scene.js';
 
 /** @typedef {import('./caption').CaptionApi} CaptionApi */
 /** @typedef {import('./caption').Captioned} Captioned */
@@ -116,24 +125,11 @@ export const {
   stepPython,
 } = engine;
 
-// The centre of an object of this size, kept where its box stays inside the image (the engine
-// refuses a scene whose object leaves it).
-function inside(v, size) {
-  const n = caption.vocab?.imageSize ?? 32;
-  const r = caption.vocab?.radius[size] ?? 0;
-  return Math.max(r, Math.min(n - 1 - r, Math.round(v)));
-}
-
-// Whether object `i` of size `size` centred at (x, y) would share a pixel of its box with another
-// object's: the one drawn later would cover it, and the caption could name an object the learner
-// cannot see.
-function overlaps(i, size, x, y) {
-  const r = caption.vocab?.radius[size] ?? 0;
-  return caption.objects.some((o, k) => {
-    const reach = r + (caption.vocab?.radius[o.size] ?? 0);
-    return k !== i && Math.abs(o.x - x) <= reach && Math.abs(o.y - y) <= reach;
-  });
-}
+// The image module's words and sizes, or a stand-in until it has said them.
+const sceneVocab = () =>
+  caption.vocab ?? { shapes: [], colors: [], sizes: [], radius: {}, imageSize: 32, maxObjects: 0 };
+const inside = (v, size) => insideImage(v, size, sceneVocab());
+const overlaps = (i, size, x, y) => overlapsOther(caption.objects, i, size, x, y, sceneVocab());
 
 // The furthest free centre on the straight way from object `i`'s centre to (x, y), one pixel at a
 // time: a drag stops at another object's edge instead of going over it.
@@ -150,24 +146,14 @@ function freeTowards(i, x, y) {
   return free;
 }
 
-// The free centre for object `i` at `size` nearest (x, y), ring by ring (inside the image), or
-// (x, y) itself when it is free or no place is: a grown or added object moves off the others.
-function nearestFree(i, size, x, y) {
-  const n = caption.vocab?.imageSize ?? 32;
-  for (let d = 0; d < n; d++)
-    for (let dy = -d; dy <= d; dy++)
-      for (let dx = -d; dx <= d; dx++) {
-        if (Math.max(Math.abs(dx), Math.abs(dy)) !== d) continue;
-        const [px, py] = [inside(x + dx, size), inside(y + dy, size)];
-        if (!overlaps(i, size, px, py)) return { x: px, y: py };
-      }
-  return { x, y };
-}
+// The free centre for object `i` at `size` nearest (x, y), or (x, y) itself when no place is: a
+// grown or added object moves off the others.
+const freeNear = (i, size, x, y) => nearestFree(caption.objects, i, size, x, y, sceneVocab()) ?? { x, y };
 
 /**
  * Moves object `i` towards (x, y) in the input's pixels (kept inside the image and off the other
  * objects: blocked, it slides along their edge) and re-captions. An object that already overlaps
- * one (a link's scene, a larger size) moves freely, so it can be dragged apart.
+ * one (grown where no free place was left) moves freely, so it can be dragged apart.
  */
 export function moveObject(i, x, y) {
   const o = caption.objects[i];
@@ -191,7 +177,7 @@ export function editObject(i, field, value) {
   if (!o || o[field] === value) return;
   o[field] = value;
   // a larger size may reach another object: the nearest place where it covers none
-  ({ x: o.x, y: o.y } = nearestFree(i, o.size, inside(o.x, o.size), inside(o.y, o.size)));
+  ({ x: o.x, y: o.y } = freeNear(i, o.size, inside(o.x, o.size), inside(o.y, o.size)));
   requestCaption();
 }
 
@@ -203,7 +189,7 @@ export function addObject() {
   const color = vocab.colors[(caption.objects.length * 3 + 1) % vocab.colors.length];
   const spot = freeSpot(caption.objects, vocab.imageSize);
   const size = vocab.sizes[0];
-  const at = nearestFree(-1, size, inside(spot.x, size), inside(spot.y, size));
+  const at = freeNear(-1, size, inside(spot.x, size), inside(spot.y, size));
   caption.objects.push({ shape, color, size, ...at });
   caption.selected = caption.objects.length - 1;
   backToScene();

@@ -43,8 +43,70 @@ export const writeScene = (objects) =>
   objects.map((o) => [o.shape, o.color, o.size, Math.round(o.x), Math.round(o.y)].join('.')).join('_');
 
 /**
+ * A centre coordinate kept where an object of `size` stays inside the image (the engine refuses a
+ * scene whose object leaves it).
+ * @param {number} v
+ * @param {string} size
+ * @param {SceneVocabulary} vocab
+ */
+export function insideImage(v, size, vocab) {
+  const r = vocab.radius[size] ?? 0;
+  return Math.max(r, Math.min(vocab.imageSize - 1 - r, Math.round(v)));
+}
+
+/**
+ * Whether an object of `size` centred at (x, y) would share a pixel of its box with one of
+ * `objects` other than the i-th: the one drawn later would cover it, and the caption could name
+ * an object the learner cannot see.
+ * @param {SceneObject[]} objects
+ * @param {number} i the object that moves (−1: a new one)
+ * @param {string} size
+ * @param {number} x
+ * @param {number} y
+ * @param {SceneVocabulary} vocab
+ */
+export function overlapsOther(objects, i, size, x, y, vocab) {
+  const r = vocab.radius[size] ?? 0;
+  return objects.some((o, k) => {
+    const reach = r + (vocab.radius[o.size] ?? 0);
+    return k !== i && Math.abs(o.x - x) <= reach && Math.abs(o.y - y) <= reach;
+  });
+}
+
+/**
+ * The free centre for object `i` at `size` nearest (x, y) (by straight-line distance; of two as
+ * near, the first row by row), inside the image, or null when there is none.
+ * @param {SceneObject[]} objects
+ * @param {number} i
+ * @param {string} size
+ * @param {number} x
+ * @param {number} y
+ * @param {SceneVocabulary} vocab
+ * @returns {{ x: number, y: number } | null}
+ */
+export function nearestFree(objects, i, size, x, y, vocab) {
+  let best = null;
+  let bestDistance = Infinity;
+  // ring d holds the places d pixels away along a row or a column; none nearer than d lies beyond it
+  for (let d = 0; d < vocab.imageSize && d * d <= bestDistance; d++)
+    for (let dy = -d; dy <= d; dy++)
+      for (let dx = -d; dx <= d; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== d) continue;
+        const [px, py] = [insideImage(x + dx, size, vocab), insideImage(y + dy, size, vocab)];
+        const distance = (px - x) ** 2 + (py - y) ** 2;
+        if (distance < bestDistance && !overlapsOther(objects, i, size, px, py, vocab)) {
+          best = { x: px, y: py };
+          bestDistance = distance;
+        }
+      }
+  return best;
+}
+
+/**
  * The objects a link's `scene` names, each checked against the engine's words and the image's
- * size; what is not a scene goes into `notes` (the page shows them) and is left out.
+ * size; what is not a scene goes into `notes` (the page shows them) and is left out. An object
+ * whose box reaches an earlier one's moves to the nearest free place, with a note: drawn over it,
+ * it would hide it while the caption still named it.
  * @param {string} text
  * @param {SceneVocabulary} vocab
  * @param {(string | Text)[]} notes
@@ -65,9 +127,21 @@ export function readScene(text, vocab, notes) {
       vocab.sizes.includes(size) &&
       inside(nx) &&
       inside(ny)
-    )
-      objects.push({ shape, color, size, x: nx, y: ny });
-    else notes.push(new Text(captionDict, 'badObject', { part: part.slice(0, 40), size: vocab.imageSize }));
+    ) {
+      if (!overlapsOther(objects, -1, size, nx, ny, vocab))
+        objects.push({ shape, color, size, x: nx, y: ny });
+      else {
+        const free = nearestFree(objects, -1, size, nx, ny, vocab);
+        if (free) objects.push({ shape, color, size, ...free });
+        notes.push(
+          new Text(captionDict, free ? 'movedObject' : 'noRoom', {
+            part: part.slice(0, 40),
+            x: free?.x,
+            y: free?.y,
+          }),
+        );
+      }
+    } else notes.push(new Text(captionDict, 'badObject', { part: part.slice(0, 40), size: vocab.imageSize }));
   }
   if (parts.length > vocab.maxObjects) notes.push(new Text(captionDict, 'tooMany', { n: vocab.maxObjects }));
   return objects.length ? objects : null;

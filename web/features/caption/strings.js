@@ -4,6 +4,13 @@ export default {
     badObject:
       "The link's object “{part}” is not shape.colour.size.x.y with the engine's words and its box inside the {size} × {size} image; it is left out.",
     tooMany: "A scene holds at most {n} objects; the link's first {n} are kept.",
+    cellAt: 'cell {cell}',
+    pointHint:
+      'Point at a cell of the scores or the weights, or at a row of the formulas (or tap one): it lights up in each.',
+    movedObject:
+      "The link's object “{part}” would cover part of another one, so it was moved to the nearest free place ({x}, {y}).",
+    noRoom:
+      "The link's object “{part}” would cover another one and there is no free place for it; it is left out.",
     noScene: "The link's scene {scene} holds no object the engine can draw; showing {shown}.",
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · {scene}',
@@ -120,6 +127,10 @@ export default {
     badObject:
       '链接中的物体“{part}”不是用引擎词汇写成的 形状.颜色.大小.x.y，或者它的框不在 {size} × {size} 的图像内；已略去。',
     tooMany: '一个场景最多有 {n} 个物体；保留链接中的前 {n} 个。',
+    cellAt: '格子 {cell}',
+    pointHint: '指向（或轻点）得分或权重中的一格，或公式的一行：它会在每张图中亮起。',
+    movedObject: '链接中的物体“{part}”会遮住另一个物体的一部分，已移到最近的空位（{x}, {y}）。',
+    noRoom: '链接中的物体“{part}”会遮住另一个物体，且没有空位可放；已略去。',
     noScene: '链接中的场景 {scene} 没有引擎能画出的物体；显示的是 {shown}。',
     summaryUpload: '{score} · “{name}”',
     summaryScene: '{score} · “{scene}”',

@@ -11,7 +11,6 @@ export default {
     output: 'output',
     noWeight: 'no attention weight',
     weight: 'weight {value}',
-    pointedReadout: '“{token}” (position {j}): score e = {score} → weight α = {weight}',
     pointHint:
       'Point at a token, a bar, a formula row or a cell of this step’s heatmap row (or tap one): it lights up in every figure of the step.',
     notYet: 'not decoded yet; ',
@@ -97,7 +96,6 @@ export default {
     output: '输出',
     noWeight: '没有注意力权重',
     weight: '权重 {value}',
-    pointedReadout: '“{token}”（位置 {j}）：得分 e = {score} → 权重 α = {weight}',
     pointHint: '指向（或轻点）一个词元、一根条、公式的一行或热力图这一步的一格：它会在这一步的每张图中亮起。',
     notYet: '还没有解码；',
     forcedTitle: '强制；',

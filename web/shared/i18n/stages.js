@@ -1,6 +1,7 @@
 // The three stages' panels (scores, weights, context) and the vectors under them.
 export default {
   en: {
+    pointedReadout: '{what} (position {j}): score e = {score} → weight α = {weight}',
     underEvery: 'Weights under every score function',
     scoreFunction: 'score function',
     notForShapes: 'not for these shapes',
@@ -74,6 +75,7 @@ export default {
     cbFormulaEnd: ').',
   },
   zh: {
+    pointedReadout: '{what}（位置 {j}）：得分 e = {score} → 权重 α = {weight}',
     underEvery: '各打分函数下的权重',
     scoreFunction: '打分函数',
     notForShapes: '不适用于这些形状',

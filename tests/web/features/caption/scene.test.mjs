@@ -8,6 +8,7 @@ import {
   cellName,
   describeScene,
   freeSpot,
+  overlapsOther,
   readScene,
   writeScene,
 } from '../../../../web/features/caption/scene.js';
@@ -60,6 +61,32 @@ describe('the scene in the link', () => {
     assert.match(String(notes.at(-1) ?? ''), /at most 3 objects/);
     assert.equal(readScene('', vocab, []), null);
     assert.equal(readScene('circle', vocab, []), null);
+  });
+  test('an object of the link that would cover an earlier one moves to the nearest free place, with a note', () => {
+    // the large square's box is 14 ± 6 by 23 ± 6; a small circle (± 3) at 16,20 reaches into it
+    const notes = [];
+    const read = readScene('square.blue.large.14.23_circle.red.small.16.20', vocab, notes);
+    // the reach is 6 + 3 = 9 each way, so the circle's centre must leave 5…23 × 14…32: straight
+    // up to y = 13 is seven pixels, right to x = 24 eight
+    assert.deepEqual(read, [
+      { shape: 'square', color: 'blue', size: 'large', x: 14, y: 23 },
+      { shape: 'circle', color: 'red', size: 'small', x: 16, y: 13 },
+    ]);
+    assert.equal(notes.length, 1);
+    assert.match(
+      String(notes[0]),
+      /“circle\.red\.small\.16\.20” would cover part of another one.*\(16, 13\)/,
+    );
+    assert.ok(!overlapsOther(read.slice(0, 1), -1, 'small', 16, 13, vocab));
+    assert.ok(overlapsOther(read.slice(0, 1), -1, 'small', 16, 14, vocab), 'one pixel nearer would overlap');
+  });
+
+  test('an object with no free place left is left out, with a note', () => {
+    const tiny = { ...vocab, imageSize: 14 };
+    const notes = [];
+    const read = readScene('square.blue.large.7.7_circle.red.small.7.7', tiny, notes);
+    assert.deepEqual(read, [{ shape: 'square', color: 'blue', size: 'large', x: 7, y: 7 }]);
+    assert.match(String(notes[0]), /no free place for it; it is left out/);
   });
 });
 
