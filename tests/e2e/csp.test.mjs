@@ -71,6 +71,19 @@ test('every view works under it with no console message and no violation', async
     assert.deepEqual(await violations(), [], `${view}: no violation`);
   }
   assert.ok((await page.locator('.katex').count()) > 0, 'typeset formulas on the sandbox');
+  // each formula is written twice: MathML for a screen reader (with its TeX), the HTML the eye sees
+  // hidden from it, so a reader hears the formula once and not as loose glyphs
+  const spoken = await page.locator('.katex').evaluateAll((all) =>
+    all.map((k) => ({
+      math: Boolean(k.querySelector('.katex-mathml math annotation[encoding="application/x-tex"]')),
+      html: k.querySelector('.katex-html')?.getAttribute('aria-hidden') ?? null,
+    })),
+  );
+  assert.deepEqual(
+    spoken.filter((f) => !f.math || f.html !== 'true'),
+    [],
+    `${spoken.length} formulas: MathML beside aria-hidden HTML`,
+  );
   assert.deepEqual(messages, []);
 });
 

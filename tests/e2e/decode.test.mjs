@@ -1496,7 +1496,7 @@ describe('on a phone and a small laptop', () => {
         tex.getAttribute('data-tex')?.startsWith('\\alpha'),
       );
       return softmax.map((tex) => {
-        const katex = /** @type {Element} */ (tex.querySelector('.katex'));
+        const katex = /** @type {Element} */ (tex.querySelector('.katex-html'));
         const range = document.createRange();
         range.selectNodeContents(katex);
         return {
