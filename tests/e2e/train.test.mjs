@@ -520,24 +520,42 @@ test('a damaged store of kept models: the page works, names each damaged entry, 
   assert.equal(await page.locator('[data-testid^=saved-damaged-]').count(), 0);
 });
 
-test('at 1440 × 1000 Train is in view on first open, and pressing it moves nothing: the charts appear beside it', async () => {
+test('at 1440 × 1000 Train is in view on first open, and pressing it moves nothing: the controls, both curves and every run’s probe are in one screen', async () => {
   const page = await fx.page();
   await page.setViewportSize({ width: 1440, height: 1000 });
-  await open(page, trainHash({ 'tr-scores': 'dot', 'tr-steps': '20000' }));
+  await open(page, trainHash({ 'tr-scores': 'dot,general,additive', 'tr-steps': '20000' }));
   const box = async (testid) => page.locator(`[data-testid=${testid}]`).boundingBox();
   const before = await box('train-start');
   const data = await box('train-data-task');
   assert.ok(before && before.y + before.height <= 1000, `Train in view: ${JSON.stringify(before)}`);
+  // the settings are longer than the screen: they scroll in their own box, no taller than the screen
+  const settings = await box('settings');
+  assert.ok(settings && settings.height <= 1000, `the settings' box: ${JSON.stringify(settings)}`);
+  assert.ok(
+    await page.getByTestId('settings').evaluate((el) => el.scrollHeight > el.clientHeight + 100),
+    'the settings scroll in their box',
+  );
   await page.click('[data-testid=train-start]');
-  await page.waitForSelector('[data-testid=chart-loss]');
+  // the first evaluation draws each run's probe
+  for (const score of ['dot', 'general', 'additive'])
+    await page.waitForSelector(`[data-testid=run-${score}-heatmap]`, { timeout: 60_000 });
   assert.equal(await page.evaluate(() => scrollY), 0, 'no scroll');
   assert.deepEqual(
     [(await box('train-start'))?.y, (await box('train-data-task'))?.y],
     [before.y, data?.y],
     'the controls stay where they were',
   );
-  const chart = await box('chart-loss');
-  assert.ok(chart && chart.y >= 0 && chart.y < 1000, `the loss chart in view: ${JSON.stringify(chart)}`);
+  const whole = (b) => b && b.y >= 0 && b.y + b.height <= 1000 && b.x >= 0 && b.x + b.width <= 1440;
+  for (const testid of [
+    'chart-loss',
+    'chart-exact',
+    'run-dot-heatmap',
+    'run-general-heatmap',
+    'run-additive-heatmap',
+  ]) {
+    const b = await box(testid);
+    assert.ok(whole(b), `${testid} in the screen: ${JSON.stringify(b)}`);
+  }
   await page.click('[data-testid=train-cancel]');
 });
 
