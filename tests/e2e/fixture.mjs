@@ -17,29 +17,21 @@ import { serveBuild } from './static-server.mjs';
 
 export const DESKTOP = { viewport: { width: 1440, height: 1000 } };
 
-/** A context's methods whose effect outlives its pages: a context that used one is not reused. */
-const LASTING = [
+/** What a context and a page both can be given for good: routes, scripts, functions, headers. */
+const GIVEN = [
   'route',
   'routeFromHAR',
   'routeWebSocket',
   'addInitScript',
   'exposeFunction',
   'exposeBinding',
-  'setOffline',
-  'grantPermissions',
   'setExtraHTTPHeaders',
-  'setGeolocation',
-  'setHTTPCredentials',
 ];
+/** A context's methods whose effect outlives its pages: a context that used one is not reused. */
+const LASTING = [...GIVEN, 'setOffline', 'grantPermissions', 'setGeolocation', 'setHTTPCredentials'];
 /** A page's methods whose effect outlives its document: a page that used one is not handed on. */
 const PAGE_LASTING = [
-  'route',
-  'routeFromHAR',
-  'routeWebSocket',
-  'addInitScript',
-  'exposeFunction',
-  'exposeBinding',
-  'setExtraHTTPHeaders',
+  ...GIVEN,
   'emulateMedia',
   'setViewportSize',
   'setDefaultTimeout',
