@@ -25,10 +25,12 @@ const types = {
 export async function serveBuild() {
   statSync(join(root, 'index.html')); // fails early with a clear ENOENT when the page was not built
   const server = createServer((request, response) => {
-    // an empty page of this origin: the fixture clears a used context's storage there
+    // an empty page of this origin: the fixture clears a used context's storage there. It names
+    // its icon (none), as the page does: else Chromium asks for /favicon.ico, and the 404's console
+    // message can arrive after the page is handed to the next test, and be charged to it.
     if (request.url === '/__empty') {
       response.writeHead(200, { 'content-type': types['.html'], 'content-security-policy': headerPolicy });
-      response.end('<!doctype html><title>empty</title>');
+      response.end('<!doctype html><title>empty</title><link rel="icon" href="data:," />');
       return;
     }
     const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname)).replace(
