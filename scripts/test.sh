@@ -37,6 +37,8 @@ finish() {
   exit
 }
 stop_if_red() { [ "$failed" -eq 0 ] || finish; }
+# A phase's heading, with the seconds since the start: where a run's time went.
+phase() { echo "== $* (at ${SECONDS} s)"; }
 
 # A step that must work for the suites after it (a build): a failure is one failed test.
 step() {
@@ -53,7 +55,7 @@ step() {
 check() {
   local name=$1
   shift
-  echo "== $name"
+  phase "$name"
   if "$@"; then
     passed=$((passed + 1))
   else
@@ -83,8 +85,9 @@ has_npm_script() {
 # Builds a preset and runs its ctest suites.
 ctest_preset() {
   local preset=$1
+  phase "build: $preset"
   step "build $preset" bash scripts/build.sh "$preset"
-  echo "== ctest: $preset"
+  phase "ctest: $preset"
   local junit="$PWD/$logs/ctest-$preset.xml"
   ctest --preset "$preset" --output-junit "$junit" >"$logs/ctest-$preset.log" 2>&1
   local status=$?
@@ -110,9 +113,9 @@ node_tests() {
 if [ "$mode" = quick ]; then
   ctest_preset native
   step "build wasm" bash scripts/build.sh wasm
-  echo "== web build"
+  phase "web build"
   step "web build" node_modules/.bin/vite build --logLevel warn
-  echo "== node --test (bindings, page modules and one browser file)"
+  phase "node --test (bindings, page modules and one browser file)"
   mapfile -t js_tests < <(find tests/js tests/web -name '*.test.mjs' 2>/dev/null | sort)
   node_tests "${js_tests[@]}" tests/e2e/csp.test.mjs
   finish
@@ -128,10 +131,10 @@ for preset in native native-asan wasm; do ctest_preset "$preset"; done
 # the targets native-asan built with its suites
 check "fuzz smoke" env FUZZ_PRESET=native-asan bash scripts/fuzz.sh smoke
 
-echo "== web build"
+phase "web build"
 step "web build" node_modules/.bin/vite build --logLevel warn
 
-echo "== node --test (bindings, page modules and browser)"
+phase "node --test (bindings, page modules and browser)"
 mapfile -t js_tests < <(find tests/js tests/web tests/e2e -name '*.test.mjs' 2>/dev/null | sort)
 node_tests "${js_tests[@]}"
 finish

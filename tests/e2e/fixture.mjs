@@ -1,14 +1,15 @@
 // The browser tests' fixture. A test file calls useBrowser() once: one static server (build/web)
-// and one headless Chromium serve the whole file (node's runner gives each file a process of its
-// own). Every test gets contexts of its own that start empty: when a test ends, its pages are
-// closed and the context's storage (local and session storage, IndexedDB, the Cache API,
-// cookies) is cleared, and the context waits for the next test asking for the same options; a
-// context a test changed for good (a route, an init script, an exposed function, offline, a
-// permission) is closed instead. The emptied page itself is the next test's first page (unless
-// the test changed it for good: a route, a viewport, emulated media): in the renderer process
-// that has already compiled the page's scripts and .wasm, a load takes less than half as long. The console errors and uncaught exceptions of a test's pages fail that test (in an
-// afterEach), so a message is charged to the test whose page activity produced it and not to a
-// last "no console errors" test.
+// and one Chromium headless shell (tests/e2e/browser.mjs) serve the whole file (node's runner
+// gives each file a process of its own). Every test gets contexts of its own that start empty:
+// when a test ends, its pages are closed and the context's storage (local and session storage,
+// IndexedDB, the Cache API, cookies) is cleared, and the context waits for the next test asking
+// for the same options; a context a test changed for good (a route, an init script, an exposed
+// function, offline, a permission) is closed instead. The emptied page itself is the next test's
+// first page (unless the test changed it for good: a route, a viewport, emulated media): in the
+// renderer process that has already compiled the page's scripts and .wasm, a load takes less
+// than half as long. The console errors and uncaught exceptions of a test's pages fail that test
+// (in an afterEach), so a message is charged to the test whose page activity produced it and not
+// to a last "no console errors" test.
 import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
 
@@ -71,7 +72,7 @@ export function useBrowser() {
   // hooks as they are declared, so another before() may ask for a page before this one is done.
   let starting;
   const start = () =>
-    (starting ??= Promise.all([serveBuild(), launchBrowser()]).then((started) => {
+    (starting ??= Promise.all([serveBuild(), launchBrowser({ shell: true })]).then((started) => {
       [server, browser] = started;
     }));
   before(start);
