@@ -188,11 +188,24 @@ export interface ProbeAlignment {
   weights: Float32Array;
 }
 
+/** A held-out pair as the run's model answers it at this evaluation, in tokens. */
+export interface HeldoutPrediction {
+  /** the source's tokens; empty where the source is an image or a sound */
+  source: string[];
+  target: string[];
+  /** the greedy decode's tokens before the end token */
+  output: string[];
+  /** the output is the target and the decode ended */
+  correct: boolean;
+}
+
 export interface Evaluation {
   step: number;
   /** of the first `examples` held-out pairs; null when the data has none held out */
   heldoutExactMatch: number | null;
   examples: number;
+  /** the first held-out pairs (at most 8, the same ones at every evaluation), right or wrong */
+  predictions: HeldoutPrediction[];
   probe: ProbeAlignment;
 }
 

@@ -332,7 +332,23 @@ Evaluation Run::evaluate(int limit) {
     e.step = progress_.step;
     e.examples = static_cast<int>(std::min(wanted, data_->heldout.size()));
     if (e.examples > 0) {
-        e.heldout_exact_match = exact_match(*network_, data_->heldout, special_tokens, wanted);
+        const EncodedPairs &heldout = data_->heldout;
+        const auto tokens = [](const io::Vocabulary &vocab, const std::vector<int> &ids) {
+            std::vector<std::string> out;
+            out.reserve(ids.size());
+            for (const int id : ids) out.push_back(vocab.token(id));
+            return out;
+        };
+        e.heldout_exact_match =
+            exact_match(*network_, heldout, special_tokens, wanted, [&](std::size_t k, const PairOutcome &o) {
+                if (k >= Evaluation::shown_predictions) return;
+                HeldoutPrediction p;
+                if (k < heldout.sources.size()) p.source = tokens(data_->source_vocab, heldout.sources[k]);
+                p.target = tokens(data_->target_vocab, heldout.targets[k]);
+                p.output = tokens(data_->target_vocab, o.output);
+                p.correct = o.hit;
+                e.predictions.push_back(std::move(p));
+            });
         progress_.heldout_exact_match = e.heldout_exact_match;
         last_examples_ = static_cast<std::size_t>(e.examples);
     }

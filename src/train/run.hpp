@@ -103,10 +103,22 @@ struct ProbeAlignment {
     Mat weights; // steps × n, row i = the attention weights of step i; 0 × 0 without attention (score none)
 };
 
+// One held-out pair as the model answers it now, in tokens (no start or end token).
+struct HeldoutPrediction {
+    std::vector<std::string> source; // empty where the source is an image or a sound
+    std::vector<std::string> target, output;
+    bool correct = false; // the output is the target and the decode ended
+};
+
 struct Evaluation {
+    // The held-out pairs an evaluation lists, right or wrong: the first ones of the split, the
+    // same at every evaluation, so a reader watches the same pairs turn right as a run trains.
+    static constexpr std::size_t shown_predictions = 8;
+
     int step = 0;
-    double heldout_exact_match = -1; // −1 when the data has no held-out pairs
-    int examples = 0;                // held-out pairs decoded
+    double heldout_exact_match = -1;            // −1 when the data has no held-out pairs
+    int examples = 0;                           // held-out pairs decoded
+    std::vector<HeldoutPrediction> predictions; // the first min(examples, shown_predictions) of them
     ProbeAlignment probe;
 };
 

@@ -7,25 +7,26 @@
 
 namespace apg::train {
 
-double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, SpecialTokens tokens, std::size_t limit) {
+double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, SpecialTokens tokens, std::size_t limit,
+                   const std::function<void(std::size_t, const PairOutcome &)> &each) {
     const std::size_t n = limit == 0 ? pairs.size() : std::min(limit, pairs.size());
     if (n == 0) return 0;
     std::size_t hits = 0;
     for (std::size_t k = 0; k < n; ++k) {
         const auto steps = model.greedy(pairs.encode(model, k), tokens.start, tokens.end);
-        std::vector<int> output;
+        PairOutcome o;
         for (const auto &s : steps) {
             Eigen::Index best;
             s.probs.maxCoeff(&best);
-            if (best == tokens.end) break;
-            output.push_back(static_cast<int>(best));
+            if (best == tokens.end) {
+                o.ended = true;
+                break;
+            }
+            o.output.push_back(static_cast<int>(best));
         }
-        const bool ended = !steps.empty() && [&] {
-            Eigen::Index best;
-            steps.back().probs.maxCoeff(&best);
-            return best == tokens.end;
-        }();
-        if (ended && output == pairs.targets[k]) ++hits;
+        o.hit = o.ended && o.output == pairs.targets[k];
+        if (o.hit) ++hits;
+        if (each) each(k, o);
     }
     return static_cast<double>(hits) / static_cast<double>(n);
 }

@@ -60,9 +60,18 @@ struct Progress {
     double heldout_exact_match = -1; // last evaluation, −1 if none yet
 };
 
+// One pair's greedy decode: the ids before the end token, whether the end token came (a decode cut
+// at the length limit never matches), and whether it equals the target exactly.
+struct PairOutcome {
+    std::vector<int> output;
+    bool ended = false, hit = false;
+};
+
 // Fraction of pairs (the first `limit`, all if 0) whose greedy output equals the target exactly.
-double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, SpecialTokens tokens,
-                   std::size_t limit = 0);
+// `each`, when given, sees every pair's outcome in order (pair index, outcome): what a run shows
+// of its held-out predictions comes from this one decode instead of a second.
+double exact_match(const models::Seq2Seq &model, const EncodedPairs &pairs, SpecialTokens tokens, std::size_t limit = 0,
+                   const std::function<void(std::size_t, const PairOutcome &)> &each = {});
 
 class Trainer {
   public:

@@ -101,8 +101,20 @@ test('evaluate: the probe’s weights are a session’s trace on the snapshot, r
     assert.equal(output[i], trace[i].token);
   }
   assert.equal(session.outputText(), 'fedcba');
-  // a smaller limit decodes fewer held-out pairs
-  assert.equal(run.evaluate(5).examples, 5);
+  // a smaller limit decodes fewer held-out pairs, and lists the same first ones
+  const few = run.evaluate(5);
+  assert.equal(few.examples, 5);
+  assert.deepEqual(few.predictions, e.predictions.slice(0, 5));
+
+  // the first 8 held-out pairs as the snapshot answers them, right or wrong: each a session's output
+  assert.equal(e.predictions.length, 8);
+  for (const p of e.predictions) {
+    const s = keep(model.decode(p.source.join('')));
+    s.run();
+    assert.equal(p.output.join(''), s.outputText(), p.source.join(''));
+    assert.equal(p.target.join(''), [...p.source].reverse().join(''));
+    assert.equal(p.correct, p.output.join('') === p.target.join('') && s.trace().at(-1).token === '</s>');
+  }
 });
 
 test('a huge learning rate: the run stops with its message, keeps finite weights, refuses more steps', () => {

@@ -223,6 +223,58 @@ TEST_CASE("evaluate: held-out exact match of the snapshot, and the probe's align
     }
 }
 
+TEST_CASE("evaluate lists the first held-out pairs as a decoding session of the snapshot answers them") {
+    RunConfig c = small_pairs(300);
+    Run run(c);
+    (void)run.step(300);
+    const Evaluation e = run.evaluate(0);
+    const EncodedPairs &heldout = run.data().heldout;
+    REQUIRE(e.predictions.size() == std::min<std::size_t>(Evaluation::shown_predictions, heldout.size()));
+    const io::Model model = run.snapshot();
+    const io::Vocabulary &sv = model.source_vocab(), &tv = model.target_vocab();
+    int correct = 0;
+    for (std::size_t k = 0; k < e.predictions.size(); ++k) {
+        CAPTURE(k);
+        const HeldoutPrediction &p = e.predictions[k];
+        std::vector<std::string> source, target, output;
+        for (const int id : heldout.sources[k]) source.push_back(sv.token(id));
+        for (const int id : heldout.targets[k]) target.push_back(tv.token(id));
+        decode::DecodeSession session(model.network(), heldout.sources[k],
+                                      {io::Vocabulary::bos, io::Vocabulary::eos, 5, 0, {}});
+        session.run();
+        bool ended = false;
+        for (const auto &step : session.steps()) {
+            if (step.token == io::Vocabulary::eos) {
+                ended = true;
+                break;
+            }
+            output.push_back(tv.token(step.token));
+        }
+        CHECK(p.source == source);
+        CHECK(p.target == target);
+        CHECK(p.output == output);
+        CHECK(p.correct == (ended && output == target));
+        correct += p.correct;
+    }
+    // The same pairs at every evaluation, whatever its limit.
+    const Evaluation few = run.evaluate(3);
+    REQUIRE(few.predictions.size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) CHECK(few.predictions[k].output == e.predictions[k].output);
+    // What exact match counts is what the list marks right: the visitor sees every pair's outcome.
+    std::size_t hits = 0, seen = 0;
+    const double share = exact_match(model.network(), heldout, kTokens, 0, [&](std::size_t k, const PairOutcome &o) {
+        CHECK(k == seen++);
+        hits += o.hit;
+        if (k < e.predictions.size()) CHECK(o.hit == e.predictions[k].correct);
+    });
+    CHECK(seen == heldout.size());
+    CHECK(share == doctest::Approx(static_cast<double>(hits) / static_cast<double>(heldout.size())));
+    CHECK(share == e.heldout_exact_match);
+    // 300 steps leave the list with both kinds (7 of 8 right), so each way of the flag is seen.
+    CHECK(correct > 0);
+    CHECK(correct < static_cast<int>(e.predictions.size()));
+}
+
 TEST_CASE("save: the CLI's file with vocabularies, config and training record; load gives the same model") {
     RunConfig c = small_pairs(20);
     Run run(c);

@@ -293,10 +293,20 @@ val evaluate_js(Run &run, val limit) {
     probe.set("rows", static_cast<int>(e.probe.weights.rows()));
     probe.set("cols", static_cast<int>(e.probe.weights.cols()));
     probe.set("weights", to_js(e.probe.weights.data(), e.probe.weights.size())); // row-major (Mat is)
+    val predictions = val::array();
+    for (const train::HeldoutPrediction &p : e.predictions) {
+        val item = val::object();
+        item.set("source", strings_to_js(p.source));
+        item.set("target", strings_to_js(p.target));
+        item.set("output", strings_to_js(p.output));
+        item.set("correct", p.correct);
+        predictions.call<void>("push", item);
+    }
     val out = val::object();
     out.set("step", e.step);
     out.set("heldoutExactMatch", nullable(e.heldout_exact_match));
     out.set("examples", e.examples);
+    out.set("predictions", predictions);
     out.set("probe", probe);
     return out;
 }
