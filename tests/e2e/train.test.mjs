@@ -51,10 +51,32 @@ const reported = (p) =>
         step: e.step,
         heldoutExactMatch: e.heldoutExactMatch,
         probe: { ...e.probe, weights: [...e.probe.weights] },
+        predictions: e.predictions,
         kept: e.bytes !== null,
       })),
     })),
   );
+
+/** The held-out predictions table as shown: [right, source, output, reference ('' when right)] a row. */
+const shownPredictions = (p) =>
+  p
+    .locator('[data-testid=prediction]')
+    .evaluateAll((rows) =>
+      rows.map((row) => [
+        row.getAttribute('data-correct') === 'true',
+        row.querySelector('[data-testid=prediction-source]')?.textContent,
+        row.querySelector('[data-testid=prediction-output]')?.textContent,
+        row.querySelector('[data-testid=prediction-reference]')?.textContent,
+      ]),
+    );
+/** What the list must show of an evaluation's predictions (dates: characters, written together). */
+const expectedPredictions = (e) =>
+  e.predictions.map((x) => [
+    x.correct,
+    x.source.join(''),
+    x.output.join('') || '(nothing)',
+    x.correct ? '' : x.target.join(''),
+  ]);
 
 /**
  * The page's training runs' Workers, by the score in their name (train-<id>-<score>):
@@ -157,6 +179,21 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       await heatmapRow(page, 'run-additive-heatmap', 0, probe.cols),
       probe.weights.slice(0, probe.cols).map(String),
     );
+    // The held-out predictions are the last evaluation's, right or wrong: the same first 8 pairs
+    // as at step 0, where none was right.
+    const lastEval = run.evaluations.at(-1);
+    assert.equal(lastEval.predictions.length, 8);
+    assert.deepEqual(await shownPredictions(page), expectedPredictions(lastEval));
+    const right = lastEval.predictions.filter((x) => x.correct).length;
+    assert.ok(right > 0, 'some of the first 8 are right after training');
+    assert.equal(
+      (await page.locator('[data-testid=train-predictions-summary]').textContent())?.trim(),
+      `the first 8 held-out pairs at step ${STEPS}: ${right} right`,
+    );
+    assert.deepEqual(
+      run.evaluations[0].predictions.map((x) => x.source),
+      lastEval.predictions.map((x) => x.source),
+    );
     assert.ok(await page.locator('[data-testid=run-additive-kept]').isVisible(), 'the finished run is kept');
     // The final model's figure is its file's: held-out exact match over every held-out pair.
     const final = (await page.locator('[data-testid=run-additive-final-what]').textContent()) ?? '';
@@ -177,6 +214,20 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       (await page.locator('label[for=train-scrub]').textContent())?.replace(/\s+/g, ' ') ?? '',
       /Evaluation 1 of \d+ \(step 0\)/,
     );
+    assert.deepEqual(await shownPredictions(page), expectedPredictions(run.evaluations[0]));
+    // in Chinese, the same list with its words in Chinese
+    await page.click('[data-testid=lang-zh]');
+    assert.equal(
+      (await page.locator('[data-testid=train-predictions-summary]').textContent())?.trim(),
+      `第 0 步时前 8 个留出样例：${run.evaluations[0].predictions.filter((x) => x.correct).length} 个正确`,
+    );
+    assert.deepEqual(await page.locator('[data-testid=train-predictions] th').allTextContents(), [
+      '正确',
+      '输入',
+      '模型的输出',
+      '参考答案',
+    ]);
+    await page.click('[data-testid=lang-en]');
     // An evaluation in the middle: the curves stop at its step.
     const k = Math.floor(run.evaluations.length / 3);
     await page.locator('[data-testid=train-scrub]').fill(String(k));
@@ -202,6 +253,7 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     );
     assert.equal(Number(await figure('loss').getAttribute('data-value')), report?.loss);
     assert.equal(await figure('sequences').textContent(), report?.sequences.toLocaleString('en'));
+    assert.deepEqual(await shownPredictions(page), expectedPredictions(run.evaluations[k]));
     // Every evaluation keeps what the scrubber needs, its model's bytes included.
     assert.deepEqual(
       run.evaluations.map((e) => e.kept),

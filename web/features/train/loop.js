@@ -36,6 +36,12 @@ function copyEvaluation(e) {
     step: e.step,
     heldoutExactMatch: e.heldoutExactMatch,
     examples: e.examples,
+    predictions: e.predictions.map((x) => ({
+      source: [...x.source],
+      target: [...x.target],
+      output: [...x.output],
+      correct: x.correct,
+    })),
     probe: {
       source: [...p.source],
       output: [...p.output],

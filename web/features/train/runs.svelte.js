@@ -34,7 +34,7 @@ export const timeline = $state({ scrub: /** @type {number | null} */ (null), ver
  * @typedef {{ reports: import('@engine/trainer.js').TrainProgress[],
  *   evaluations: (import('@engine/trainer.js').Evaluation & { bytes: Uint8Array | null, at: number })[],
  *   final: { step: number, bytes: Uint8Array, heldoutExactMatch: number | null, examples: number | null } | null,
- *   probeText: string }} RunData
+ *   probeText: string, joins: { source: string, target: string } }} RunData
  * @type {Map<number, RunData>}
  */
 export const runData = new Map();
@@ -107,6 +107,20 @@ export const anyPaused = () => runs.some((r) => r.status === 'paused');
 /** The task's probe as text (for own pairs, the engine's probe is known from the first evaluation). */
 const probeText = () => String(taskInfo(config.task)?.probe ?? '');
 
+/**
+ * How the run's tokens are written back as text: words with a space between them, characters
+ * without (the task's tokenizers, or how the own pairs were read).
+ */
+function joinsOf() {
+  if (config.data !== 'task') {
+    const words = pairs.parsed?.tokenization === 'word' ? ' ' : '';
+    return { source: words, target: words };
+  }
+  const info = taskInfo(config.task);
+  const join = (tokenizer) => (tokenizer === 'words' ? ' ' : '');
+  return { source: join(info?.sourceTokenizer), target: join(info?.targetTokenizer) };
+}
+
 /** Train: one run per chosen score function, each in its own Worker; earlier runs are stopped. */
 export function startTraining() {
   clearRuns();
@@ -152,6 +166,7 @@ function startRun(score) {
     evaluations: [],
     final: null,
     probeText: config.data === 'task' ? probeText() : '',
+    joins: joinsOf(),
   };
   runData.set(id, data);
   const worker = startTrainWorker(`train-${id}-${score}`);
@@ -421,6 +436,26 @@ export function evaluationAt(id, scrub = timeline.scrub) {
   if (!list.length) return null;
   const i = scrub === null ? list.length - 1 : Math.min(scrub, list.length - 1);
   return { index: i, evaluation: list[i] };
+}
+
+/**
+ * The held-out pairs a run's evaluation lists (at the scrub position, its latest when following),
+ * written as text: the source ('' for an image or a sound), the reference, the model's output and
+ * whether it is right. Null before the run's first evaluation.
+ */
+export function predictionsAt(id, scrub = timeline.scrub) {
+  const at = evaluationAt(id, scrub);
+  const joins = runData.get(id)?.joins;
+  if (!at || !joins) return null;
+  return {
+    step: at.evaluation.step,
+    items: at.evaluation.predictions.map((p) => ({
+      source: p.source.join(joins.source),
+      target: p.target.join(joins.target),
+      output: p.output.join(joins.target),
+      correct: p.correct,
+    })),
+  };
 }
 
 /**

@@ -42,6 +42,15 @@ function scriptedRun({ total = 100, msPerStep = 2, divergeAt = Infinity, failAt 
         step,
         heldoutExactMatch: step / total,
         examples: limit,
+        // right from half-way on
+        predictions: [
+          {
+            source: ['a', 'b'],
+            target: ['b', 'a'],
+            output: step * 2 >= total ? ['b', 'a'] : ['b'],
+            correct: step * 2 >= total,
+          },
+        ],
         probe: { source: ['a'], output: ['b'], rows: 1, cols: 1, weights: [1] },
       };
     },
@@ -115,6 +124,23 @@ test('every evaluation sends its snapshotâ€™s bytes; the last the scored modelâ€
   assert.ok(evals.slice(0, -1).every((m) => m.model === undefined));
   assert.deepEqual([...evals.at(-1).bytes], [95, 9]);
   assert.deepEqual(evals.at(-1).model, { heldoutExactMatch: 0.993, examples: 1000 });
+});
+
+test('every evaluation carries its held-out predictions as the engine gave them', async () => {
+  const { messages } = await train({ total: 40 });
+  const evals = messages.filter((m) => m.type === 'evaluation').map((m) => m.evaluation);
+  assert.deepEqual(
+    evals.map((e) => [e.step, e.predictions[0].output.join(''), e.predictions[0].correct]),
+    [
+      [0, 'b', false],
+      [10, 'b', false],
+      [20, 'ba', true],
+      [30, 'ba', true],
+      [40, 'ba', true],
+    ],
+  );
+  assert.deepEqual(evals[0].predictions[0].source, ['a', 'b']);
+  assert.deepEqual(evals[0].predictions[0].target, ['b', 'a']);
 });
 
 test('a diverged run stops with how it diverged, and no bytes to keep or open as its model', async () => {
