@@ -1,15 +1,8 @@
 #!/usr/bin/env bash
 # Rewrites the "## Scene models" section at the end of web/models/README.md from the logs
 # make_fixed_models.sh scenes left in build/models-logs/ (write_readme.sh keeps the section).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-logs=build/models-logs
-commit=${1:-$(git rev-parse --short HEAD)}
-readme=web/models/README.md
-head=$(sed '/^## Scene models/,$d' "$readme")
-speech=$(sed -n '/^## Speech models/,$p' "$readme")
-{
-  printf '%s\n\n' "$head"
+source "$(dirname "$0")/readme_section.sh"
+scene_section() {
   cat <<'TEXT'
 ## Scene models
 
@@ -43,9 +36,8 @@ TEXT
     [[ $line == *"held-out exact match"* ]] || continue
     em=$(sed -E 's/.*held-out exact match ([0-9.]+)%.*/\1/' <<<"$line")
     hits=$(sed -E 's/.*attention hits the object ([0-9.]+)%.*/\1/' <<<"$line")
-    kb=$(( ($(stat -c %s "web/models/$name.safetensors") + 512) / 1024 ))
+    kb=$(model_kb "$name")
     echo "| \`$name.safetensors\` | scenes | conv | $score | bahdanau | $em % | $hits % | $kb KB | \`build/native/apg train --task scenes --score $score --style bahdanau --seed 1 --out web/models/$name.safetensors\` |"
   done
-  [ -z "$speech" ] || printf '\n%s\n' "$speech"
-} >"$readme.new"
-mv "$readme.new" "$readme"
+}
+replace_section 'Scene models' 'Speech models' scene_section

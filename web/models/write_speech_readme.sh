@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
 # Rewrites the "## Speech models" section at the end of web/models/README.md from the logs
 # make_fixed_models.sh speech left in build/models-logs/ (write_readme.sh and write_scene_readme.sh keep it).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-logs=build/models-logs
-commit=${1:-$(git rev-parse --short HEAD)}
-readme=web/models/README.md
-head=$(sed '/^## Speech models/,$d' "$readme")
-{
-  printf '%s\n\n' "$head"
+source "$(dirname "$0")/readme_section.sh"
+speech_section() {
   cat <<'TEXT'
 ## Speech models
 
@@ -49,9 +43,9 @@ TEXT
     cer=$(sed -E 's/.*held-out CER ([0-9.]+)%.*/\1/' <<<"$line")
     mono=$(sed -E 's/.*monotonic at ([0-9.]+)%.*/\1/' <<<"$line")
     em=$(sed -E 's/.*exact match ([0-9.]+)%.*/\1/' <<<"$line")
-    kb=$(( ($(stat -c %s "web/models/$name.safetensors") + 512) / 1024 ))
+    kb=$(model_kb "$name")
     cmd="build/native/apg train --task speech --score $score --style bahdanau --seed 1 --steps ${STEPS:-4000} --out web/models/$name.safetensors"
     echo "| \`$name.safetensors\` | speech | audio | $score | bahdanau | $cer % | $mono % | $em % | $kb KB | \`$cmd\` |"
   done
-} >"$readme.new"
-mv "$readme.new" "$readme"
+}
+replace_section 'Speech models' '' speech_section

@@ -118,6 +118,20 @@ const linkNumber = (text, fallback) => ({
   value: text !== '' && Number.isFinite(Number(text)) ? Number(text) : fallback,
 });
 
+// The synthesizer's seed, rate and noise: each a number of the link, read and written alike.
+/**
+ * @param {string} key
+ * @param {'seed' | 'rate' | 'noise'} field
+ * @param {number} fallback
+ */
+const linkedNumber = (key, field, fallback, parse = linkNumber) => ({
+  key,
+  get: () => listen[field],
+  set: (value) => (listen[field] = value),
+  parse,
+  fallback: () => fallback,
+});
+
 // The view's part of the link: model, step, compare and what was said.
 declareLink('listen', [
   ...moduleLinkFields(
@@ -134,27 +148,9 @@ declareLink('listen', [
     parse: (text) => ({ value: text.slice(0, MAX_LINK_PHRASE) }),
     fallback: () => DEFAULT_PHRASE,
   },
-  {
-    key: 'lseed',
-    get: () => listen.seed,
-    set: (seed) => (listen.seed = seed),
-    parse: (text, fallback) => ({
-      value: Math.max(0, Math.min(1e9, Math.round(linkNumber(text, fallback).value))),
-    }),
-    fallback: () => 1,
-  },
-  {
-    key: 'lrate',
-    get: () => listen.rate,
-    set: (rate) => (listen.rate = rate),
-    parse: linkNumber,
-    fallback: () => 1,
-  },
-  {
-    key: 'lnoise',
-    get: () => listen.noise,
-    set: (noise) => (listen.noise = noise),
-    parse: linkNumber,
-    fallback: () => 0.1,
-  },
+  linkedNumber('lseed', 'seed', 1, (text, fallback) => ({
+    value: Math.max(0, Math.min(1e9, Math.round(linkNumber(text, fallback).value))),
+  })),
+  linkedNumber('lrate', 'rate', 1),
+  linkedNumber('lnoise', 'noise', 0.1),
 ]);

@@ -85,6 +85,9 @@ export const attendable = scoreFunctions.filter((f) => !f.decoderOnly).map((f) =
 // no overflow), and with the temperature τ. WeightsPanel says what m is.
 export const softmaxTex = String.raw`\alpha_j = \frac{\exp\left((e_j - m)/\tau\right)}{\sum_i \exp\left((e_i - m)/\tau\right)}`;
 export const contextTex = String.raw`\mathbf{c} = \sum_j \alpha_j\,\mathbf{v}_j`;
+// The same sum over a model's encoder states h_j (Decode, Caption, Listen), where the sandbox's is
+// over the values v_j it is given.
+export const encoderContextTex = contextTex.replace('\\mathbf{v}_j', '\\mathbf{h}_j');
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];
 
