@@ -19,6 +19,9 @@
 
 namespace apg::core {
 
+// What one float of a tensor takes: every buffer the engine allocates is float32.
+inline constexpr double float_bytes = sizeof(float);
+
 // One size of a product: its value and what it counts ("steps", "attention_dim").
 struct Size {
     double value;

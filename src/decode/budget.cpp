@@ -14,7 +14,6 @@ using core::MemoryBudget;
 using models::EncoderKind;
 using models::ModelConfig;
 
-constexpr double kFloat = sizeof(float);
 // What an allocation costs beyond its floats (the allocator's header and alignment), counted for
 // each of the ~24 vectors and matrices a kept step holds.
 constexpr double kStepBookkeeping = 1024;
@@ -74,23 +73,24 @@ void add_encoding(MemoryBudget &budget, const ModelConfig &c, double n) {
     const double dh = c.encoder_state();
     // H, the score function's key cache (n × da or n × Hd), the fixed vector and s_0.
     budget.add("the encoder states and the key cache",
-               kFloat * (dh + std::max<double>(c.attention_dim, c.decoder_hidden)), {{n, "source positions"}});
+               core::float_bytes * (dh + std::max<double>(c.attention_dim, c.decoder_hidden)),
+               {{n, "source positions"}});
     switch (c.encoder) {
     case EncoderKind::gru:
         // One sequence's pass: its embeddings, input projections, states and each step's gates.
-        budget.add("the GRU encoder's pass", kFloat * (c.embedding + 20.0 * c.encoder_hidden) + 6 * 64,
+        budget.add("the GRU encoder's pass", core::float_bytes * (c.embedding + 20.0 * c.encoder_hidden) + 6 * 64,
                    {{n, "source positions"}});
         break;
     case EncoderKind::transformer: {
         const double d = c.embedding, f = c.ff_hidden;
         // Per layer: Q, K, V and each head's raw scores, scores and weights (3 h n²), the allowed
         // mask (n² bytes), and ~16 n × d activations and 2 n × f of the feed-forward.
-        budget.add("the self-attention scores and weights kept for the trace", 3 * kFloat,
+        budget.add("the self-attention scores and weights kept for the trace", 3 * core::float_bytes,
                    {{static_cast<double>(c.layers), "layers"},
                     {static_cast<double>(c.heads), "heads"},
                     {n, "source positions"},
                     {n, "source positions"}});
-        budget.add("the transformer layers' activations", kFloat * (16 * d + 2 * f + 4) + n,
+        budget.add("the transformer layers' activations", core::float_bytes * (16 * d + 2 * f + 4) + n,
                    {{static_cast<double>(c.layers), "layers"}, {n, "source positions"}});
         // ~16 matrices a layer and 7 a head, each with its allocation's header.
         budget.add("the transformer layers' allocations", 64 * (16 + 7.0 * c.heads),
@@ -100,21 +100,21 @@ void add_encoding(MemoryBudget &budget, const ModelConfig &c, double n) {
     case EncoderKind::conv:
         // The conv encoder's activations are bounded by limits::max_image_activations; its widest
         // buffers (the second convolution's patches) are a small multiple of them.
-        budget.add("the conv encoder's activations", 8 * kFloat,
+        budget.add("the conv encoder's activations", 8 * core::float_bytes,
                    {{static_cast<double>(c.image_size) * c.image_size, "pixels"},
                     {static_cast<double>(c.conv_channels), "conv_channels"}});
         break;
     case EncoderKind::audio: {
         // R + 1 BiGRU layers over the frames (n · 2^R of them at most), each with its caches.
         const double frames = n * static_cast<double>(1 << c.reductions);
-        budget.add("the audio encoder's pass", kFloat * (c.input_dim + 24.0 * c.encoder_hidden) + 6 * 64,
+        budget.add("the audio encoder's pass", core::float_bytes * (c.input_dim + 24.0 * c.encoder_hidden) + 6 * 64,
                    {{frames, "frames"}, {static_cast<double>(c.reductions + 1), "layers"}});
         break;
     }
     }
     if (c.decoder == models::DecoderKind::transformer)
         // M and each layer's cross-attention keys and values (TransformerMemory).
-        budget.add("the decoder's memory and cross-attention keys and values", kFloat,
+        budget.add("the decoder's memory and cross-attention keys and values", core::float_bytes,
                    {{n, "source positions"},
                     {2.0 * c.layers + 1, "layers' keys and values"},
                     {static_cast<double>(c.embedding), "embedding"}});
@@ -142,10 +142,11 @@ MemoryBudget session_memory(const ModelConfig &c, std::int64_t n, int steps, int
                             bool keep_qkv) {
     MemoryBudget budget(who);
     add_encoding(budget, c, static_cast<double>(n));
-    add_steps(budget, c, static_cast<double>(n), steps, std::min(top_k, c.target_vocab), kFloat, "steps", -1, keep_qkv);
+    add_steps(budget, c, static_cast<double>(n), steps, std::min(top_k, c.target_vocab), core::float_bytes, "steps", -1,
+              keep_qkv);
     if (c.decoder == models::DecoderKind::transformer)
         // The session's key/value cache, and the one a step without it recomputes beside it.
-        budget.add("the decoder's key/value caches", 4 * kFloat,
+        budget.add("the decoder's key/value caches", 4 * core::float_bytes,
                    {{static_cast<double>(steps), "steps"},
                     {static_cast<double>(c.layers), "layers"},
                     {static_cast<double>(c.embedding), "embedding"}});
@@ -165,11 +166,11 @@ int checked_session_steps(const models::Seq2Seq &model, const SessionOptions &op
 void check_beam_memory(const ModelConfig &c, std::int64_t n, int steps, int width) {
     MemoryBudget budget("beam");
     // Every kept hypothesis holds its step; the expanded steps of a depth are copies beside them.
-    add_steps(budget, c, static_cast<double>(n), (static_cast<double>(steps) + 1) * width, 0, kFloat,
+    add_steps(budget, c, static_cast<double>(n), (static_cast<double>(steps) + 1) * width, 0, core::float_bytes,
               "hypothesis steps", steps);
     if (c.decoder == models::DecoderKind::transformer)
         // The key/value cache each expansion rebuilds along its hypothesis.
-        budget.add("the decoder's key/value cache", 2 * kFloat,
+        budget.add("the decoder's key/value cache", 2 * core::float_bytes,
                    {{static_cast<double>(steps), "steps"},
                     {static_cast<double>(c.layers), "layers"},
                     {static_cast<double>(c.embedding), "embedding"}});
