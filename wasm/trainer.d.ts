@@ -176,6 +176,9 @@ export interface TrainProgress {
 }
 
 export interface ProbeAlignment {
+  /** the probe as the run was given it (the task's, or the first held-out pair's for own pairs) */
+  text: string;
+  /** a name per source position: tokens, grid cells or frames */
   source: string[];
   /** one token per decoding step, the end token '</s>' included when it was taken */
   output: string[];
@@ -188,13 +191,16 @@ export interface ProbeAlignment {
   weights: Float32Array;
 }
 
-/** A held-out pair as the run's model answers it at this evaluation, in tokens. */
+/**
+ * A held-out pair as the run's model answers it at this evaluation, written as text the way its
+ * vocabularies write tokens (words with a space between them, characters together).
+ */
 export interface HeldoutPrediction {
-  /** the source's tokens; empty where the source is an image or a sound */
-  source: string[];
-  target: string[];
+  /** '' where the source is an image or a sound */
+  source: string;
+  target: string;
   /** the greedy decode's tokens before the end token */
-  output: string[];
+  output: string;
   /** the output is the target and the decode ended */
   correct: boolean;
 }

@@ -234,7 +234,8 @@ Run::Run(RunConfig config) : config_(std::move(config)), task_(&task_for(config_
     options_.eval_every = c.eval_every;
 
     try {
-        probe_ = task.probe(c.probe.value_or(data_->probe), *data_, mc);
+        probe_text_ = c.probe.value_or(data_->probe);
+        probe_ = task.probe(probe_text_, *data_, mc);
     } catch (const Error &e) {
         Details details = e.details();
         details.insert(details.begin(), {"name", std::string("probe")});
@@ -333,19 +334,13 @@ Evaluation Run::evaluate(int limit) {
     e.examples = static_cast<int>(std::min(wanted, data_->heldout.size()));
     if (e.examples > 0) {
         const EncodedPairs &heldout = data_->heldout;
-        const auto tokens = [](const io::Vocabulary &vocab, const std::vector<int> &ids) {
-            std::vector<std::string> out;
-            out.reserve(ids.size());
-            for (const int id : ids) out.push_back(vocab.token(id));
-            return out;
-        };
         e.heldout_exact_match =
             exact_match(*network_, heldout, special_tokens, wanted, [&](std::size_t k, const PairOutcome &o) {
                 if (k >= Evaluation::shown_predictions) return;
                 HeldoutPrediction p;
-                if (k < heldout.sources.size()) p.source = tokens(data_->source_vocab, heldout.sources[k]);
-                p.target = tokens(data_->target_vocab, heldout.targets[k]);
-                p.output = tokens(data_->target_vocab, o.output);
+                if (k < heldout.sources.size()) p.source = data_->source_vocab.join(heldout.sources[k]);
+                p.target = data_->target_vocab.join(heldout.targets[k]);
+                p.output = data_->target_vocab.join(o.output);
                 p.correct = o.hit;
                 e.predictions.push_back(std::move(p));
             });
@@ -358,6 +353,7 @@ Evaluation Run::evaluate(int limit) {
     decode::DecodeSession session(*network_, probe_.encode(*network_), options);
     session.run();
     const auto &steps = session.steps();
+    e.probe.text = probe_text_;
     e.probe.source = probe_.source;
     // Without attention (score none) the decoder weighs no source token: the alignment is empty.
     const bool attends = network_->config().score != attention::ScoreKind::none;

@@ -98,15 +98,17 @@ struct RunProgress : Progress {
 };
 
 struct ProbeAlignment {
+    std::string text;                // the probe as given: RunConfig::probe, or the data's own
     std::vector<std::string> source; // a name per source position (tokens, grid cells, frames), Probe::source
     std::vector<std::string> output; // one token per decoding step, the end token included if taken
     Mat weights; // steps × n, row i = the attention weights of step i; 0 × 0 without attention (score none)
 };
 
-// One held-out pair as the model answers it now, in tokens (no start or end token).
+// One held-out pair as the model answers it now, written as text the vocabularies' way (words with
+// a space between them, characters without; no start or end token), so no reader has to know how.
 struct HeldoutPrediction {
-    std::vector<std::string> source; // empty where the source is an image or a sound
-    std::vector<std::string> target, output;
+    std::string source; // "" where the source is an image or a sound
+    std::string target, output;
     bool correct = false; // the output is the target and the decode ended
 };
 
@@ -170,6 +172,7 @@ class Run {
     std::unique_ptr<Dataset> data_;
     TrainOptions options_;
     Probe probe_;
+    std::string probe_text_;                   // what probe_ was made from
     std::unique_ptr<models::Seq2Seq> network_; // fixed address: the trainer and Adam point into it
     std::unique_ptr<Trainer> trainer_;
     std::vector<float> last_good_; // the parameters before the step under way

@@ -69,14 +69,9 @@ const shownPredictions = (p) =>
         row.querySelector('[data-testid=prediction-reference]')?.textContent,
       ]),
     );
-/** What the list must show of an evaluation's predictions (dates: characters, written together). */
+/** What the list must show of an evaluation's predictions: the engine's texts as they came. */
 const expectedPredictions = (e) =>
-  e.predictions.map((x) => [
-    x.correct,
-    x.source.join(''),
-    x.output.join('') || '(nothing)',
-    x.correct ? '' : x.target.join(''),
-  ]);
+  e.predictions.map((x) => [x.correct, x.source, x.output || '(nothing)', x.correct ? '' : x.target]);
 
 /**
  * The page's training runs' Workers, by the score in their name (train-<id>-<score>):
@@ -841,7 +836,7 @@ async function decodedModel(p) {
 /** The stepper decodes the probe with the model; its alignment is the engine's probe alignment. */
 async function checkTrace(p, name, probe) {
   await waitForStep(p, name, 0);
-  assert.equal(await p.locator('[data-testid=decode-input]').inputValue(), probe.source.join(''));
+  assert.equal(await p.locator('[data-testid=decode-input]').inputValue(), probe.text);
   // the heatmap holds the steps up to the one shown, and all of them with the output revealed
   await p.check('[data-testid=reveal]');
   for (let i = 0; i < probe.rows; i++) {

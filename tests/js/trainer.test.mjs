@@ -82,7 +82,8 @@ test('evaluate: the probe’s weights are a session’s trace on the snapshot, r
   assert.equal(e.examples, 20);
   assert.ok(e.heldoutExactMatch > 0.5, `held-out ${e.heldoutExactMatch}`);
   assert.equal(run.progress().heldoutExactMatch, e.heldoutExactMatch);
-  const { source, output, rows, cols, weights } = e.probe;
+  const { text, source, output, rows, cols, weights } = e.probe;
+  assert.equal(text, 'abcdef');
   assert.deepEqual(source, ['a', 'b', 'c', 'd', 'e', 'f']);
   assert.equal(cols, 6);
   assert.equal(rows, output.length);
@@ -109,11 +110,12 @@ test('evaluate: the probe’s weights are a session’s trace on the snapshot, r
   // the first 8 held-out pairs as the snapshot answers them, right or wrong: each a session's output
   assert.equal(e.predictions.length, 8);
   for (const p of e.predictions) {
-    const s = keep(model.decode(p.source.join('')));
+    assert.match(p.source, /^[a-z]+$/); // characters are written together
+    const s = keep(model.decode(p.source));
     s.run();
-    assert.equal(p.output.join(''), s.outputText(), p.source.join(''));
-    assert.equal(p.target.join(''), [...p.source].reverse().join(''));
-    assert.equal(p.correct, p.output.join('') === p.target.join('') && s.trace().at(-1).token === '</s>');
+    assert.equal(p.output, s.outputText(), p.source);
+    assert.equal(p.target, [...p.source].reverse().join(''));
+    assert.equal(p.correct, p.output === p.target && s.trace().at(-1).token === '</s>');
   }
 });
 

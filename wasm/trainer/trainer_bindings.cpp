@@ -288,6 +288,7 @@ val evaluate_js(Run &run, val limit) {
     const int l = limit.isUndefined() ? 0 : int_field(limit, "evaluate", 0, limits::max_eval_examples);
     const train::Evaluation e = run.evaluate(l);
     val probe = val::object();
+    probe.set("text", e.probe.text);
     probe.set("source", strings_to_js(e.probe.source));
     probe.set("output", strings_to_js(e.probe.output));
     probe.set("rows", static_cast<int>(e.probe.weights.rows()));
@@ -296,9 +297,9 @@ val evaluate_js(Run &run, val limit) {
     val predictions = val::array();
     for (const train::HeldoutPrediction &p : e.predictions) {
         val item = val::object();
-        item.set("source", strings_to_js(p.source));
-        item.set("target", strings_to_js(p.target));
-        item.set("output", strings_to_js(p.output));
+        item.set("source", p.source);
+        item.set("target", p.target);
+        item.set("output", p.output);
         item.set("correct", p.correct);
         predictions.call<void>("push", item);
     }

@@ -37,12 +37,13 @@ function copyEvaluation(e) {
     heldoutExactMatch: e.heldoutExactMatch,
     examples: e.examples,
     predictions: e.predictions.map((x) => ({
-      source: [...x.source],
-      target: [...x.target],
-      output: [...x.output],
+      source: x.source,
+      target: x.target,
+      output: x.output,
       correct: x.correct,
     })),
     probe: {
+      text: p.text,
       source: [...p.source],
       output: [...p.output],
       rows: p.rows,

@@ -34,7 +34,7 @@ export const timeline = $state({ scrub: /** @type {number | null} */ (null), ver
  * @typedef {{ reports: import('@engine/trainer.js').TrainProgress[],
  *   evaluations: (import('@engine/trainer.js').Evaluation & { bytes: Uint8Array | null, at: number })[],
  *   final: { step: number, bytes: Uint8Array, heldoutExactMatch: number | null, examples: number | null } | null,
- *   probeText: string, joins: { source: string, target: string } }} RunData
+ *   probeText: string }} RunData
  * @type {Map<number, RunData>}
  */
 export const runData = new Map();
@@ -107,20 +107,6 @@ export const anyPaused = () => runs.some((r) => r.status === 'paused');
 /** The task's probe as text (for own pairs, the engine's probe is known from the first evaluation). */
 const probeText = () => String(taskInfo(config.task)?.probe ?? '');
 
-/**
- * How the run's tokens are written back as text: words with a space between them, characters
- * without (the task's tokenizers, or how the own pairs were read).
- */
-function joinsOf() {
-  if (config.data !== 'task') {
-    const words = pairs.parsed?.tokenization === 'word' ? ' ' : '';
-    return { source: words, target: words };
-  }
-  const info = taskInfo(config.task);
-  const join = (tokenizer) => (tokenizer === 'words' ? ' ' : '');
-  return { source: join(info?.sourceTokenizer), target: join(info?.targetTokenizer) };
-}
-
 /** Train: one run per chosen score function, each in its own Worker; earlier runs are stopped. */
 export function startTraining() {
   clearRuns();
@@ -166,7 +152,6 @@ function startRun(score) {
     evaluations: [],
     final: null,
     probeText: config.data === 'task' ? probeText() : '',
-    joins: joinsOf(),
   };
   runData.set(id, data);
   const worker = startTrainWorker(`train-${id}-${score}`);
@@ -228,9 +213,8 @@ function onReport(id, message) {
     });
   } else if (message.type === 'evaluation') {
     const e = message.evaluation;
-    // Own pairs: the engine's probe (its tokens, as they are written) is the input opened in Decode.
-    if (!data.probeText && e.probe.source.length)
-      data.probeText = e.probe.source.join(pairs.parsed?.tokenization === 'word' ? ' ' : '');
+    // Own pairs: the engine's probe is the input opened in Decode.
+    if (!data.probeText) data.probeText = e.probe.text;
     data.evaluations.push({ ...e, bytes: message.bytes ?? null, at: performance.now() });
     // The last evaluation's bytes are the scored model's: its figure is the one its file holds.
     if (message.model)
@@ -440,22 +424,13 @@ export function evaluationAt(id, scrub = timeline.scrub) {
 
 /**
  * The held-out pairs a run's evaluation lists (at the scrub position, its latest when following),
- * written as text: the source ('' for an image or a sound), the reference, the model's output and
+ * as the engine wrote them: the source ('' for an image or a sound), the reference, the model's output and
  * whether it is right. Null before the run's first evaluation.
  */
 export function predictionsAt(id, scrub = timeline.scrub) {
   const at = evaluationAt(id, scrub);
-  const joins = runData.get(id)?.joins;
-  if (!at || !joins) return null;
-  return {
-    step: at.evaluation.step,
-    items: at.evaluation.predictions.map((p) => ({
-      source: p.source.join(joins.source),
-      target: p.target.join(joins.target),
-      output: p.output.join(joins.target),
-      correct: p.correct,
-    })),
-  };
+  if (!at) return null;
+  return { step: at.evaluation.step, items: at.evaluation.predictions };
 }
 
 /**

@@ -45,13 +45,13 @@ function scriptedRun({ total = 100, msPerStep = 2, divergeAt = Infinity, failAt 
         // right from half-way on
         predictions: [
           {
-            source: ['a', 'b'],
-            target: ['b', 'a'],
-            output: step * 2 >= total ? ['b', 'a'] : ['b'],
+            source: 'a b',
+            target: 'b a',
+            output: step * 2 >= total ? 'b a' : 'b',
             correct: step * 2 >= total,
           },
         ],
-        probe: { source: ['a'], output: ['b'], rows: 1, cols: 1, weights: [1] },
+        probe: { text: 'a', source: ['a'], output: ['b'], rows: 1, cols: 1, weights: [1] },
       };
     },
     snapshotBytes() {
@@ -130,17 +130,18 @@ test('every evaluation carries its held-out predictions as the engine gave them'
   const { messages } = await train({ total: 40 });
   const evals = messages.filter((m) => m.type === 'evaluation').map((m) => m.evaluation);
   assert.deepEqual(
-    evals.map((e) => [e.step, e.predictions[0].output.join(''), e.predictions[0].correct]),
+    evals.map((e) => [e.step, e.predictions[0].output, e.predictions[0].correct]),
     [
       [0, 'b', false],
       [10, 'b', false],
-      [20, 'ba', true],
-      [30, 'ba', true],
-      [40, 'ba', true],
+      [20, 'b a', true],
+      [30, 'b a', true],
+      [40, 'b a', true],
     ],
   );
-  assert.deepEqual(evals[0].predictions[0].source, ['a', 'b']);
-  assert.deepEqual(evals[0].predictions[0].target, ['b', 'a']);
+  assert.equal(evals[0].predictions[0].source, 'a b');
+  assert.equal(evals[0].predictions[0].target, 'b a');
+  assert.equal(evals[0].probe.text, 'a');
 });
 
 test('a diverged run stops with how it diverged, and no bytes to keep or open as its model', async () => {
