@@ -2,9 +2,21 @@
 # Configures and builds the named CMake presets: native, native-asan, native-arm64, wasm,
 # wasm-scalar. A build folder is configured once, and afresh when CMakePresets.json or a toolchain
 # file under cmake/ is newer than its cache (CMake reads a toolchain only on the first configure).
+#   bash scripts/build.sh PRESET…                      everything each preset builds
+#   bash scripts/build.sh PRESET --target TARGET…      those targets of the one preset only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for preset in "$@"; do
+presets=()
+targets=()
+while [ $# -gt 0 ] && [ "$1" != --target ]; do
+  presets+=("$1")
+  shift
+done
+if [ $# -gt 0 ]; then
+  shift
+  targets=(--target "$@")
+fi
+for preset in "${presets[@]}"; do
   cache="build/$preset/CMakeCache.txt"
   if [ ! -f "$cache" ]; then
     cmake --preset "$preset" >/dev/null
@@ -12,5 +24,5 @@ for preset in "$@"; do
     cmake --preset "$preset" --fresh >/dev/null
   fi
   echo "build: $preset"
-  cmake --build --preset "$preset" 2>&1 | sed -E '/^\[ *[0-9]+%\]|^Consolidate compiler|^-- /d'
+  cmake --build --preset "$preset" "${targets[@]}" 2>&1 | sed -E '/^\[ *[0-9]+%\]|^Consolidate compiler|^-- /d'
 done
