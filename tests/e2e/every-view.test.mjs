@@ -1,10 +1,11 @@
 // One sweep over every view state (views.mjs) at a laptop's 1440 px and a phone's 375 px, in
 // English and then, switched in the page, in Chinese: each state is loaded once per width and
 // every check that reads a whole drawn page runs on it. Nothing reaches past the screen's edge;
-// axe-core's rules (WCAG 2.x A and AA and best practices) find no violation; text meets WCAG AA
-// contrast on the page's own colours (contrast.mjs, which also reads the heatmaps' cell numbers);
-// the Chinese interface leaves no English word outside the allow-list (english-left.mjs). A
-// failure names the state, width and language, and a violation its rule, elements and summary.
+// axe-core's rules (WCAG 2.x A and AA and best practices) find no violation (in English at 1440
+// px, in Chinese at 375); text meets WCAG AA contrast on the page's own colours (contrast.mjs,
+// which also reads the heatmaps' cell numbers); the Chinese interface leaves no English word
+// outside the allow-list (english-left.mjs). A failure names the state, width and language, and a
+// violation its rule, elements and summary.
 // With APG_SHOTS set, each state's screenshots go there.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -50,7 +51,11 @@ async function problems(page, width, lang) {
   const found = [];
   const edge = await pastTheEdge(page);
   if (edge.scrollWidth !== width || edge.found.length) found.push(`past the edge: ${JSON.stringify(edge)}`);
-  for (const line of await violations(page)) found.push(`axe: ${line}`);
+  // axe twice a state, so each width and each language gets a run: in English at 1440 px, in
+  // Chinese at 375 px (a violation that only the other two pairings would show needs a rule that
+  // depends on the width and the language at once; the file took 99 s alone with four, 77 with two)
+  if ((width === 1440) === (lang === 'en'))
+    for (const line of await violations(page)) found.push(`axe: ${line}`);
   if (width === 1440) {
     for (const text of await lowContrast(page)) found.push(`contrast under 4.5 : 1: ${text}`);
     if (lang === 'zh') for (const word of await englishWords(page)) found.push(`English left: ${word}`);
