@@ -8,8 +8,9 @@
 #      sanitized run leaves out (training, the CLI's smoke), in release; every other suite runs
 #   4. under ASan + UBSan (CMakePresets.json, APG_TEST_SUITES of native-asan: kernels, layers,
 #      models, IO and tokenizers, sessions, traces, task data), and 5. compiled to wasm and run
-#      under node where SIMD128 and the wasm target add something (kernels, attention, layers and
-#      IO, the binding tests decoding every shipped model in wasm). Each suite runs natively once.
+#      under node where SIMD128 and the wasm target add something (kernels against their scalar
+#      reference, IO: every shipped model decoded in wasm against the native golden numbers).
+#      Each suite runs natively once.
 #   6. the fuzz targets for a fixed number of executions each (scripts/fuzz.sh smoke), built by
 #      native-asan beside its suites (clang, one instrumented library for both)
 #   7. the JS binding tests, the page modules' unit tests and the browser tests in headless
