@@ -153,9 +153,7 @@ val default_params_js(val kind, val dq, val dk, val da) {
 }
 
 val score_kinds_js() {
-    val out = val::array();
-    for (const ScoreKind kind : attention::all_score_kinds) out.call<void>("push", std::string(attention::name(kind)));
-    return out;
+    return array_of(attention::all_score_kinds, [](ScoreKind kind) { return val(std::string(attention::name(kind))); });
 }
 
 // {value, row, col, a, b}: where the weights a and b (steps × source positions, e.g. two models'

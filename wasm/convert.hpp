@@ -101,6 +101,14 @@ Mat to_mat(const val &v, const std::string &field);
 // 1 = attend, 0 = masked out; any JS value, judged by its truthiness.
 std::vector<std::uint8_t> to_mask(const val &v, const std::string &field);
 
+// A JS array holding to_item(item) for each item, in order: every list a binding returns (tokens,
+// buckets, held-out pairs, names) is built this one way.
+template <class Range, class F> val array_of(const Range &items, F &&to_item) {
+    val out = val::array();
+    for (const auto &item : items) out.call<void>("push", to_item(item));
+    return out;
+}
+
 val to_js(const float *data, Eigen::Index size);
 inline val to_js(const Vec &v) { return to_js(v.data(), v.size()); }
 val to_js(const Mat &m);

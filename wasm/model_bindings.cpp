@@ -302,16 +302,13 @@ val accuracy_by_length_js(const std::shared_ptr<const Model> &model, val pairs_j
         matches[k] = hit ? 1 : 0;
         lengths[k] = static_cast<std::int32_t>(sources[k].size());
     }
-    val buckets = val::array();
-    for (const decode::LengthBucket &b : result.buckets) {
-        val item = val::object();
-        item.set("minLength", b.min_length);
-        item.set("maxLength", b.max_length);
-        item.set("pairs", b.pairs);
-        item.set("hits", b.hits);
-        item.set("exactMatch", b.exact_match());
-        buckets.call<void>("push", item);
-    }
+    const val buckets = array_of(result.buckets, [](const decode::LengthBucket &b) {
+        return object_of({{"minLength", val(b.min_length)},
+                          {"maxLength", val(b.max_length)},
+                          {"pairs", val(b.pairs)},
+                          {"hits", val(b.hits)},
+                          {"exactMatch", val(b.exact_match())}});
+    });
     val out = val::object();
     out.set("bucketWidth", result.bucket_width);
     out.set("pairs", result.pairs);

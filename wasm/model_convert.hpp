@@ -25,9 +25,7 @@ inline val object_of(std::initializer_list<std::pair<const char *, val>> fields)
 }
 
 inline val strings_to_js(const std::vector<std::string> &items) {
-    val out = val::array();
-    for (const auto &s : items) out.call<void>("push", s);
-    return out;
+    return array_of(items, [](const std::string &s) { return val(s); });
 }
 
 // The tokens in id order.

@@ -101,9 +101,8 @@ template <class State> val reproduce_js(State &s, val index, val model, val inpu
 }
 
 template <class State> val output_tokens_js(State &s) {
-    val out = val::array();
-    for (int id : s.session->output_ids()) out.call<void>("push", s.model->target_vocab().token(id));
-    return out;
+    const io::Vocabulary &vocab = s.model->target_vocab();
+    return array_of(s.session->output_ids(), [&](int id) { return val(vocab.token(id)); });
 }
 template <class State> val output_text_js(State &s) {
     return val(s.model->target_vocab().join(s.session->output_ids()));

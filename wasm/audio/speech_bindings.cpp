@@ -20,9 +20,7 @@ namespace {
 namespace sp = tasks::speech;
 
 val lexicon_js() {
-    val out = val::array();
-    for (auto w : sp::lexicon()) out.call<void>("push", std::string(w));
-    return out;
+    return array_of(sp::lexicon(), [](std::string_view w) { return val(std::string(w)); });
 }
 
 val utterance_to_js(const sp::Utterance &u) {

@@ -27,9 +27,7 @@ namespace sc = tasks::scenes;
 using io::Model;
 
 template <std::size_t N> val names_to_js(const std::array<std::string_view, N> &names) {
-    val out = val::array();
-    for (auto n : names) out.call<void>("push", std::string(n));
-    return out;
+    return array_of(names, [](std::string_view n) { return val(std::string(n)); });
 }
 
 val bytes_to_js(const std::vector<std::uint8_t> &bytes) {

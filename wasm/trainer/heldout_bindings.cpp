@@ -30,14 +30,12 @@ val heldout_pairs_js(val task, val seed) {
             ? std::uint64_t{1}
             : static_cast<std::uint64_t>(whole_number(seed, "seed", 0, static_cast<std::int64_t>(limits::max_seed)));
     const tasks::TaskData data = tasks::make_task(name, s);
-    val out = val::array();
-    for (const tasks::Example &e : data.heldout) {
+    return array_of(data.heldout, [](const tasks::Example &e) {
         val pair = val::array();
         pair.call<void>("push", e.source_text);
         pair.call<void>("push", e.target_text);
-        out.call<void>("push", pair);
-    }
-    return out;
+        return pair;
+    });
 }
 
 } // namespace

@@ -46,9 +46,7 @@ using train::Run;
 bool is_object(const val &v) { return v.typeOf().as<std::string>() == "object" && !v.isNull() && !v.isArray(); }
 
 val ints_to_js(const std::vector<int> &items) {
-    val out = val::array();
-    for (int x : items) out.call<void>("push", x);
-    return out;
+    return array_of(items, [](int x) { return val(x); });
 }
 
 // A name (a task, a score function, a tokenization): at most 64 characters.
@@ -294,15 +292,12 @@ val evaluate_js(Run &run, val limit) {
     probe.set("rows", static_cast<int>(e.probe.weights.rows()));
     probe.set("cols", static_cast<int>(e.probe.weights.cols()));
     probe.set("weights", to_js(e.probe.weights.data(), e.probe.weights.size())); // row-major (Mat is)
-    val predictions = val::array();
-    for (const train::HeldoutPrediction &p : e.predictions) {
-        val item = val::object();
-        item.set("source", p.source);
-        item.set("target", p.target);
-        item.set("output", p.output);
-        item.set("correct", p.correct);
-        predictions.call<void>("push", item);
-    }
+    const val predictions = array_of(e.predictions, [](const train::HeldoutPrediction &p) {
+        return object_of({{"source", val(p.source)},
+                          {"target", val(p.target)},
+                          {"output", val(p.output)},
+                          {"correct", val(p.correct)}});
+    });
     val out = val::object();
     out.set("step", e.step);
     out.set("heldoutExactMatch", nullable(e.heldout_exact_match));
