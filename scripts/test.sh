@@ -55,16 +55,21 @@ step() {
 
 # A check with one verdict: one passed or one failed test.
 check() {
-  local name=$1
+  local name=$1 status=0
   shift
   phase "$name"
-  if "$@"; then
+  "$@" || status=$?
+  verdict "$name" "$status"
+  stop_if_red
+}
+# Counts a check's exit status as its one test.
+verdict() {
+  if [ "$2" -eq 0 ]; then
     passed=$((passed + 1))
   else
-    echo "$name: failed"
+    echo "$1: failed"
     failed=$((failed + 1))
   fi
-  stop_if_red
 }
 
 # Adds the test cases of a runner's JUnit files. A runner that exited non-zero with no failed case
@@ -132,24 +137,18 @@ fi
 # Lint and the type checks read the sources and use one core each: they run side by side, each
 # into its log, shown when both are done (17 s and 22 s one after the other).
 phase "lint and type check (svelte-check, tsc), side by side"
-rm -f "$logs/lint.log" "$logs/types.log"
 npm run --silent lint >"$logs/lint.log" 2>&1 &
 lint_pid=$!
-types_status=0
-has_npm_script check && { npm run --silent check >"$logs/types.log" 2>&1 || types_status=$?; }
-wait "$lint_pid"
-lint_status=$?
-for entry in "lint $lint_status lint.log" "type-check $types_status types.log"; do
-  read -r name status log <<<"$entry"
-  [ -f "$logs/$log" ] || continue
-  cat "$logs/$log"
-  if [ "$status" -eq 0 ]; then
-    passed=$((passed + 1))
-  else
-    echo "$name: failed"
-    failed=$((failed + 1))
-  fi
-done
+if has_npm_script check; then
+  types_status=0
+  npm run --silent check >"$logs/types.log" 2>&1 || types_status=$?
+  cat "$logs/types.log"
+  verdict "type check" "$types_status"
+fi
+lint_status=0
+wait "$lint_pid" || lint_status=$?
+cat "$logs/lint.log"
+verdict lint "$lint_status"
 stop_if_red
 
 # The suites of tests/ that native-asan leaves out, and their programs (apg for the CLI's smoke,
