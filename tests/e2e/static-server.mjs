@@ -45,10 +45,14 @@ export async function serveBuild() {
       response.writeHead(404).end('not found');
       return;
     }
-    // The policy `vite preview` sends too: it is what governs the engine's Worker.
+    // The policy `vite preview` sends too: it is what governs the engine's Worker. Vite names each
+    // asset by its content's hash, so a host may let browsers keep them for good, and this one does:
+    // a test's next page load then takes the scripts, the fonts, the .wasm (and the code compiled
+    // from it) from the browser's cache instead of the network, as a returning learner's would.
     response.writeHead(200, {
       'content-type': types[extname(file)] ?? 'application/octet-stream',
       'content-security-policy': headerPolicy,
+      ...(path.startsWith('/assets/') ? { 'cache-control': 'public, max-age=31536000, immutable' } : {}),
     });
     createReadStream(file).pipe(response);
   });
