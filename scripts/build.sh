@@ -4,6 +4,9 @@
 # file under cmake/ is newer than its cache (CMake reads a toolchain only on the first configure).
 #   bash scripts/build.sh PRESET…                      everything each preset builds
 #   bash scripts/build.sh PRESET --target TARGET…      those targets of the one preset only
+# The presets generate Ninja files (CMakePresets.json): Ninja compiles a program's files while the
+# library it links is still compiling and links the modules side by side, where Make built target
+# after target (fresh, on two cores: wasm 167 s instead of 227, native-asan 125 instead of 140).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 presets=()
@@ -24,5 +27,5 @@ for preset in "${presets[@]}"; do
     cmake --preset "$preset" --fresh >/dev/null
   fi
   echo "build: $preset"
-  cmake --build --preset "$preset" "${targets[@]}" 2>&1 | sed -E '/^\[ *[0-9]+%\]|^Consolidate compiler|^-- /d'
+  cmake --build --preset "$preset" "${targets[@]}" 2>&1 | sed -E '/^\[[0-9]+\/[0-9]+\] |^ninja: no work to do|^-- /d'
 done
