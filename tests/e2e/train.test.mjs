@@ -222,7 +222,17 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
       '模型的输出',
       '参考答案',
     ]);
+    // the curves' legends name the run as its card does, in Chinese too (they read the engine's id)
+    const legendAndCard = async () => [
+      await page.evaluate(() => globalThis.trainCharts.loss.series.slice(1).map((s) => s.label)),
+      [(await page.locator('[data-testid=run-additive] h3').textContent())?.trim()],
+    ];
+    const [zhLegend, zhCard] = await legendAndCard();
+    assert.deepEqual(zhLegend, zhCard);
+    assert.match(zhCard[0] ?? '', /^加性 · /);
     await page.click('[data-testid=lang-en]');
+    const [enLegend, enCard] = await legendAndCard();
+    assert.deepEqual(enLegend, enCard);
     // An evaluation in the middle: the curves stop at its step.
     const k = Math.floor(run.evaluations.length / 3);
     await page.locator('[data-testid=train-scrub]').fill(String(k));

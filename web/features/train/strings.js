@@ -67,7 +67,7 @@ export default {
     emptyA: 'Choose a task (or paste your own pairs) and the score functions to race, then press',
     emptyB:
       ": the loss and held-out exact match of every run appear here as they train, with each run's alignment of the probe.",
-    lossTitle: 'Loss per token (training batches)',
+    lossTitle: 'Training loss per token',
     exactTitle: 'Held-out exact match',
     evaluation: 'Evaluation {i} of {n}',
     atStep: '(step {step})',
