@@ -11,7 +11,8 @@ const t = translatorOf(modelsDict);
 
 const taskName = (id) => (TASK_IDS.includes(id) || id === ownPairs.id ? taskOf(id).label : id);
 const scoreName = (score) => (SCORES.includes(score) ? scoreFunction(score).label : score);
-const styleName = (style) => ({ bahdanau: 'Bahdanau', luong: 'Luong' })[style] ?? style;
+/** An attention style as the page writes it, named after its author: Bahdanau, Luong. */
+export const styleName = (style) => ({ bahdanau: 'Bahdanau', luong: 'Luong' })[style] ?? style;
 
 /**
  * The model's name in the list: a file's name, or what it was trained on and when.
