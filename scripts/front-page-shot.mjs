@@ -1,6 +1,6 @@
 // Takes the README's picture of the page, docs/decode.png: the Decode view on "tom chase jerry" at
 // its second step, in headless Chromium against the built page (node_modules/.bin/vite build
-// first). Retake it when the page's look changes:
+// first; the whole Chromium: bash scripts/setup.sh browser). Retake it when the page's look changes:
 //   node scripts/front-page-shot.mjs
 import { fileURLToPath } from 'node:url';
 

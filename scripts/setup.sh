@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Installs what is missing and nothing else: Debian packages with apt-get, web packages with npm ci.
 # Quiet and quick when everything is present. Downloads nothing from anywhere else.
-#   bash scripts/setup.sh         what npm start, npm test and npm run bench need
+#   bash scripts/setup.sh         what npm start and npm test need
+#   bash scripts/setup.sh browser also the whole Chromium, which the benchmarks and the screenshot
+#                                 scripts run (npm run bench asks for it); the browser tests run
+#                                 its headless shell alone
 #   bash scripts/setup.sh arm64   also the aarch64 cross compiler and qemu (the native-arm64 preset)
 #   bash scripts/setup.sh font    also what remaking the Chinese web font needs (scripts/make-font.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium chromium-headless-shell ccache cmake ninja-build g++ clang-format
+packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium-headless-shell ccache cmake ninja-build g++ clang-format
   clang libclang-rt-14-dev # clang and its libFuzzer: the fuzz targets (npm test runs a smoke of them)
   python3-numpy # runs the "reproduce this step" scripts in npm test (tests/decode/test_reproduce.cpp)
   fonts-wqy-zenhei) # Chinese beyond the page's own font (web/fonts), e.g. own training pairs, in headless Chromium
 for extra in "$@"; do
   case "$extra" in
+    # 285 MB that npm test never starts: ~10 s of a fresh machine's install
+    browser) packages+=(chromium) ;;
     arm64) packages+=(g++-aarch64-linux-gnu qemu-user) ;;
     font) packages+=(fonts-noto-cjk python3-fonttools python3-brotli) ;;
-    *) echo "setup: unknown extra '$extra' (known: arm64, font)" >&2; exit 2 ;;
+    *) echo "setup: unknown extra '$extra' (known: browser, arm64, font)" >&2; exit 2 ;;
   esac
 done
 missing=()

@@ -20,7 +20,9 @@ function chromiumPath(names) {
         // not here
       }
     }
-  throw new Error(`none of ${names.join(', ')} on PATH: scripts/setup.sh installs Debian’s packages`);
+  throw new Error(
+    `none of ${names.join(', ')} on PATH: bash scripts/setup.sh installs the headless shell, bash scripts/setup.sh browser the whole browser`,
+  );
 }
 
 /** Chromium, headless: `{ shell: true }` (the browser tests) starts the headless shell. */

@@ -1,6 +1,6 @@
 // Screenshots of every view at a phone's, a tablet's and two laptops' sizes, in English and Chinese,
 // into the folder named on the command line (a look at them is part of changing the layout):
-// node tests/e2e/phone-shots.mjs build/phone-shots [view …]
+// node tests/e2e/phone-shots.mjs build/phone-shots [view …] (the whole Chromium: bash scripts/setup.sh browser)
 // What reaches past the screen's edge is tests/e2e/layout.test.mjs's to find.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // Screenshots of every stop of the guided tour, in English and Chinese, at 1440 × 1000 and at
 // 375 × 800, into the folder named on the command line (a look at them is part of changing the
-// tour): node tests/e2e/tour-shots.mjs build/tour-shots
+// tour): node tests/e2e/tour-shots.mjs build/tour-shots (the whole Chromium: bash scripts/setup.sh browser)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, urlSettled } from './browser.mjs';
