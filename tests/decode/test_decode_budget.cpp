@@ -168,11 +168,11 @@ TEST_CASE("decode budget: what a session keeps is within its budget, and most of
         int n;
     };
     const Case cases[] = {
-        {"additive", sized(attention::ScoreKind::additive, 100, 200, 256, 8), 100},
-        {"location", sized(attention::ScoreKind::location, 100, 200, 256, 8), 100},
-        {"general, a large vocabulary", sized(attention::ScoreKind::general, 20, 100, 4, 20000), 20},
-        {"transformer", transformer(4, 8, 200), 200},
-        {"transformer decoder", transformer_decoder(4, 8, 100, 200), 100},
+        {"additive", sized(attention::ScoreKind::additive, 50, 100, 256, 8), 50},
+        {"location", sized(attention::ScoreKind::location, 50, 100, 256, 8), 50},
+        {"general, a large vocabulary", sized(attention::ScoreKind::general, 10, 50, 4, 20000), 10},
+        {"transformer", transformer(4, 8, 100), 100},
+        {"transformer decoder", transformer_decoder(4, 8, 50, 100), 50},
     };
     for (const Case &k : cases) {
         const std::string what = k.what;

@@ -8,19 +8,21 @@
 #include <cmath>
 #include <cstddef>
 
-namespace apg::test {
-
+// (clang, which builds the sanitizer preset, says so through __has_feature, not the macro GCC sets)
 #if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool sanitized = true;
+#define APG_TEST_SANITIZED 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-inline constexpr bool sanitized = true;
-#else
-inline constexpr bool sanitized = false;
+#define APG_TEST_SANITIZED 1
 #endif
-#else
-inline constexpr bool sanitized = false;
 #endif
+#ifndef APG_TEST_SANITIZED
+#define APG_TEST_SANITIZED 0
+#endif
+
+namespace apg::test {
+
+inline constexpr bool sanitized = APG_TEST_SANITIZED;
 
 // How far a share measured on n of the held-out samples may fall short of the whole split's p by
 // sampling alone: three standard deviations, √(p(1−p)/n), plus one sample, so the check does not
