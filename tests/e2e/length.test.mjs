@@ -139,6 +139,27 @@ describe('the chart', () => {
       );
     }
     await shot(page, 'length-hover-1440');
+    // the readout's keys stand level with their names: each sat at the top of its row, a line
+    // above its model's name
+    await page.hover('[data-testid=length-bucket-13]');
+    await page.locator('[data-testid=length-readout-title]').waitFor();
+    const offsets = await page.$$eval('[data-testid=length-readout] li', (rows) =>
+      rows.map((li) => {
+        const mid = (el) => {
+          const r = el.getBoundingClientRect();
+          return r.top + r.height / 2;
+        };
+        return Math.abs(mid(li.querySelector('.key')) - mid(li.querySelector('.name')));
+      }),
+    );
+    assert.equal(offsets.length, 7);
+    for (const d of offsets) assert.ok(d < 3, String(offsets));
+    // the view says when it has decoded: finished, the status still read "Decoding 1000 held-out
+    // pairs per model"
+    assert.match(
+      await page.locator('[data-testid=length-progress] .status').innerText(),
+      /^Decoded 1000 held-out/,
+    );
   });
 
   test('a bucket opens its held-out sources in Decode, one after the other', async () => {
@@ -240,15 +261,6 @@ describe('the chart', () => {
     assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375));
     await shot(phone, 'length-decode-375');
   });
-
-  test('in Chinese', async () => {
-    const zh = page;
-    await zh.goto(fx.link('#view=length&task=reverse&lang=zh'));
-    await waitDone(zh);
-    assert.equal(await text('[data-testid=view-length]', zh), '为什么需要注意力');
-    assert.match(await text('[data-testid=length-summary]', zh), /没有注意力时/);
-    await shot(zh, 'length-1440-zh', { fullPage: true });
-  });
 });
 
 describe('the summary, the readout and the labels', () => {
@@ -265,33 +277,12 @@ describe('the summary, the readout and the labels', () => {
     assert.equal(Number(stay[1]), Number(stay[2]) - 1);
   });
 
-  test('the view says when it has decoded, and its readout’s keys stand level with their names', async () => {
-    await page.goto(fx.link({ view: 'length', task: 'reverse', lang: 'en' }));
-    await waitDone();
-    await page.hover('[data-testid=length-bucket-13]');
-    await page.locator('[data-testid=length-readout-title]').waitFor();
-    const offsets = await page.$$eval('[data-testid=length-readout] li', (rows) =>
-      rows.map((li) => {
-        const mid = (el) => {
-          const r = el.getBoundingClientRect();
-          return r.top + r.height / 2;
-        };
-        return Math.abs(mid(li.querySelector('.key')) - mid(li.querySelector('.name')));
-      }),
-    );
-    // Finished, the status still read "Decoding 1000 held-out pairs per model".
-    assert.match(
-      await page.locator('[data-testid=length-progress] .status').innerText(),
-      /^Decoded 1000 held-out/,
-    );
-    // Each key sat at the top of its row, a line above its model's name.
-    assert.equal(offsets.length, 7);
-    for (const d of offsets) assert.ok(d < 3, String(offsets));
-  });
-
-  test('in Chinese a bucket’s spoken label lists the models with the Chinese list mark', async () => {
+  test('in Chinese: the view’s name, the summary, and a bucket’s spoken label with the Chinese list mark', async () => {
     await page.goto(fx.link({ view: 'length', task: 'reverse', lang: 'zh' }));
     await waitDone();
+    assert.equal(await text('[data-testid=view-length]'), '为什么需要注意力');
+    assert.match(await text('[data-testid=length-summary]'), /没有注意力时/);
+    await shot(page, 'length-1440-zh', { fullPage: true });
     const label = await page.getAttribute('[data-testid=length-bucket-1]', 'aria-label');
     // It read "无注意力（一个固定向量） 100.00 %, 点积 100.00 %, …" with English commas.
     assert.match(label, /100\.00 %、点积 100\.00 %、缩放点积/);
@@ -308,9 +299,16 @@ describe('the summary, the readout and the labels', () => {
   });
 
   test('its table on a phone: a model’s name above its figures, nothing scrolled away', async () => {
+    // one evaluation, read in English and then, switched in the page, in Chinese
+    const phone = await fx.open({ view: 'length', task: 'zh', lang: 'en' }, PHONE);
+    await waitDone(phone);
     for (const lang of ['en', 'zh']) {
-      const phone = await fx.open({ view: 'length', task: 'zh', lang }, PHONE);
-      await waitDone(phone);
+      if (lang === 'zh') {
+        await phone.click('[data-testid=lang-zh]');
+        await phone.waitForFunction(() => document.documentElement.lang === 'zh');
+        await phone.evaluate(() => document.fonts.ready);
+        await waitDone(phone);
+      }
       const found = await phone.$eval('[data-testid=length-table]', (table) => {
         const wrap = /** @type {HTMLElement} */ (table.parentElement);
         return {
