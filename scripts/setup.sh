@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium-headless-shell ccache cmake ninja-build g++ clang-format
+packages=(emscripten libeigen3-dev xtensor-dev doctest-dev nlohmann-json3-dev chromium-headless-shell ccache cmake ninja-build lld g++ clang-format
   clang libclang-rt-14-dev # clang and its libFuzzer: the fuzz targets (npm test runs a smoke of them)
   python3-numpy # runs the "reproduce this step" scripts in npm test (tests/decode/test_reproduce.cpp)
   fonts-wqy-zenhei) # Chinese beyond the page's own font (web/fonts), e.g. own training pairs, in headless Chromium
