@@ -11,6 +11,7 @@ import { loadEngine } from './shared/engine/engine.svelte.js';
 import { dropPendingLink, flushLink, openLink } from './shared/link/link.svelte.js';
 import { readSaved } from './shared/models/trained.svelte.js';
 import { installPlatform } from './shared/platform.js';
+import { followColorScheme } from './shared/theme.svelte.js';
 
 /** localStorage, or null where the browser refuses it (a private window's policy). */
 function storage() {
@@ -30,6 +31,7 @@ installPlatform({
   href: () => location.href,
   copy: (text) => navigator.clipboard.writeText(text),
 });
+followColorScheme();
 // The engine's Worker starts before the page is built, so that fetching and compiling the wasm
 // (and the first model, which the first view asks for as it mounts) overlap with building it.
 void loadEngine();

@@ -56,7 +56,10 @@ export function lowContrast(page, root = 'body', min = 4.5) {
             const filled = parse(getComputedStyle(r).fill);
             return filled && filled[3] > 0.5 && b.left <= x && x <= b.right && b.top <= y && y <= b.bottom;
           });
-          bg = under ? parse(getComputedStyle(under).fill) : [255, 255, 255, 1];
+          // or, where none is, what the picture sits on
+          bg = under
+            ? parse(getComputedStyle(under).fill)
+            : background(el.ownerSVGElement ?? el.parentElement);
         } else {
           fg = parse(getComputedStyle(el).color);
           bg = background(el);

@@ -1,11 +1,12 @@
-// One sweep over every view state (views.mjs) at a laptop's 1440 px and a phone's 375 px, in
-// English and then, switched in the page, in Chinese: each state is loaded once per width and
-// every check that reads a whole drawn page runs on it. Nothing reaches past the screen's edge;
-// axe-core's rules (WCAG 2.x A and AA and best practices) find no violation (in English at 1440
-// px, in Chinese at 375); text meets WCAG AA contrast on the page's own colours (contrast.mjs,
-// which also reads the heatmaps' cell numbers); the Chinese interface leaves no English word
-// outside the allow-list (english-left.mjs). A failure names the state, width and language, and a
-// violation its rule, elements and summary.
+// One sweep over every view state (views.mjs) at a laptop's 1440 px in the light theme and a
+// phone's 375 px in the dark one (the system's prefers-color-scheme), in English and then, switched
+// in the page, in Chinese: each state is loaded once per width and every check that reads a whole
+// drawn page runs on it. Nothing reaches past the screen's edge; axe-core's rules (WCAG 2.x A and
+// AA and best practices) find no violation (in English at 1440 px, in Chinese at 375); text meets
+// WCAG AA contrast on the page's own colours (contrast.mjs, which also reads the heatmaps' cell
+// numbers) in both themes; the Chinese interface leaves no English word outside the allow-list
+// (english-left.mjs). A failure names the state, width and language, and a violation its rule,
+// elements and summary.
 // With APG_SHOTS set, each state's screenshots go there.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -56,21 +57,26 @@ async function problems(page, width, lang) {
   // depends on the width and the language at once; the file took 99 s alone with four, 77 with two)
   if ((width === 1440) === (lang === 'en'))
     for (const line of await violations(page)) found.push(`axe: ${line}`);
-  if (width === 1440) {
+  // contrast in each theme: the light one at 1440 px, the dark one at 375 px in Chinese
+  if (width === 1440 || lang === 'zh')
     for (const text of await lowContrast(page)) found.push(`contrast under 4.5 : 1: ${text}`);
-    if (lang === 'zh') for (const word of await englishWords(page)) found.push(`English left: ${word}`);
-  }
+  if (width === 1440 && lang === 'zh')
+    for (const word of await englishWords(page)) found.push(`English left: ${word}`);
   return found;
 }
 
 for (const view of VIEW_STATES)
-  for (const [width, options] of [
-    [1440, DESKTOP],
-    [375, PHONE],
+  for (const [width, options, scheme] of [
+    [1440, DESKTOP, 'light'],
+    [375, { ...PHONE, colorScheme: 'dark' }, 'dark'],
   ])
-    test(`${view.name} at ${width} px, in English and Chinese`, async () => {
+    test(`${view.name} at ${width} px, in English and Chinese, ${scheme} theme`, async () => {
       const page = await fx.open(hashOf({ view: view.id, ...view.hash, lang: 'en' }), options);
       await view.ready(page);
+      assert.equal(
+        await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches),
+        scheme === 'dark',
+      );
       const found = (await problems(page, width, 'en')).map((p) => `en ${p}`);
       await pageScreenshot(page, `${view.name}-${width}-en`);
       await page.click('[data-testid=lang-zh]');

@@ -72,7 +72,8 @@ export function canvasesToPng(element) {
   });
   const context = out.getContext('2d');
   if (!context) return Promise.reject(new Error('this browser cannot draw on a canvas'));
-  context.fillStyle = '#ffffff';
+  // the page's card colour in the theme of the moment: the canvases are drawn in its inks
+  context.fillStyle = getComputedStyle(element).getPropertyValue('--paper').trim() || '#ffffff';
   context.fillRect(0, 0, out.width, out.height);
   for (const layer of layers) context.drawImage(layer, 0, 0);
   return new Promise((resolve, reject) =>

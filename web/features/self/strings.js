@@ -24,7 +24,8 @@ export default {
     linesHint:
       'Every token is a query (above) scoring every token as a key (below). Click a query to spell out its numbers.',
     everyHead: 'Every layer × head',
-    gridHint: 'Rows: query tokens; columns: key tokens; weight 0 → 1 light → dark. Click one to show it.',
+    gridHint:
+      'Rows: query tokens; columns: key tokens; the more a cell stands out from the card, the larger its weight (0 → 1). Click one to show it.',
     againstEvery: '“{token}” against every key — layer {layer}, head {head}',
     whereFrom: 'Where q, k and v of “{token}” come from — layer {layer}, head {head}',
     beside: "Beside it: the RNN decoder's cross-attention",
@@ -101,7 +102,7 @@ export default {
     whoAttends: '第 {layer} 层、第 {head} 头：谁关注谁',
     linesHint: '每个词元都作为查询（上方）给每个作为键的词元（下方）打分。点击一个查询可以展开它的数值。',
     everyHead: '所有层 × 头',
-    gridHint: '行：查询词元；列：键词元；权重 0 → 1 由浅到深。点击一个即可显示。',
+    gridHint: '行：查询词元；列：键词元；格子越显眼，权重越大（0 → 1）。点击一个即可显示。',
     againstEvery: '“{token}”对每个键——第 {layer} 层、第 {head} 头',
     whereFrom: '“{token}”的 q、k、v 从哪里来——第 {layer} 层、第 {head} 头',
     beside: '并排显示：RNN 解码器的交叉注意力',

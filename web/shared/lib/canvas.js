@@ -1,5 +1,7 @@
 // What the Listen view's canvases share: a backing store at the screen's pixel density, and the
-// pointer handlers that read the number under the pointer. Drawing only, no model math.
+// pointer handlers that read the number under the pointer, the theme's colours. Drawing only, no
+// model math.
+import { theme } from '../theme.svelte.js';
 
 /**
  * Sizes `canvas`'s backing store to `width` × `height` CSS pixels at the device's pixel ratio
@@ -41,4 +43,17 @@ export function pointerReading(pick, clear) {
       if (event.pointerType !== 'touch') clear();
     },
   };
+}
+
+/**
+ * The page's colours of the moment for drawing on `element`'s canvas (a canvas takes no CSS
+ * variables): the theme's ink, soft ink, rule and muted stroke (styles.css). Read in a drawing
+ * effect, it draws again when the theme changes.
+ * @param {Element} element
+ */
+export function inks(element) {
+  void theme.dark;
+  const style = getComputedStyle(element);
+  const read = (name) => style.getPropertyValue(name).trim();
+  return { ink: read('--ink'), soft: read('--ink-soft'), line: read('--line'), mute: read('--mute') };
 }

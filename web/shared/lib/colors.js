@@ -1,20 +1,43 @@
 // Colour scales (d3's colour schemes): sequential blues for weights in [0, 1], diverging red–blue
-// around 0 for signed numbers. A step recolours hundreds of cells, so each scheme is sampled once
-// into a table of 1025 colours (steps of 1/1024 of the scheme: no visible difference) and a
-// colour is a table look-up instead of an interpolation and a new string.
+// around 0 for signed numbers, each in a light and a dark theme's version (theme.svelte.js). A step
+// recolours hundreds of cells, so each scheme is sampled once into a table of 1025 colours (steps
+// of 1/1024 of the scheme: no visible difference) and a colour is a table look-up instead of an
+// interpolation and a new string. Both themes' scales stay ordered in lightness and their ends
+// apart for the common colour-vision deficiencies (tests/web/shared/lib/colors.test.mjs simulates them).
+import { interpolateLab, piecewise } from 'd3-interpolate';
 import { interpolateBlues, interpolateRdBu } from 'd3-scale-chromatic';
+
+import { theme } from '../theme.svelte.js';
+import { BASELINE_COLORS, scoreFunctions } from './score-functions.js';
 
 const STEPS = 1024;
 const sample = (scheme) => Array.from({ length: STEPS + 1 }, (_, i) => scheme(i / STEPS));
-// Blues starts a little above white so 0 is still visible; RdBu's 0.15 margins keep its ends
-// readable under dark text.
-const BLUES = sample((t) => interpolateBlues(0.08 + 0.85 * t));
-const RDBU = sample((t) => interpolateRdBu(0.15 + 0.7 * t));
+// Light: Blues starts a little above white so 0 is still visible; RdBu's 0.15 margins keep its
+// ends readable under dark text. Dark: the same blues the other way round, a weight of 0 a deep
+// blue just off the card and 1 nearly white, and a red–blue scale through the card's grey, so that
+// in both themes more weight stands out more from the page.
+export const SCALES = {
+  light: {
+    weights: sample((t) => interpolateBlues(0.08 + 0.85 * t)),
+    signed: sample((t) => interpolateRdBu(0.15 + 0.7 * t)),
+  },
+  dark: {
+    weights: sample((t) => interpolateBlues(0.93 - 0.85 * t)),
+    signed: sample(piecewise(interpolateLab, [interpolateRdBu(0.22), '#30363e', interpolateRdBu(0.8)])),
+  },
+};
+const scales = () => (theme.dark ? SCALES.dark : SCALES.light);
 const look = (table, t) => table[Math.round(Math.min(1, Math.max(0, t)) * STEPS)];
 
-/** weight in [0, 1] → a blue, light to dark. */
+/** weight in [0, 1] → a blue that stands out more from the page the larger the weight. */
 export function weightColor(w) {
-  return Number.isFinite(w) ? look(BLUES, w) : undefined;
+  return Number.isFinite(w) ? look(scales().weights, w) : undefined;
+}
+
+/** The line colour of score function `score` in the theme of the moment ('none': the fixed-vector baseline's). */
+export function scoreColor(score) {
+  const colors = score === 'none' ? BASELINE_COLORS : scoreFunctions.find((f) => f.kind === score)?.colors;
+  return colors ? colors[theme.dark ? 1 : 0] : theme.dark ? '#e4e8ec' : '#1b1f24';
 }
 
 /**
@@ -25,7 +48,8 @@ export function signedColor(numbers) {
   let extent = 0;
   for (const x of numbers) if (Math.abs(x) > extent) extent = Math.abs(x);
   if (extent === 0) extent = 1;
-  const color = (x) => (Number.isFinite(x) ? look(RDBU, (x / extent + 1) / 2) : undefined);
+  const table = scales().signed;
+  const color = (x) => (Number.isFinite(x) ? look(table, (x / extent + 1) / 2) : undefined);
   color.domain = () => [-extent, 0, extent];
   return color;
 }

@@ -316,6 +316,25 @@ const SVG = 'http://www.w3.org/2000/svg';
 const LEGEND = 46;
 
 /**
+ * The page's colour `name` (a custom property of styles.css) in the theme of the moment: a picture
+ * is exported as the page shows it, light or dark, and a file on its own has no styles.css to ask.
+ */
+function pageColor(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+/** Writes the page's colours into the copy's attributes where they name one (fill="var(--ink)"). */
+function resolveColors(copy) {
+  for (const el of [copy, ...copy.querySelectorAll('*')])
+    for (const attribute of ['fill', 'stroke'])
+      if (el.getAttribute(attribute)?.startsWith('var(--'))
+        el.setAttribute(
+          attribute,
+          pageColor(/** @type {string} */ (el.getAttribute(attribute)).slice(4, -1)),
+        );
+}
+
+/**
  * Adds to `copy` (a heatmap's SVG) a legend below it: its title and the weight's colour scale, or
  * when `note` is given, that line instead of the scale (a picture without colours for weights).
  */
@@ -334,11 +353,12 @@ function addLegend(copy, title, note = '') {
     return el;
   };
   const legend = make('g', { 'data-legend': '', 'font-size': 11 });
-  legend.append(make('rect', { x: width, y: 0, width: wide - width, height, fill: '#ffffff' }));
-  legend.append(make('rect', { x: 0, y: height, width: wide, height: LEGEND, fill: '#ffffff' }));
-  legend.append(make('text', { x: 8, y: height + 14, fill: '#1b1f24' }, title));
+  const [paper, ink, soft] = ['--paper', '--ink', '--ink-soft'].map(pageColor);
+  legend.append(make('rect', { x: width, y: 0, width: wide - width, height, fill: paper }));
+  legend.append(make('rect', { x: 0, y: height, width: wide, height: LEGEND, fill: paper }));
+  legend.append(make('text', { x: 8, y: height + 14, fill: ink }, title));
   if (note) {
-    legend.append(make('text', { x: 8, y: height + 34, fill: '#5b6570' }, note));
+    legend.append(make('text', { x: 8, y: height + 34, fill: soft }, note));
     copy.append(legend);
     copy.setAttribute('width', String(wide));
     copy.setAttribute('height', String(height + LEGEND));
@@ -347,7 +367,7 @@ function addLegend(copy, title, note = '') {
   }
   [0, 0.25, 0.5, 0.75, 1].forEach((w, k) => {
     const x = 8 + k * swatch;
-    const fill = weightColor(w) ?? '#ffffff';
+    const fill = weightColor(w) ?? paper;
     legend.append(make('rect', { x, y: height + 22, width: swatch - 2, height: 16, fill }));
     legend.append(
       make(
@@ -357,7 +377,7 @@ function addLegend(copy, title, note = '') {
       ),
     );
   });
-  legend.append(make('text', { x: 14 + 5 * swatch, y: height + 34, fill: '#5b6570' }, scale));
+  legend.append(make('text', { x: 14 + 5 * swatch, y: height + 34, fill: soft }, scale));
   copy.append(legend);
   copy.setAttribute('width', String(wide));
   copy.setAttribute('height', String(height + LEGEND));
@@ -408,7 +428,7 @@ export function combineSvgs(pictures, maxWidth = 1200) {
   }
   const height = y + rowHeight;
   const background = document.createElementNS(SVG, 'rect');
-  for (const [k, v] of Object.entries({ x: 0, y: 0, width, height, fill: '#ffffff' }))
+  for (const [k, v] of Object.entries({ x: 0, y: 0, width, height, fill: pageColor('--paper') }))
     background.setAttribute(k, String(v));
   outer.append(background);
   for (const p of placed) {
@@ -418,7 +438,7 @@ export function combineSvgs(pictures, maxWidth = 1200) {
       y: p.y + 14,
       'font-size': 12,
       'font-weight': 700,
-      fill: '#1b1f24',
+      fill: pageColor('--ink'),
     }))
       label.setAttribute(k, String(v));
     label.textContent = p.caption;
@@ -445,6 +465,7 @@ export async function svgText(svg, title = '', note = '') {
   const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   copy.removeAttribute('style');
+  resolveColors(copy);
   if (title) addLegend(copy, title, note);
   await embedChineseFont(copy);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}`;

@@ -14,28 +14,31 @@ const t = translatorOf(formulasDict);
 const tl = translatorOf(location);
 
 /**
- * @typedef {{ kind: string, label: string, tex: string, note: string, color: string,
+ * @typedef {{ kind: string, label: string, tex: string, note: string, colors: [string, string],
  *             decoderOnly?: boolean }} ScoreFunction
- * color: one per score function for the training curves, the run cards and the length chart
- * (Okabe–Ito: told apart with the common colour-vision deficiencies, each at least 3:1 on white for
- * a 2 px line)
+ * colors: one per score function for the training curves, the run cards and the length chart, the
+ * light theme's and the dark theme's version of one hue (colors.js's scoreColor picks the one of the
+ * moment). With the fixed-vector baseline's (BASELINE_COLORS) they stay told apart with each of the
+ * common colour-vision deficiencies simulated, and each is at least 3 : 1 on the card for a 2 px
+ * line (tests/web/shared/lib/colors.test.mjs); they were moved from Okabe–Ito's, whose cosine and
+ * the baseline's red were one colour for a deuteranope.
  */
 /**
  * One score function of the table: its name and note are read when shown (in the page's language
  * of that moment), from the dictionary's `${kind}Label` and `${kind}Note` unless given.
  * @param {string} kind
  * @param {string} tex
- * @param {string} color
+ * @param {[string, string]} colors the light theme's and the dark theme's
  * @param {{ label?: () => string, note?: () => string, decoderOnly?: boolean }} [options]
  * @returns {ScoreFunction}
  */
-function entry(kind, tex, color, options = {}) {
+function entry(kind, tex, colors, options = {}) {
   const words = /** @type {(key: string) => string} */ (t);
   const { label = () => words(`${kind}Label`), note = () => words(`${kind}Note`), decoderOnly } = options;
   return {
     kind,
     tex,
-    color,
+    colors,
     ...(decoderOnly ? { decoderOnly } : {}),
     get label() {
       return label();
@@ -48,29 +51,32 @@ function entry(kind, tex, color, options = {}) {
 
 /** @type {ScoreFunction[]} */
 export const scoreFunctions = [
-  entry('dot', String.raw`e_j = \mathbf{q}^{\top}\mathbf{k}_j`, '#0072b2'),
-  entry('scaled_dot', String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\sqrt{d_k}}`, '#009e73'),
-  entry('general', String.raw`e_j = \mathbf{q}^{\top} W \mathbf{k}_j`, '#cc79a7'),
+  entry('dot', String.raw`e_j = \mathbf{q}^{\top}\mathbf{k}_j`, ['#7a89da', '#40bafa']),
+  entry('scaled_dot', String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\sqrt{d_k}}`, [
+    '#089f68',
+    '#56f9c1',
+  ]),
+  entry('general', String.raw`e_j = \mathbf{q}^{\top} W \mathbf{k}_j`, ['#cd71a6', '#e69cc8']),
   entry(
     'additive',
     String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j\right)`,
-    '#d55e00',
+    ['#de7104', '#b37a0c'],
   ),
   entry(
     'cosine',
     String.raw`e_j = \frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
-    '#7a5c00',
+    ['#735200', '#dbcb52'],
   ),
   entry(
     'scaled_cosine',
     String.raw`e_j = g\,\frac{\mathbf{q}^{\top}\mathbf{k}_j}{\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}_j\rVert}`,
-    '#56409e',
+    ['#523f9d', '#a273b7'],
   ),
   // A decoder's only: it reads the previous step's weights, which the sandbox's one query lacks.
   entry(
     'location',
     String.raw`e_j = \mathbf{v}^{\top}\tanh\!\left(W_q\,\mathbf{q} + W_k\,\mathbf{k}_j + W_f\,\mathbf{f}_j + \mathbf{b}\right),\;\; \mathbf{f}_j = \left(F * \boldsymbol{\alpha}_{i-1}\right)_j`,
-    '#8f2d56',
+    ['#8c2a65', '#e34e81'],
     { label: () => tl('label'), note: () => tl('note'), decoderOnly: true },
   ),
 ];
@@ -91,8 +97,8 @@ export const encoderContextTex = contextTex.replace('\\mathbf{v}_j', '\\mathbf{h
 
 export const scoreFunction = (kind) => scoreFunctions.find((f) => f.kind === kind) ?? scoreFunctions[0];
 
-/** The colour of a run of score function `score` (the fixed-vector baseline's is its own). */
-export const scoreColor = (score) => scoreFunctions.find((f) => f.kind === score)?.color ?? '#1b1f24';
+/** The fixed-vector baseline's line (Why attention), light and dark: apart from the score functions'. */
+export const BASELINE_COLORS = ['#8d002f', '#ff887f'];
 
 /** Scaled cosine's g written as the engine's value (g under it), so the formula says which g scored. */
 export const fillScale = (tex, scale) =>

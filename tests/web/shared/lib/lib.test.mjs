@@ -1,12 +1,17 @@
 // The page's small pure helpers: reading vectors typed by a person, writing numbers, the input's hint
 // and the views' CSV exports.
+// the page's modules that draw in the theme of the moment read a Svelte state (theme.svelte.js):
+// imported after Svelte's hooks
+import '../../support/svelte.mjs';
+
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { FLOAT32_MAX, formatFloat32, formatNumber } from '../../../../web/shared/lib/format.js';
 import { formatVector, parseVector } from '../../../../web/shared/lib/vectors.js';
-import { beamCsv, compareCsv, fileStem, selfAttentionCsv } from '../../../../web/shared/lib/export.js';
-import { inputHint } from '../../../../web/shared/text/tasks.js';
+const { inputHint } = await import('../../../../web/shared/text/tasks.js');
+const { beamCsv, compareCsv, fileStem, selfAttentionCsv } =
+  await import('../../../../web/shared/lib/export.js');
 
 describe('parseVector', () => {
   test('reads numbers separated by commas, spaces or semicolons, with a typographic minus', () => {

@@ -12,7 +12,7 @@ const page = await loadPageStates();
 const { readLink } = page.link;
 const { choice } = page.choice;
 const { sandbox } = page.sandbox;
-const { attendable, decoderScoreTex, scoreColor, scoreFunction, SCORES } =
+const { attendable, decoderScoreTex, scoreFunction, SCORES } =
   await import('../../../../web/shared/lib/score-functions.js');
 const { parseModelName } = await import('../../../../web/shared/text/tasks.js');
 const location = (await import('../../../../web/shared/i18n/location.js')).default;
@@ -24,8 +24,9 @@ test('the table is the engine’s list in its order, location last: key 7, a dec
   assert.equal(SCORES.indexOf('scaled_cosine') + 1, 6);
   assert.equal(scoreFunction('scaled_cosine').label, 'scaled cosine');
   assert.equal(scoreFunction('location').label, 'location');
-  // each its own colour in the training charts
-  assert.equal(new Set(SCORES.map(scoreColor)).size, SCORES.length);
+  // each its own colour in the training charts, in either theme (colors.test.mjs: apart for every eye)
+  for (const theme of [0, 1])
+    assert.equal(new Set(SCORES.map((s) => scoreFunction(s).colors[theme])).size, SCORES.length);
 });
 
 test('a sandbox link may name what attend() takes; location keeps the example’s kind', () => {
