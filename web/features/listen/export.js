@@ -2,6 +2,7 @@
 // the page, never recomputed): the utterance's trace as JSON, the letters × encoder positions
 // alignment as CSV, and the spectrogram with the current letter's weights as PNG (its two canvases
 // as the page drew them, one over the other).
+import { inks } from '../../shared/lib/canvas.js';
 import { recordsJson } from '../../shared/lib/export.js';
 
 /**
@@ -72,8 +73,8 @@ export function canvasesToPng(element) {
   });
   const context = out.getContext('2d');
   if (!context) return Promise.reject(new Error('this browser cannot draw on a canvas'));
-  // the page's card colour in the theme of the moment: the canvases are drawn in its inks
-  context.fillStyle = getComputedStyle(element).getPropertyValue('--paper').trim() || '#ffffff';
+  // the card's colour in the theme of the moment: the canvases are drawn in its inks
+  context.fillStyle = inks(element).paper;
   context.fillRect(0, 0, out.width, out.height);
   for (const layer of layers) context.drawImage(layer, 0, 0);
   return new Promise((resolve, reject) =>

@@ -1,6 +1,6 @@
-// What the Listen view's canvases share: a backing store at the screen's pixel density, and the
-// pointer handlers that read the number under the pointer, the theme's colours. Drawing only, no
-// model math.
+// What the page's canvases share: a backing store at the screen's pixel density, the pointer
+// handlers that read the number under the pointer, and the theme's colours. Drawing only, no model
+// math.
 import { theme } from '../theme.svelte.js';
 
 /**
@@ -46,14 +46,20 @@ export function pointerReading(pick, clear) {
 }
 
 /**
- * The page's colours of the moment for drawing on `element`'s canvas (a canvas takes no CSS
- * variables): the theme's ink, soft ink, rule and muted stroke (styles.css). Read in a drawing
- * effect, it draws again when the theme changes.
+ * The page's colours of the moment for drawing on `element`'s canvas (a canvas, uPlot's included,
+ * takes no CSS variables): the theme's ink, rule, muted stroke, track and card (styles.css). Read
+ * in a drawing effect, it draws again when the theme changes.
  * @param {Element} element
  */
 export function inks(element) {
   void theme.dark;
   const style = getComputedStyle(element);
   const read = (name) => style.getPropertyValue(name).trim();
-  return { ink: read('--ink'), soft: read('--ink-soft'), line: read('--line'), mute: read('--mute') };
+  return {
+    ink: read('--ink'),
+    line: read('--line'),
+    mute: read('--mute'),
+    track: read('--track'),
+    paper: read('--paper'),
+  };
 }
