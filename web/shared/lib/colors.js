@@ -15,18 +15,28 @@ const sample = (scheme) => Array.from({ length: STEPS + 1 }, (_, i) => scheme(i 
 // Light: Blues starts a little above white so 0 is still visible; RdBu's 0.15 margins keep its
 // ends readable under dark text. Dark: the same blues the other way round, a weight of 0 a deep
 // blue just off the card and 1 nearly white, and a red–blue scale through the card's grey, so that
-// in both themes more weight stands out more from the page.
-export const SCALES = {
+// in both themes more weight stands out more from the page. A theme's tables are sampled when it is
+// first drawn in: a light page never samples the dark ones.
+const SCHEMES = {
   light: {
-    weights: sample((t) => interpolateBlues(0.08 + 0.85 * t)),
-    signed: sample((t) => interpolateRdBu(0.15 + 0.7 * t)),
+    weights: (t) => interpolateBlues(0.08 + 0.85 * t),
+    signed: (t) => interpolateRdBu(0.15 + 0.7 * t),
   },
   dark: {
-    weights: sample((t) => interpolateBlues(0.93 - 0.85 * t)),
-    signed: sample(piecewise(interpolateLab, [interpolateRdBu(0.22), '#30363e', interpolateRdBu(0.8)])),
+    weights: (t) => interpolateBlues(0.93 - 0.85 * t),
+    signed: piecewise(interpolateLab, [interpolateRdBu(0.22), '#30363e', interpolateRdBu(0.8)]),
   },
 };
-const scales = () => (theme.dark ? SCALES.dark : SCALES.light);
+/** @type {Record<string, { weights: string[], signed: string[] }>} */
+const sampled = {};
+/** The sampled scales of theme `name` ('light' or 'dark'). */
+export function scalesOf(name) {
+  return (sampled[name] ??= {
+    weights: sample(SCHEMES[name].weights),
+    signed: sample(SCHEMES[name].signed),
+  });
+}
+const scales = () => scalesOf(theme.dark ? 'dark' : 'light');
 const look = (table, t) => table[Math.round(Math.min(1, Math.max(0, t)) * STEPS)];
 
 /** weight in [0, 1] → a blue that stands out more from the page the larger the weight. */

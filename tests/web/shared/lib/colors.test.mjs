@@ -11,7 +11,7 @@ import '../../support/svelte.mjs';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-const { SCALES } = await import('../../../../web/shared/lib/colors.js');
+const { luminance, scalesOf } = await import('../../../../web/shared/lib/colors.js');
 const { BASELINE_COLORS, scoreFunctions } = await import('../../../../web/shared/lib/score-functions.js');
 
 // rows: simulated linear R, G, B from the original's (Machado et al. 2009, severity 1.0)
@@ -63,13 +63,9 @@ function lab(color, vision = 'normal') {
 }
 const deltaE = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
-/** WCAG 2's contrast ratio of two colours. */
+/** WCAG 2's contrast ratio of two colours, from the page's own luminance (colors.js). */
 function contrast(a, b) {
-  const luminance = (color) => {
-    const [r, g, bl] = channels(color).map(linear);
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  const [hi, lo] = [a, b].map((c) => luminance(...channels(c))).sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
 }
 
@@ -87,7 +83,7 @@ describe('the simulation', () => {
 });
 
 for (const themeName of ['light', 'dark']) {
-  const scales = SCALES[themeName];
+  const scales = scalesOf(themeName);
   const dark = themeName === 'dark';
   describe(`the ${themeName} theme`, () => {
     for (const vision of Object.keys(VISIONS)) {
