@@ -183,7 +183,7 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     assert.ok(right > 0, 'some of the first 8 are right after training');
     assert.equal(
       (await page.locator('[data-testid=train-predictions-summary]').textContent())?.trim(),
-      `the first 8 held-out pairs at step ${STEPS}: ${right} right`,
+      `step ${STEPS}: ${right} of the first 8 right`,
     );
     assert.deepEqual(
       run.evaluations[0].predictions.map((x) => x.source),
@@ -214,7 +214,7 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     await page.click('[data-testid=lang-zh]');
     assert.equal(
       (await page.locator('[data-testid=train-predictions-summary]').textContent())?.trim(),
-      `第 0 步时前 8 个留出样例：${run.evaluations[0].predictions.filter((x) => x.correct).length} 个正确`,
+      `第 0 步：前 8 个中 ${run.evaluations[0].predictions.filter((x) => x.correct).length} 个正确`,
     );
     assert.deepEqual(await page.locator('[data-testid=train-predictions] th').allTextContents(), [
       '正确',
@@ -577,44 +577,80 @@ test('a damaged store of kept models: the page works, names each damaged entry, 
   assert.equal(await page.locator('[data-testid^=saved-damaged-]').count(), 0);
 });
 
-test('at 1440 × 1000 Train is in view on first open, and pressing it moves nothing: the controls, both curves and every run’s probe are in one screen', async () => {
-  const page = await fx.page();
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  await open(page, trainHash({ 'tr-scores': 'dot,general,additive', 'tr-steps': '20000' }));
-  const box = async (testid) => page.locator(`[data-testid=${testid}]`).boundingBox();
-  const before = await box('train-start');
-  const data = await box('train-data-task');
-  assert.ok(before && before.y + before.height <= 1000, `Train in view: ${JSON.stringify(before)}`);
-  // the settings are longer than the screen: they scroll in their own box, no taller than the screen
-  const settings = await box('settings');
-  assert.ok(settings && settings.height <= 1000, `the settings' box: ${JSON.stringify(settings)}`);
-  assert.ok(
-    await page.getByTestId('settings').evaluate((el) => el.scrollHeight > el.clientHeight + 100),
-    'the settings scroll in their box',
-  );
-  await page.click('[data-testid=train-start]');
-  // the first evaluation draws each run's probe
-  for (const score of ['dot', 'general', 'additive'])
-    await page.waitForSelector(`[data-testid=run-${score}-heatmap]`, { timeout: 60_000 });
-  assert.equal(await page.evaluate(() => scrollY), 0, 'no scroll');
-  assert.deepEqual(
-    [(await box('train-start'))?.y, (await box('train-data-task'))?.y],
-    [before.y, data?.y],
-    'the controls stay where they were',
-  );
-  const whole = (b) => b && b.y >= 0 && b.y + b.height <= 1000 && b.x >= 0 && b.x + b.width <= 1440;
-  for (const testid of [
-    'chart-loss',
-    'chart-exact',
-    'run-dot-heatmap',
-    'run-general-heatmap',
-    'run-additive-heatmap',
-  ]) {
-    const b = await box(testid);
-    assert.ok(whole(b), `${testid} in the screen: ${JSON.stringify(b)}`);
-  }
-  await page.click('[data-testid=train-cancel]');
-});
+// One screen: the controls, both curves, the held-out predictions and every run's probe in sight
+// together, on a wide screen with six runs and on a small laptop (1024 × 768) with three, where
+// the masthead gives up its tagline and the curves stand one above the other.
+for (const { width, height, lang, scores } of [
+  {
+    width: 1440,
+    height: 1000,
+    lang: 'en',
+    scores: ['dot', 'scaled_dot', 'general', 'additive', 'cosine', 'scaled_cosine'],
+  },
+  { width: 1024, height: 768, lang: 'zh', scores: ['dot', 'general', 'additive'] },
+]) {
+  test(`at ${width} × ${height} (${lang}) Train is in view on first open, and pressing it moves nothing: the controls, both curves, the predictions and ${scores.length} runs’ probes are in one screen`, async () => {
+    const page = await fx.page();
+    await page.setViewportSize({ width, height });
+    await open(page, trainHash({ 'tr-scores': scores.join(','), 'tr-steps': '20000', lang }));
+    const box = async (testid) => page.locator(`[data-testid=${testid}]`).boundingBox();
+    const before = await box('train-start');
+    const data = await box('train-data-task');
+    assert.ok(before && before.y + before.height <= height, `Train in view: ${JSON.stringify(before)}`);
+    // the settings are longer than the screen: they scroll in their own box, no taller than the screen
+    const settings = await box('settings');
+    assert.ok(settings && settings.height <= height, `the settings' box: ${JSON.stringify(settings)}`);
+    assert.ok(
+      await page.getByTestId('settings').evaluate((el) => el.scrollHeight > el.clientHeight + 100),
+      'the settings scroll in their box',
+    );
+    await page.click('[data-testid=train-start]');
+    // the first evaluation draws each run's probe and lists its predictions
+    for (const score of scores)
+      await page.waitForSelector(`[data-testid=run-${score}-heatmap]`, { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=prediction]');
+    assert.equal(await page.evaluate(() => scrollY), 0, 'no scroll');
+    assert.deepEqual(
+      [(await box('train-start'))?.y, (await box('train-data-task'))?.y],
+      [before.y, data?.y],
+      'the controls stay where they were',
+    );
+    const whole = (b) => b && b.y >= 0 && b.y + b.height <= height && b.x >= 0 && b.x + b.width <= width;
+    for (const testid of [
+      'train-start',
+      'chart-loss',
+      'chart-exact',
+      'train-predictions',
+      'train-scrub',
+      ...scores.flatMap((score) => [`run-${score}-status`, `run-${score}-exact`, `run-${score}-heatmap`]),
+    ]) {
+      const b = await box(testid);
+      assert.ok(whole(b), `${testid} in the screen: ${JSON.stringify(b)}`);
+    }
+    // each probe whole in its card, and the cards' figures not run into each other
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll('article.run')].flatMap((card) => {
+        const edge = card.getBoundingClientRect();
+        const svg = /** @type {Element} */ (card.querySelector('[data-testid$=-heatmap] svg'));
+        const figures = [...card.querySelectorAll('.stats:not(.more .stats) dd')].map((dd) =>
+          dd.getBoundingClientRect(),
+        );
+        const overlaps = figures.some((a, k) =>
+          figures.some(
+            (b, l) => l > k && a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right,
+          ),
+        );
+        const s = svg.getBoundingClientRect();
+        return s.left < edge.left || s.right > edge.right || overlaps
+          ? [card.getAttribute('data-testid')]
+          : [];
+      }),
+    );
+    assert.deepEqual(cut, [], 'probes inside their cards, figures apart');
+    await shot(page, `train-one-screen-${width}-${lang}`);
+    await page.click('[data-testid=train-cancel]');
+  });
+}
 
 test('at 375 px the view fits the width', async () => {
   const phone = await fx.open(trainHash({ 'tr-scores': 'additive,cosine', 'tr-steps': '60' }), {
