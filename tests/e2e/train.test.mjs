@@ -498,6 +498,30 @@ test('own pairs: the engine’s reading, and its message for a bad line (the dat
   const name = await decodedModel(page);
   assert.match(name, /^pairs-additive-bahdanau-step40-/);
   await checkTrace(page, name, run.evaluations.at(-1).probe);
+  // Decode speaks of the model's own data, not of the shipped task it last showed (zh): no task
+  // chosen, no examples, no task= in the link, the hint and the limits from the model's info
+  await urlSettled(page);
+  const link = new URLSearchParams(new URL(page.url()).hash.slice(1));
+  assert.equal(link.get('trained'), name);
+  assert.equal(link.has('task'), false, 'no task= in the link');
+  assert.equal(await page.locator('input[name=task]:checked').count(), 0, 'no task pill chosen');
+  assert.equal(await page.locator('.examples button').count(), 0, 'no example chips');
+  const hint = (await page.locator('[data-testid=input-hint]').textContent()) ?? '';
+  assert.match(hint, /a source like those you trained on, 1–\d+ tokens/);
+  assert.doesNotMatch(hint, /sentence|lower-case/);
+  // in Chinese on a phone, the same: its folded summary names the model's data
+  await page.click('[data-testid=lang-zh]');
+  await page.setViewportSize({ width: 375, height: 800 });
+  assert.match(
+    (await page.locator('[data-testid=input-hint]').textContent()) ?? '',
+    /与你训练时同样的源序列，1–\d+ 个/,
+  );
+  assert.match(
+    (await page.locator('[data-testid=settings-summary]').textContent()) ?? '',
+    /^你自己的句对 · 加性 · Bahdanau · /,
+  );
+  assert.equal(await page.locator('.examples button').count(), 0, 'no example chips in Chinese');
+  await page.setViewportSize({ width: 1440, height: 1000 });
 });
 
 test('own pairs: a 3 MB paste is refused at once by its size and never reaches the box; a line of only a tab is named so', async () => {
