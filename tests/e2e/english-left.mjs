@@ -24,13 +24,14 @@ const UNTRANSLATED = [
   '[translate=no]',
 ].join(', ');
 
-// Words that are the same in both interfaces: names, units, key names, the running example's
-// tokens. Text in “quotes” is quoted material (an input, a token) and is not counted either.
+// Words that are the same in both interfaces: names, units, key names, the functions of formulas,
+// the running example's tokens. Text in “quotes” is quoted material (an input, a token) and is not counted either.
 const ALLOWED = new Set(
   (
     'Attention Playground WebAssembly C++ softmax GRU BiGRU Transformer Bahdanau Luong Tom Jerry ' +
     'Query Key Value JSON CSV SVG PNG ISO safetensors IndexedDB Worker Web Audio Python NumPy ' +
-    'log exp max tanh cos nats Hz kHz dq dk da dh Softmax Home End chase RNN Adam English accuracyByLength'
+    'log exp max tanh cos LayerNorm FFN nats Hz kHz KB dq dk da dh Softmax Home End chase RNN Adam English ' +
+    'accuracyByLength'
   ).split(' '),
 );
 const SCORES = 'dot|scaled_dot|general|additive|cosine|scaled_cosine|location|none';
@@ -64,6 +65,8 @@ function wordsOf(texts) {
   for (const text of texts)
     for (const word of text
       .replace(/“[^”]*”/g, ' ')
+      // the vocabularies' own tokens: <s>, </s>, <unk>, <pad>
+      .replace(/<\/?[a-z]+>/g, ' ')
       .replace(MODEL_NAME, ' ')
       .match(/[A-Za-z][A-Za-z']+/g) ?? [])
       if (!ALLOWED.has(word) && !/^[a-z]$/i.test(word)) left.add(word);

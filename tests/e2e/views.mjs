@@ -11,8 +11,9 @@ const ready =
 const WHATIF_INPUT = 'tom chased jerry in the kitchen';
 
 /**
- * @type {{ name: string, id: string, hash: Record<string, string>,
+ * @type {{ name: string, id: string, hash: Record<string, string>, plain?: boolean,
  *   ready: (page: import('playwright-core').Page) => Promise<unknown> }[]}
+ * plain: opened with no link at all (a first visit), in the browser's language
  */
 export const VIEW_STATES = [
   {
@@ -56,6 +57,41 @@ export const VIEW_STATES = [
     id: 'compare',
     hash: { task: 'zh', model: 'additive-bahdanau', input: WHATIF_INPUT, wi: 'm2@1' },
     ready: ready('[data-testid^=whatif-list-]'),
+  },
+  // the encoder–decoder Transformer at its third step: the heads' grid, one head's three stages
+  // and the causal triangle
+  {
+    name: 'decode-transformer',
+    id: 'decode',
+    hash: { task: 'dates', model: 'transformer', input: '29 november 2026', step: '3' },
+    ready: ready('[data-testid=transformer-step][data-head]'),
+  },
+  // Train after two short runs: the curves, the predictions, the cards with their probes and the
+  // kept models (the second call, after the switch of language, finds the runs done)
+  {
+    name: 'train-done',
+    id: 'train',
+    hash: { 'tr-task': 'dates', 'tr-scores': 'dot,additive', 'tr-steps': '25' },
+    ready: async (page) => {
+      if (!(await page.$('[data-testid=run-dot]'))) {
+        await ready('[data-testid=train-start]:not([disabled])')(page);
+        // on a phone the settings are folded into their one-line summary
+        if (!(await page.locator('[data-testid=train-start]').isVisible()))
+          await page.click('[data-testid=settings-summary]');
+        await page.click('[data-testid=train-start]');
+      }
+      for (const score of ['dot', 'additive'])
+        await ready(`[data-testid=run-${score}][data-status=done] [data-testid=run-${score}-kept]`)(page);
+    },
+  },
+  // a first visit: the page opened with no link points to the tour above Decode
+  { name: 'welcome', id: 'decode', hash: {}, plain: true, ready: ready('[data-testid=welcome]') },
+  // the tour's bar at a stop that steps the decode
+  {
+    name: 'tour',
+    id: 'decode',
+    hash: { tour: '3' },
+    ready: ready('[data-testid=tour] [data-testid=tour-leave]'),
   },
   // evaluated in its Worker; a hovered bucket shows its numbers
   {
