@@ -431,6 +431,19 @@ describe('links', () => {
     await page.locator('body').press('2');
     await waitForStep(page, 'zh-scaled_dot-bahdanau', 0);
     assert.equal(await page.locator('[data-testid=key-note]').count(), 0);
+    // and in Chinese, the same note in Chinese
+    await page.click('[data-testid=lang-zh]');
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+    await page.locator('body').press('7');
+    await page.waitForSelector('[data-testid=key-note]');
+    assert.equal(
+      (await page.textContent('[data-testid=key-note]'))?.trim(),
+      '按键 7 对应位置感知：此版本没有英译中的位置感知模型，当前模型保持不变。',
+    );
+    assert.equal(
+      await page.locator('[data-testid=decode]').getAttribute('data-model'),
+      'zh-scaled_dot-bahdanau',
+    );
   });
 });
 
@@ -1376,6 +1389,36 @@ describe('what-ifs', () => {
     assert.equal(await page.textContent('#whatif-title'), '假如……');
     assert.match(await page.textContent('[data-testid=whatif-items]'), /从第 2 步起屏蔽“jerry”/);
     await shot(page, 'decode-whatif-375-zh');
+    // why the decoder still writes a word it no longer looks at, in Chinese
+    await page.goto('about:blank');
+    await page.goto(fx.link(whatIfHash({ step: '1', lang: 'zh', wi: 'm2@1' })));
+    await waitForStep(page, MODEL, 1);
+    const [, masked] = whatIfReference([{ kind: 'mask', step: 1, token: 2 }]);
+    const taken = masked.top.find((t) => t.token === masked.token);
+    assert.ok(taken && masked.token !== '</s>', 'step 2 writes a word');
+    assert.match(
+      (await page.textContent('[data-testid=whatif-still-writes]')) ?? '',
+      new RegExp(
+        `^\\s*屏蔽了 “jerry”，这一步仍然写出 ${masked.token}（p ${formatNumber(taken.prob)}）。屏蔽只是`,
+      ),
+    );
+  });
+
+  test('at 375 px in Chinese, step 1 shows nothing to come and says that weights are not alignments; zh’s missing location model is unavailable', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    const input = 'tom chased jerry in the kitchen yesterday';
+    await open(page, hashOf({ task: 'zh', model: 'additive-bahdanau', input, step: '1', lang: 'zh' }));
+    await waitForStep(page, 'zh-additive-bahdanau', 1);
+    await page.locator('[data-testid=heatmap]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=heatmap] rect.cell').length > 0);
+    assert.equal(
+      await page.locator('[data-testid=heatmap] [data-testid$="-0"]').count(),
+      2,
+      'steps 1 and 2 only',
+    );
+    assert.equal(await page.textContent('[data-testid=alignment-soft]'), decodeDict.zh.alignmentSoft);
+    await page.click('[data-testid=settings-summary]');
+    assert.equal(await page.isDisabled('[data-testid=score-location]'), true);
   });
 
   test('a pinned step’s weights are called pinned, and its mark never breaks inside “τ = 0.245”', async () => {

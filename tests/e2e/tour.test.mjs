@@ -385,6 +385,21 @@ describe('the guided tour', () => {
     await start.click();
     for (let i = 0; i < STOPS.length; i++) {
       await checkStop(page, i, 'zh');
+      if (STOPS[i].id === 'stages') {
+        // a tap on the stepper's next step: the text follows the step shown and says which step
+        // the stop is about, in Chinese, with a way back to it
+        await page.click('[data-testid=step]');
+        const fact = page.locator('[data-testid=tour-fact]');
+        await page.waitForFunction(
+          (want) => document.querySelector('[data-testid=tour-fact]')?.textContent?.trim() === want,
+          fill(dict.zh['stages.fact'], expected.stagesNext),
+        );
+        const elsewhere = page.locator('[data-testid=tour-elsewhere]');
+        assert.match(await elsewhere.innerText(), new RegExp(`本站讲的是第 ${expected.stages.step} 步`));
+        await page.click('[data-testid=tour-to-step]');
+        await elsewhere.waitFor({ state: 'detached' });
+        assert.equal(await fact.innerText(), fill(dict.zh['stages.fact'], expected.stages));
+      }
       const bar = await page.locator('[data-testid=tour]').boundingBox();
       assert.ok(bar, 'the bar is shown');
       assert.ok(Math.abs(bar.y + bar.height - 800) < 1, 'docked at the bottom');

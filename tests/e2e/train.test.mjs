@@ -701,6 +701,55 @@ test('at 375 px the view fits the width', async () => {
   await shot(phone, 'train-run-375');
 });
 
+// Issue 24's learning rates: 1e31 was taken by the field and refused later by the engine, and −1
+// showed 0.003 while the link kept tr-lr=-1.
+for (const { lang, viewport, note, linkNote } of [
+  {
+    lang: 'en',
+    viewport: { width: 1440, height: 1000 },
+    note: (bad) => `Learning rate ${bad} is not a number from 0.000001 to 1e+30; keeping the recipe's value.`,
+    linkNote: "The link's tr-lr=-1 is not a usable number; using the recipe's value.",
+  },
+  {
+    lang: 'zh',
+    viewport: { width: 375, height: 800 },
+    note: (bad) => `学习率 ${bad} 不是 0.000001 到 1e+30 之间的数；保留配方的值。`,
+    linkNote: '链接中的 tr-lr=-1 不是可用的数字；使用配方的值。',
+  },
+])
+  test(`a learning rate out of range, linked or typed, is refused at once with a note, and the link keeps the recipe's (${lang}, ${viewport.width} px)`, async () => {
+    const page = await fx.page({ viewport });
+    // on a phone the settings are folded: their summary is what shows first
+    await open(
+      page,
+      trainHash({ 'tr-task': 'dates', 'tr-lr': '-1', lang }),
+      viewport.width < 700 ? '[data-testid=settings-summary]' : undefined,
+    );
+    const notes = page.locator('[data-testid=link-notes]');
+    assert.ok(((await notes.textContent()) ?? '').includes(linkNote), await notes.textContent());
+    if (!(await page.locator('[data-testid=train-start]').isVisible()))
+      await page.click('[data-testid=settings-summary]');
+    const field = page.locator('[data-testid=train-learningRate]');
+    const recipe = await field.inputValue();
+    assert.ok(Number(recipe) > 0, `the recipe's rate is shown: ${recipe}`);
+    await urlSettled(page);
+    assert.doesNotMatch(page.url(), /tr-lr=-1/, 'the link no longer asks for −1');
+    for (const bad of ['1e31', '-1']) {
+      await field.fill(bad);
+      await field.blur();
+      await page.waitForSelector('[data-testid=train-learningRate-note]');
+      assert.equal((await page.textContent('[data-testid=train-learningRate-note]'))?.trim(), note(bad));
+      assert.equal(await field.inputValue(), recipe, `${bad}: the field shows what will be used`);
+      await urlSettled(page);
+      assert.doesNotMatch(page.url(), /tr-lr=(-1|1e31|1e%2B31)/, `${bad} is not in the link`);
+    }
+    await field.fill('0.01');
+    await field.blur();
+    await page.waitForSelector('[data-testid=train-learningRate-note]', { state: 'detached' });
+    await urlSettled(page);
+    assert.match(page.url(), /tr-lr=0\.01/);
+  });
+
 test('a link into the view while its code comes late keeps its task, score functions and steps', async () => {
   // The Train view's code, and the state that reads its fields from the link, arrive only when
   // the view opens; the page writes its state into the link 250 ms after it starts. Here the

@@ -59,8 +59,8 @@ export default {
     badForcesGreedy: '链接里有些强制词元不是“步:词元”格式（{force}）；改为贪心解码。',
     badBeam: '束宽 {k} 不在 1 到 8 之内；显示 {n} 条束。',
     notOneOf: '链接中的 {field} 不是 {options} 之一；使用 {used}。',
-    notNumber: '链接中的 {field} 不是可用的数字；使用 {used}。',
-    notInRange: '{field} 不是 {min} 到 {max} 之间的数；保留 {used}。',
+    notNumber: '链接中的 {field} 不是可用的数字；使用{used}。',
+    notInRange: '{field} 不是 {min} 到 {max} 之间的数；保留{used}。',
     recipeValue: '配方的值',
     badSelf: '自注意力的选择 {sa} 不是“层.头.词元”（从 0 开始的整数）；显示 {shown}。',
     selfPast:
