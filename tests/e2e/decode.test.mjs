@@ -1609,20 +1609,33 @@ describe('on a phone and a small laptop', () => {
   });
 });
 
-test('the first Tab stop skips to the step buttons, and the next Tab is one of them', async () => {
-  const page = await fx.open(hashOf({ view: 'decode', task: 'zh', input: 'tom chase jerry', lang: 'en' }));
-  await page.waitForSelector('[data-testid=decode]');
-  await page.keyboard.press('Tab');
-  const focused = () =>
-    page.evaluate(() => {
-      const el = document.activeElement;
-      return el?.getAttribute('data-testid') ?? el?.getAttribute('role') ?? el?.tagName ?? '';
-    });
-  assert.equal(await focused(), 'skip-link');
-  assert.equal(await page.locator('[data-testid=skip-link]').innerText(), 'Skip to the step buttons');
-  await page.keyboard.press('Enter');
-  assert.equal(await focused(), 'group');
-  await page.keyboard.press('Tab');
-  assert.match(await focused(), /^(reset|start|back|play|step|end)$/);
-  assert.equal(new URL(page.url()).hash.includes('main'), false, 'the link’s state stays in the address');
-});
+// the three stepping views, in English at 1440 px and in Chinese on a phone
+for (const [view, ready, lang, viewport, words] of [
+  ['decode', '[data-testid=decode]', 'en', { width: 1440, height: 1000 }, 'Skip to the step buttons'],
+  ['caption', '[data-testid=caption][data-model]', 'zh', { width: 375, height: 800 }, '跳到步进键'],
+  [
+    'listen',
+    '[data-testid=listen][data-model]',
+    'en',
+    { width: 375, height: 800 },
+    'Skip to the step buttons',
+  ],
+  ['decode', '[data-testid=decode]', 'zh', { width: 375, height: 800 }, '跳到步进键'],
+])
+  test(`${view} (${lang}, ${viewport.width} px): the first Tab stop skips to the step buttons, and the next Tab is one of them`, async () => {
+    const page = await fx.open(hashOf({ view, task: 'zh', input: 'tom chase jerry', lang }), { viewport });
+    await page.waitForSelector(ready, { state: 'attached', timeout: 60_000 });
+    await page.keyboard.press('Tab');
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.getAttribute('data-testid') ?? el?.getAttribute('role') ?? el?.tagName ?? '';
+      });
+    assert.equal(await focused(), 'skip-link');
+    assert.equal(await page.locator('[data-testid=skip-link]').innerText(), words);
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'group');
+    await page.keyboard.press('Tab');
+    assert.match(await focused(), /^([a-z]+-)?(reset|start|back|play|autoplay|step|end)$/);
+    assert.equal(new URL(page.url()).hash.includes('main'), false, 'the link’s state stays in the address');
+  });

@@ -345,3 +345,38 @@ test('asked for less motion, nothing on the page moves by itself; otherwise the 
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   assert.deepEqual(await motion(), { spinner: 'spin', running: ['spinner'] });
 });
+
+test('asked for less motion, the other views hold still too: Caption, Listen, the tour, and Train while it trains (its spinner does not turn)', async () => {
+  const page = await fx.page({ reducedMotion: 'reduce' });
+  const still = async (what) => {
+    await afterFrame(page, 100);
+    const found = await page.evaluate(() => ({
+      running: document
+        .getAnimations()
+        .map((a) => (a.effect?.target instanceof Element ? a.effect.target.className : '?')),
+      scroll: getComputedStyle(document.documentElement).scrollBehavior,
+    }));
+    assert.deepEqual(found, { running: [], scroll: 'auto' }, what);
+  };
+  for (const [hash, ready] of [
+    [{ view: 'caption' }, '[data-testid=caption][data-model]'],
+    [{ view: 'listen' }, '[data-testid=listen][data-model]'],
+    [{ tour: '3' }, '[data-testid=tour] [data-testid=tour-leave]'],
+  ]) {
+    await page.goto('about:blank');
+    await page.goto(fx.link(hashOf({ ...hash, lang: 'en' })));
+    await page.waitForSelector(ready, { state: 'attached', timeout: 60_000 });
+    await still(JSON.stringify(hash));
+  }
+  await page.goto('about:blank');
+  await page.goto(
+    fx.link(
+      hashOf({ view: 'train', 'tr-task': 'dates', 'tr-scores': 'dot', 'tr-steps': '20000', lang: 'en' }),
+    ),
+  );
+  await page.waitForSelector('[data-testid=train-start]:not([disabled])', { timeout: 60_000 });
+  await page.click('[data-testid=train-start]');
+  await page.waitForSelector('[data-testid=run-dot-heatmap]', { timeout: 60_000 });
+  await still('Train, training');
+  await page.click('[data-testid=train-cancel]');
+});
