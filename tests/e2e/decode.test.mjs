@@ -1518,6 +1518,35 @@ describe('on a phone and a small laptop', () => {
     assert.ok(sticking.boxes > 0, 'no formula box measured');
     // "α_j = … , m = max_i e_i" ran 30 px past the card and the screen, cut off.
     assert.deepEqual(sticking.past, []);
+    // What scrolls says so: a Tab stop with a name, and a shade on the side with more (the
+    // background's two radial gradients), a focus ring when the keyboard is in it. A box whose
+    // content fits is no Tab stop.
+    const regions = await p.evaluate(() =>
+      [...document.querySelectorAll('.scroll, .heatmap-scroll')].map((el) => ({
+        scrolls: el.scrollWidth > el.clientWidth + 1,
+        marked: el.hasAttribute('data-scrolls'),
+        tab: el.getAttribute('tabindex'),
+        name: el.getAttribute('aria-label') ?? '',
+        shades: (getComputedStyle(el).backgroundImage.match(/radial-gradient/g) ?? []).length,
+      })),
+    );
+    const scrolling = regions.filter((r) => r.scrolls);
+    assert.ok(scrolling.length > 0, `some box scrolls at 375 px: ${JSON.stringify(regions)}`);
+    for (const r of regions)
+      if (r.scrolls) assert.ok(r.marked && r.tab === '0' && r.name && r.shades === 2, JSON.stringify(r));
+      else assert.ok(!r.marked && r.tab === null, JSON.stringify(r));
+    await p.locator('[data-scrolls]').first().focus();
+    await p.keyboard.press('Shift+Tab');
+    await p.keyboard.press('Tab');
+    const ring = await p.evaluate(() => {
+      const el = /** @type {Element} */ (document.activeElement);
+      const style = getComputedStyle(el);
+      return {
+        scrolls: el.hasAttribute('data-scrolls'),
+        outline: `${style.outlineStyle} ${style.outlineWidth}`,
+      };
+    });
+    assert.deepEqual(ring, { scrolls: true, outline: 'solid 3px' });
   });
 
   test('the formula view on a phone: the softmax and its worked line break after “=”, none past the card', async () => {
