@@ -260,5 +260,23 @@ test('Beam search’s outputs on a phone: a token never split across lines', asy
     // the whole of "#1 汤姆 追逐 杰瑞" fits its line
     assert.deepEqual(await linesOf(phone, '[data-testid=beam-0] .text'), [1]);
     assert.equal(await phone.locator('[data-testid=beam-0] .text').textContent(), '汤姆 追逐 杰瑞');
+    // the list's per-token score beside the total it divides, in either language (the tree shows
+    // totals: the same beam once read −0.500 as both)
+    const rows = await phone.$$eval('[data-testid^="beam-"] .score', (els) =>
+      els.map((e) => {
+        const total = e.closest('[data-testid^="beam-"]')?.querySelector('[data-testid$="-total"]');
+        return {
+          p: Number(e.dataset.value),
+          total: Number(total?.dataset.value),
+          n: Number(total?.dataset.tokens),
+        };
+      }),
+    );
+    assert.ok(rows.length >= 2, JSON.stringify(rows));
+    for (const r of rows) assert.ok(Math.abs(r.p - r.total / r.n) < 1e-6, JSON.stringify(r));
+    assert.match(
+      (await phone.textContent('[data-testid=beamview-columns]')) ?? '',
+      lang === 'en' ? /log p per token \(total \/ tokens\)/ : /每词元 log p（总计 \/ 词元数）/,
+    );
   }
 });

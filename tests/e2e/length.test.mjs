@@ -287,6 +287,22 @@ describe('the summary, the readout and the labels', () => {
     // It read "无注意力（一个固定向量） 100.00 %, 点积 100.00 %, …" with English commas.
     assert.match(label, /100\.00 %、点积 100\.00 %、缩放点积/);
     assert.doesNotMatch(label, /, /);
+    // the lines that lie on top of each other, named in Chinese
+    const { results, sources, targets } = await engineResult('reverse', 4);
+    const groups = coinciding(SCORES.map((score) => ({ score, buckets: results[score].buckets })));
+    const together = await text('[data-testid=length-coincide]');
+    assert.match(together, /^互相重叠/);
+    for (const g of groups)
+      assert.ok(together.includes(g.map((s) => lengthDict.zh[`model_${s}`]).join(' ≈ ')), together);
+    // a bucket's wrong answer beside its reference answer, in Chinese
+    const first = sources.findIndex(
+      (_, k) => results.none.sourceLengths[k] >= 13 && results.none.sourceLengths[k] <= 16,
+    );
+    await page.click('[data-testid=length-bucket-13]');
+    await page.locator('[data-testid=length-examples]').waitFor();
+    assert.equal(await page.inputValue('[data-testid=decode-input]'), sources[first]);
+    assert.equal(results.none.matches[first], 0);
+    assert.equal(await text('[data-testid=length-examples-reference]'), `参考答案：${targets[first]}`);
   });
 
   test('the view names each score function as the other views do, in both languages', async () => {

@@ -72,7 +72,8 @@ export default {
     next: 'Next',
     right: 'right',
     wrong: 'wrong',
-    reference: 'the reference answer:',
+    // the space after the colon is English's: 中文 writes none after '：'
+    reference: 'the reference answer: ',
     backToChart: 'Back to the chart',
     close: 'Close',
     pick: 'Example',
