@@ -17,8 +17,13 @@ namespace {
 
 std::string at_line(std::size_t line) { return "line " + std::to_string(line) + ": "; }
 
-[[noreturn]] void line_error(ErrorCode code, std::size_t line, const std::string &message, Details extra = {}) {
-    Details details{{"name", std::string("pairs")}, {"line", static_cast<std::int64_t>(line)}};
+// `problem` names the kind of fault for a page that words it in another language (the message is
+// English): one of not_utf8, control, no_tab, tabs, too_long, empty_side, reserved, too_many,
+// empty_line, blank_line.
+[[noreturn]] void line_error(ErrorCode code, std::size_t line, const char *problem, const std::string &message,
+                             Details extra = {}) {
+    Details details{
+        {"name", std::string("pairs")}, {"line", static_cast<std::int64_t>(line)}, {"problem", std::string(problem)}};
     for (auto &d : extra) details.push_back(std::move(d));
     throw InputError(code, at_line(line) + message, std::move(details));
 }
@@ -64,13 +69,13 @@ RawPair split_line(std::string_view line, std::size_t number) {
     try {
         points = io::utf8_code_points(line);
     } catch (const Error &e) {
-        line_error(ErrorCode::bad_argument, number, "not UTF-8 text: " + std::string(e.text()));
+        line_error(ErrorCode::bad_argument, number, "not_utf8", "not UTF-8 text: " + std::string(e.text()));
     }
     std::size_t tabs = 0, tab_at = 0, offset = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const std::string &p = points[i];
         if (is_control(p))
-            line_error(ErrorCode::bad_argument, number,
+            line_error(ErrorCode::bad_argument, number, "control",
                        "the control character " + code_point_name(p) + " at column " + std::to_string(i + 1) +
                            " cannot be used",
                        {{"column", static_cast<std::int64_t>(i + 1)}});
@@ -79,10 +84,11 @@ RawPair split_line(std::string_view line, std::size_t number) {
         }
         offset += p.size();
     }
-    if (tabs == 0) line_error(ErrorCode::bad_argument, number, "no tab: expected source<TAB>target");
+    if (tabs == 0) line_error(ErrorCode::bad_argument, number, "no_tab", "no tab: expected source<TAB>target");
     if (tabs > 1)
-        line_error(ErrorCode::bad_argument, number,
-                   std::to_string(tabs) + " tabs: expected one, between source and target");
+        line_error(ErrorCode::bad_argument, number, "tabs",
+                   std::to_string(tabs) + " tabs: expected one, between source and target",
+                   {{"tabs", static_cast<std::int64_t>(tabs)}});
     return {number, trim(line.substr(0, tab_at)), trim(line.substr(tab_at + 1))};
 }
 
@@ -91,10 +97,11 @@ bool has_space(std::string_view side) { return side.find(' ') != std::string_vie
 // "line N: <what> has <length> <unit>, at most <limit> are allowed"
 [[noreturn]] void too_long(std::size_t line, const char *side, const std::string &what, std::size_t length,
                            const char *unit, int limit) {
-    line_error(ErrorCode::too_long, line,
+    line_error(ErrorCode::too_long, line, "too_long",
                what + " has " + std::to_string(length) + " " + unit + ", at most " + std::to_string(limit) +
                    " are allowed",
                {{"side", std::string(side)},
+                {"unit", std::string(unit)},
                 {"length", static_cast<std::int64_t>(length)},
                 {"limit", static_cast<std::int64_t>(limit)}});
 }
@@ -103,7 +110,7 @@ std::vector<std::string> tokenize_side(const io::Vocabulary &tokenizer, std::str
                                        const char *side) {
     std::vector<std::string> tokens = tokenizer.tokenize(text);
     if (tokens.empty())
-        line_error(ErrorCode::bad_argument, line,
+        line_error(ErrorCode::bad_argument, line, "empty_side",
                    std::string("the ") + side + " is empty" +
                        (text.empty() ? "" : " (the word tokenizer drops . , ! ? ; :)"),
                    {{"side", std::string(side)}});
@@ -111,10 +118,10 @@ std::vector<std::string> tokenize_side(const io::Vocabulary &tokenizer, std::str
         too_long(line, side, std::string("the ") + side, tokens.size(), "tokens", limits::max_pair_tokens);
     for (const auto &t : tokens) {
         if (t == "<pad>" || t == "<s>" || t == "</s>" || t == "<unk>")
-            line_error(ErrorCode::bad_argument, line,
+            line_error(ErrorCode::bad_argument, line, "reserved",
                        std::string("the ") + side + " holds \"" + t +
                            "\", a name the vocabulary keeps for itself (<pad>, <s>, </s>, <unk>)",
-                       {{"side", std::string(side)}});
+                       {{"side", std::string(side)}, {"token", t}});
         if (t.size() > static_cast<std::size_t>(limits::max_token_bytes))
             too_long(line, side, std::string("a word of the ") + side, t.size(), "bytes", limits::max_token_bytes);
     }
@@ -171,12 +178,12 @@ PairsData parse_pairs(std::string_view text, std::optional<io::Tokenizer> tokeni
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::size_t number = i + 1;
         if (number > static_cast<std::size_t>(limits::max_pairs))
-            line_error(ErrorCode::limit_exceeded, number,
+            line_error(ErrorCode::limit_exceeded, number, "too_many",
                        "more than " + std::to_string(limits::max_pairs) + " pairs (the text has " +
                            std::to_string(lines.size()) + " lines)",
                        {{"limit", static_cast<std::int64_t>(limits::max_pairs)}});
         if (blank(lines[i]))
-            line_error(ErrorCode::bad_argument, number,
+            line_error(ErrorCode::bad_argument, number, lines[i].empty() ? "empty_line" : "blank_line",
                        std::string(lines[i].empty() ? "empty line" : "a line of only spaces or tabs") +
                            " (blank lines are allowed only at the end)");
         raw.push_back(split_line(lines[i], number));

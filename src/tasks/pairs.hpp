@@ -45,7 +45,9 @@ std::size_t heldout_target(std::size_t count);
 // max_pair_tokens tokens or a token over max_token_bytes: "line", "length", "limit"),
 // bad_argument (an empty line, a line of only spaces or tabs, a line without or with two tabs,
 // an empty side, a control character or bad UTF-8, a special as a word: "line", and "column" in
-// code points where one is to blame). Every message starts "line N: ".
+// code points where one is to blame). Every message starts "line N: ", and every error of a line
+// names its fault in the detail "problem" (pairs.cpp lists them), with "side", "unit", "tabs" or
+// "token" where they say more, so a page can word it in its own language.
 PairsData parse_pairs(std::string_view text, std::optional<io::Tokenizer> tokenizer, std::uint64_t seed);
 
 } // namespace apg::tasks

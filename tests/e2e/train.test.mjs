@@ -259,6 +259,24 @@ describe(`a dates run of ${STEPS} steps, looked at test by test`, () => {
     assert.equal(Number(await figure('loss').getAttribute('data-value')), report?.loss);
     assert.equal(await figure('sequences').textContent(), report?.sequences.toLocaleString('en'));
     assert.deepEqual(await shownPredictions(page), expectedPredictions(run.evaluations[k]));
+    // the same evaluation in Chinese on a phone: the slider's label, the card's figures, its
+    // probe's caption and the snapshot it opens
+    await page.click('[data-testid=lang-zh]');
+    await page.setViewportSize({ width: 375, height: 800 });
+    assert.equal(
+      (await page.locator('label[for=train-scrub]').textContent())?.replace(/\s+/g, ' ').trim(),
+      `第 ${k + 1} / ${run.evaluations.length} 次评估 （第 ${step} 步）`,
+    );
+    assert.equal(await figure('step').textContent(), `${step} / ${STEPS}`);
+    assert.equal(
+      (await figure('exact').textContent())?.trim(),
+      `${(100 * run.evaluations[k].heldoutExactMatch).toFixed(1)}%`,
+    );
+    assert.match((await figure('heatmap').textContent()) ?? '', new RegExp(`第 ${step} 步的探针`));
+    assert.match((await figure('snapshot-what').textContent()) ?? '', new RegExp(`^第 ${step} 步：`));
+    assert.deepEqual(await shownPredictions(page), expectedPredictions(run.evaluations[k]));
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.click('[data-testid=lang-en]');
     // Every evaluation keeps what the scrubber needs, its model's bytes included.
     assert.deepEqual(
       run.evaluations.map((e) => e.kept),
@@ -551,6 +569,29 @@ test('own pairs: a 3 MB paste is refused at once by its size and never reaches t
     /line 2: a line of only spaces or tabs/.test(
       document.querySelector('[data-testid=pairs-error]')?.textContent ?? '',
     ),
+  );
+  // in Chinese on a phone, the message in Chinese
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.click('[data-testid=lang-zh]');
+  // (it read '参数或输入无效（line 2: a line of only spaces or tabs (…)）。')
+  assert.equal(
+    (await page.locator('[data-testid=pairs-error]').textContent())?.trim(),
+    '第 2 行：这一行只有空格或制表符（只有末尾可以有空行）。',
+  );
+  const refused = await box.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'ab\tba\n'.repeat(500_000));
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    el.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  assert.equal(refused, true);
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=pairs-error]')?.textContent?.includes('粘贴的文本'),
+  );
+  assert.equal(
+    (await page.locator('[data-testid=pairs-error]').textContent())?.trim(),
+    '粘贴的文本有 3,000,000 字节；训练器最多接受 2,000,000 字节的句对。',
   );
 });
 

@@ -23,6 +23,11 @@ struct Caught {
             if (k == key) return std::get<std::int64_t>(v);
         return -1;
     }
+    std::string text(const std::string &key) const {
+        for (const auto &[k, v] : details)
+            if (k == key) return std::get<std::string>(v);
+        return {};
+    }
 };
 
 Caught error_of(const std::string &text, std::optional<io::Tokenizer> how = std::nullopt) {
@@ -70,26 +75,30 @@ TEST_CASE("pairs: every bad line is named by its number") {
         ErrorCode code;
         std::int64_t line;
         std::string says;
+        std::string problem; // the details' name for it, which a page words in its own language
     };
     const Case cases[] = {
-        {"a\tb\n\nc\td\n", ErrorCode::bad_argument, 2, "line 2: empty line"},
-        {"a\tb\n   \nc\td", ErrorCode::bad_argument, 2, "line 2: a line of only spaces or tabs"},
-        {"a\tb\n\t\nc\td", ErrorCode::bad_argument, 2, "line 2: a line of only spaces or tabs"},
-        {"a\tb\r\n\r\nc\td", ErrorCode::bad_argument, 2, "line 2: empty line"},
-        {"a\tb\nc d\n", ErrorCode::bad_argument, 2, "line 2: no tab"},
-        {"a\tb\tc\n", ErrorCode::bad_argument, 1, "line 1: 2 tabs"},
+        {"a\tb\n\nc\td\n", ErrorCode::bad_argument, 2, "line 2: empty line", "empty_line"},
+        {"a\tb\n   \nc\td", ErrorCode::bad_argument, 2, "line 2: a line of only spaces or tabs", "blank_line"},
+        {"a\tb\n\t\nc\td", ErrorCode::bad_argument, 2, "line 2: a line of only spaces or tabs", "blank_line"},
+        {"a\tb\r\n\r\nc\td", ErrorCode::bad_argument, 2, "line 2: empty line", "empty_line"},
+        {"a\tb\nc d\n", ErrorCode::bad_argument, 2, "line 2: no tab", "no_tab"},
+        {"a\tb\tc\n", ErrorCode::bad_argument, 1, "line 1: 2 tabs", "tabs"},
         {"a\tb\nc\x01"
          "d\te\n",
-         ErrorCode::bad_argument, 2, "line 2: the control character U+0001 at column 2"},
-        {"a\tb\x7f\n", ErrorCode::bad_argument, 1, "U+007F at column 4"},
-        {"x\ty\nz\ta\nab\xC2\x85\tc", ErrorCode::bad_argument, 3, "U+0085 at column 3"},
-        {"a\tb\nc\td\n\xff\te", ErrorCode::bad_argument, 3, "line 3: not UTF-8"},
-        {"a\tb\n\tb\n", ErrorCode::bad_argument, 2, "line 2: the source is empty"},
-        {"a\t \n", ErrorCode::bad_argument, 1, "line 1: the target is empty"},
-        {"a b\tc d\n. !\tx y\n", ErrorCode::bad_argument, 2, "the source is empty (the word tokenizer drops"},
-        {"ab\tc\n" + std::string(129, 'a') + "\tb\n", ErrorCode::too_long, 2, "line 2: the source has 129 tokens"},
-        {"a b\tc d\nx </s>\ty z\n", ErrorCode::bad_argument, 2, "line 2: the source holds \"</s>\", a name"},
-        {"a b\tc <pad>\n", ErrorCode::bad_argument, 1, "line 1: the target holds \"<pad>\""},
+         ErrorCode::bad_argument, 2, "line 2: the control character U+0001 at column 2", "control"},
+        {"a\tb\x7f\n", ErrorCode::bad_argument, 1, "U+007F at column 4", "control"},
+        {"x\ty\nz\ta\nab\xC2\x85\tc", ErrorCode::bad_argument, 3, "U+0085 at column 3", "control"},
+        {"a\tb\nc\td\n\xff\te", ErrorCode::bad_argument, 3, "line 3: not UTF-8", "not_utf8"},
+        {"a\tb\n\tb\n", ErrorCode::bad_argument, 2, "line 2: the source is empty", "empty_side"},
+        {"a\t \n", ErrorCode::bad_argument, 1, "line 1: the target is empty", "empty_side"},
+        {"a b\tc d\n. !\tx y\n", ErrorCode::bad_argument, 2, "the source is empty (the word tokenizer drops",
+         "empty_side"},
+        {"ab\tc\n" + std::string(129, 'a') + "\tb\n", ErrorCode::too_long, 2, "line 2: the source has 129 tokens",
+         "too_long"},
+        {"a b\tc d\nx </s>\ty z\n", ErrorCode::bad_argument, 2, "line 2: the source holds \"</s>\", a name",
+         "reserved"},
+        {"a b\tc <pad>\n", ErrorCode::bad_argument, 1, "line 1: the target holds \"<pad>\"", "reserved"},
     };
     for (const Case &c : cases) {
         CAPTURE(c.text);
@@ -98,6 +107,7 @@ TEST_CASE("pairs: every bad line is named by its number") {
         CHECK(e.number("line") == c.line);
         CHECK(e.message.find(c.says) != std::string::npos);
         CHECK(e.message.rfind("line " + std::to_string(c.line) + ": ", 0) == 0);
+        CHECK(e.text("problem") == c.problem);
     }
 }
 
@@ -108,6 +118,8 @@ TEST_CASE("pairs: a side's tokens and a token's bytes are bounded") {
     CHECK(side.number("length") == 129);
     CHECK(side.number("limit") == limits::max_pair_tokens);
     CHECK(side.message.find("the target has 129 tokens") != std::string::npos);
+    CHECK(side.text("side") == "target");
+    CHECK(side.text("unit") == "tokens");
     // 128 tokens is still fine
     CHECK(parse_pairs("a\t" + repeat("x ", 128), io::Tokenizer::words, 1).longest_target == 128);
 
@@ -123,6 +135,7 @@ TEST_CASE("pairs: more than max_pairs pairs names the first line over, more than
     CHECK(many.code == ErrorCode::limit_exceeded);
     CHECK(many.number("line") == limits::max_pairs + 1);
     CHECK(many.number("limit") == limits::max_pairs);
+    CHECK(many.text("problem") == "too_many");
     CHECK(parse_pairs(repeat("a\tb\n", limits::max_pairs), std::nullopt, 1).count == limits::max_pairs);
 
     const Caught big = error_of(std::string(limits::max_pairs_bytes + 1, 'a'));

@@ -21,15 +21,17 @@ export const pairs = $state({
  * and no trip to the engine (which would refuse it the same way, by the same limit).
  * @param {number} bytes the UTF-8 bytes it has
  * @param {string} what how the message names it
+ * @param {boolean} [pasted] a paste, not yet in the box
  * @returns {import('../../shared/lib/errors.js').Failure | null}
  */
-export function oversize(bytes, what) {
+export function oversize(bytes, what, pasted = false) {
   const max = trainer.limits?.maxBytes;
   if (!max || bytes <= max) return null;
   return {
     code: 'limit_exceeded',
     message: `${what} has ${bytes.toLocaleString('en')} bytes; the trainer takes at most ${max.toLocaleString('en')} bytes of pairs.`,
-    details: { name: 'pairs', limit: max, length: bytes },
+    // pasted: the words of another language name a paste apart from a file or the box's text
+    details: { name: 'pairs', limit: max, length: bytes, pasted },
   };
 }
 
@@ -71,7 +73,7 @@ export function setPairsText(text, fileName = '') {
  * @returns {boolean} whether the paste was refused
  */
 export function refusePaste(/** @type {string} */ pasted) {
-  const tooBig = oversize(utf8Bytes(pasted), 'The pasted text');
+  const tooBig = oversize(utf8Bytes(pasted), 'The pasted text', true);
   if (tooBig) refuse(tooBig);
   return tooBig !== null;
 }

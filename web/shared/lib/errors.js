@@ -18,6 +18,20 @@ export const ERROR_CODES = /** @type {const} */ ([
   'limit_exceeded',
 ]);
 
+// The faults of a line of own pairs that the engine names (its details' "problem").
+const PAIRS_PROBLEMS = /** @type {const} */ ([
+  'not_utf8',
+  'control',
+  'no_tab',
+  'tabs',
+  'too_long',
+  'empty_side',
+  'reserved',
+  'too_many',
+  'empty_line',
+  'blank_line',
+]);
+
 /** @typedef {{ code: string, message: string, details: Record<string, unknown> }} Failure */
 
 /** An error as the page keeps it: its code ('' when it has none), the message, the details. */
@@ -44,6 +58,27 @@ export function errorText(failure) {
   if (!failure) return '';
   if (currentLang() === 'en' || !failure.code) return failure.message;
   const d = failure.details;
+  // a line of own pairs: its number and its fault, from the details
+  if (
+    d.name === 'pairs' &&
+    typeof d.line === 'number' &&
+    PAIRS_PROBLEMS.includes(/** @type {any} */ (d.problem))
+  ) {
+    const side = d.side === 'source' || d.side === 'target' ? t(d.side) : String(d.side ?? '');
+    const unit = d.unit === 'tokens' || d.unit === 'bytes' ? t(d.unit) : String(d.unit ?? '');
+    return t(/** @type {any} */ (`pairs_${d.problem}`), { ...d, side, unit });
+  }
+  // own pairs over the trainer's bytes (the page's own check, or the engine's)
+  if (
+    d.name === 'pairs' &&
+    failure.code === 'limit_exceeded' &&
+    typeof d.length === 'number' &&
+    typeof d.limit === 'number' &&
+    d.line === undefined
+  ) {
+    const n = (x) => Number(x).toLocaleString('en');
+    return t(d.pasted ? 'pairs_pasted_bytes' : 'pairs_bytes', { length: n(d.length), limit: n(d.limit) });
+  }
   if (failure.code === 'unknown_token') {
     const tokens = strings(d.tokens).map((s) => `“${s}”`);
     const more = Number(d.count ?? tokens.length) - tokens.length;

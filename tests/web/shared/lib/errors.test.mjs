@@ -5,7 +5,8 @@ import { after, describe, test } from 'node:test';
 import * as Comlink from 'comlink';
 
 import { carryErrorCodes } from '../../../../web/shared/engine/errors.js';
-import { isInputError, readError, unknownTokens } from '../../../../web/shared/lib/errors.js';
+import { errorText, isInputError, readError, unknownTokens } from '../../../../web/shared/lib/errors.js';
+import { readLangFrom } from '../../../../web/shared/i18n/translate.js';
 
 /** An Error as the engine throws it (wasm bindings): message, code and details. */
 function engineError(message, code, details) {
@@ -106,5 +107,108 @@ describe('readError, isInputError, unknownTokens', () => {
       assert.ok(isInputError(readError(engineError('x', code, {}))), code);
     for (const code of ['bad_checkpoint', 'bad_argument', 'bad_state', 'limit_exceeded', undefined])
       assert.ok(!isInputError(readError(engineError('x', code, {}))), String(code));
+  });
+});
+
+describe('a line of own pairs in Chinese', () => {
+  // The engine's message is English; in 中文 the page words each fault from the details alone (it
+  // read '参数或输入无效（line 2: a line of only spaces or tabs (…)）。').
+  const line = (message, code, details) =>
+    readError(engineError(message, code, { name: 'pairs', ...details }));
+  test('every fault the engine names, worded from its details', () => {
+    readLangFrom(() => 'zh');
+    try {
+      const cases = [
+        [
+          line('line 2: a line of only spaces or tabs (…)', 'bad_argument', {
+            line: 2,
+            problem: 'blank_line',
+          }),
+          '第 2 行：这一行只有空格或制表符（只有末尾可以有空行）。',
+        ],
+        [
+          line('line 3: empty line (…)', 'bad_argument', { line: 3, problem: 'empty_line' }),
+          '第 3 行：空行（只有末尾可以有空行）。',
+        ],
+        [
+          line('line 1: 2 tabs: …', 'bad_argument', { line: 1, problem: 'tabs', tabs: 2 }),
+          '第 1 行：有 2 个制表符，源和目标之间应只有一个。',
+        ],
+        [
+          line('line 4: no tab: …', 'bad_argument', { line: 4, problem: 'no_tab' }),
+          '第 4 行：没有制表符，应为“源<TAB>目标”。',
+        ],
+        [
+          line('line 2: the control character U+0001 at column 2 …', 'bad_argument', {
+            line: 2,
+            problem: 'control',
+            column: 2,
+          }),
+          '第 2 行：第 2 列的控制字符不能使用。',
+        ],
+        [
+          line('line 2: the target has 129 tokens, …', 'too_long', {
+            line: 2,
+            problem: 'too_long',
+            side: 'target',
+            unit: 'tokens',
+            length: 129,
+            limit: 128,
+          }),
+          '第 2 行：目标有 129 个词元，最多 128 个。',
+        ],
+        [
+          line('line 1: the source is empty', 'bad_argument', {
+            line: 1,
+            problem: 'empty_side',
+            side: 'source',
+          }),
+          '第 1 行：源为空。',
+        ],
+        [
+          line('line 1: the target holds "<pad>", …', 'bad_argument', {
+            line: 1,
+            problem: 'reserved',
+            side: 'target',
+            token: '<pad>',
+          }),
+          '第 1 行：目标含有“<pad>”，这是词表留给自己的名字。',
+        ],
+        [
+          line('line 3: not UTF-8 text: …', 'bad_argument', { line: 3, problem: 'not_utf8' }),
+          '第 3 行：不是 UTF-8 文本。',
+        ],
+        [
+          line('line 50001: more than 50000 pairs …', 'limit_exceeded', {
+            line: 50001,
+            problem: 'too_many',
+            limit: 50000,
+          }),
+          '句对超过 50000 个（从第 50001 行起）。',
+        ],
+      ];
+      for (const [failure, want] of cases) assert.equal(errorText(failure), want);
+      // over the bytes: a paste (the page's own check) and the engine's
+      assert.equal(
+        errorText(line('The pasted text has …', 'limit_exceeded', { length: 3e6, limit: 2e6, pasted: true })),
+        '粘贴的文本有 3,000,000 字节；训练器最多接受 2,000,000 字节的句对。',
+      );
+      assert.equal(
+        errorText(line('pairs: the text has …', 'limit_exceeded', { length: 2000001, limit: 2e6 })),
+        '句对文本有 2,000,001 字节；训练器最多接受 2,000,000 字节。',
+      );
+      // a fault the page does not know keeps the engine's words, in brackets
+      assert.equal(
+        errorText(line('line 2: something new', 'bad_argument', { line: 2, problem: 'new_kind' })),
+        '参数或输入无效（line 2: something new）。',
+      );
+    } finally {
+      readLangFrom(() => 'en');
+    }
+    // in English, the engine's own message
+    assert.equal(
+      errorText(line('line 2: empty line', 'bad_argument', { line: 2, problem: 'empty_line' })),
+      'line 2: empty line',
+    );
   });
 });
