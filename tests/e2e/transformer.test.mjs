@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, test } from 'node:test';
 
-import { showToken as show } from '../../web/shared/lib/format.js';
+import { formatNumber, showToken as show } from '../../web/shared/lib/format.js';
 import { linkOf, RUNS } from '../js/training-reference.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { pageScreenshot, shot, waitForStep } from './browser.mjs';
@@ -208,6 +208,57 @@ test('a head is picked by its layer and head, or by a click on its small map; th
   await waitForStep(page, MODEL, last, FIRST_STEP);
   const [L, H] = reference.steps[0].crossWeights.shape;
   await assertHead(page, last, L - 1, H - 1);
+});
+
+test('pointing at a source token or a bar of the head shown lights that token in every figure of the step, with that head’s numbers', async () => {
+  const step = 2;
+  const [layer, head] = [1, 2];
+  await page.goto(fx.link(link({ step: String(step), head: `${layer}.${head}`, align: 'head' })));
+  await waitForStep(page, MODEL, step, FIRST_STEP);
+  await assertHead(page, step, layer, head);
+  const r = reference.steps[step];
+  const scores = slice(r.crossScores, layer, head);
+  const weights = slice(r.crossWeights, layer, head);
+  const lit = () =>
+    page.evaluate(() => {
+      const one = (selector, read) => {
+        const found = [...document.querySelectorAll(selector)].map(read);
+        return found.length === 1 ? found[0] : found.length ? `${found.length} lit` : null;
+      };
+      const last = (el) => Number(el.dataset.testid?.split('-').at(-1));
+      return {
+        source: one('[data-testid^=source-].pointed', last),
+        scores: one('[data-testid=tx-scores-panel] li.pointed [data-testid^=tx-score-]', last),
+        weights: one('[data-testid=weights-panel] li.pointed [data-testid^=weight-]', last),
+        heatmap: one('[data-testid=heatmap-pointed]', (el) => Number(el.getAttribute('data-j'))),
+        readout: document.querySelector('[data-testid=pointed-readout]')?.textContent?.trim(),
+      };
+    });
+  const expectLit = async (j, how) => {
+    await page.waitForFunction(
+      (j) => document.querySelector('[data-testid=heatmap-pointed]')?.getAttribute('data-j') === String(j),
+      j,
+    );
+    assert.deepEqual(
+      await lit(),
+      {
+        source: j,
+        scores: j,
+        weights: j,
+        heatmap: j,
+        readout: `“${show(reference.sourceTokens[j])}” (position ${j + 1}): score e = ${formatNumber(
+          scores[j],
+        )} → weight α = ${formatNumber(weights[j])}`,
+      },
+      how,
+    );
+  };
+  await page.hover('[data-testid=source-1]');
+  await expectLit(1, 'a source token');
+  await page.hover('[data-testid=weight-3]');
+  await expectLit(3, 'a weight’s bar');
+  await page.hover('[data-testid=tx-score-0]');
+  await expectLit(0, 'a score’s bar');
 });
 
 /** The output tokens shown. */

@@ -44,6 +44,18 @@ export function keepHeadWithin(layers, perLayer) {
 }
 
 /**
+ * The chosen head's score and weight of every source position at a step (its cross-attention),
+ * for the figures that read the one head shown: the readout of the position pointed at.
+ * @param {import('../../../../wasm/playground').StepRecord} s
+ */
+export function shownHeadRow(s) {
+  if (!s.crossScores || !s.crossWeights) return { scores: null, weights: null };
+  const [layers, perLayer] = s.crossWeights.shape;
+  const [layer, head] = [Math.min(heads.layer, layers - 1), Math.min(heads.head, perLayer - 1)];
+  return { scores: row(s.crossScores, layer, head), weights: row(s.crossWeights, layer, head) };
+}
+
+/**
  * A step's row of the alignment: the engine's weights (a Transformer's: its last layer's heads
  * averaged), or, when the person asks for it, the chosen head's cross-attention weights.
  * @param {import('../../../../wasm/playground').StepRecord} s
