@@ -1339,6 +1339,21 @@ describe('what-ifs', () => {
       await assertShows(expected[i]);
       assert.equal(await page.textContent('[data-testid=weights-temperature]'), '2');
       assert.match(await page.textContent('[data-testid=scores-panel-mark]'), /τ\s=\s2/);
+      // the step in numbers says so, and its worked α divides by τ (it showed exp(e_j − m) / Σ)
+      const formula = page.locator('[data-testid=formula-panel]');
+      await formula.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() =>
+        /At τ = 2 every term is exp\(\(e_j − m\) \/ τ\)\./.test(
+          document.querySelector('[data-testid=formula-panel]')?.textContent ?? '',
+        ),
+      );
+      const tex = await formula.evaluate((el) =>
+        [...el.querySelectorAll('annotation[encoding="application/x-tex"]')].map((a) => a.textContent ?? ''),
+      );
+      assert.ok(
+        tex.some((t) => /\/\s*2/.test(t) && /\\exp/.test(t)),
+        `a worked exponent over τ = 2: ${tex.join(' | ')}`,
+      );
     }
     await goToStep(0);
     assert.equal(await page.textContent('[data-testid=weights-temperature]'), '1');

@@ -127,3 +127,46 @@ test('Chinese tokens carry lang="zh" in every view that shows them', async () =>
   );
   assert.deepEqual(await unmarked(), [], 'Compare');
 });
+
+// Issue 24's hand-edited links, in the browser: each bad value is named in the note, in the
+// language the page then speaks, and the link keeps what is shown instead.
+test('a hand-edited link: lang=xx, sa=9.9.9 and tr-steps=1e12 are named in the page’s notes, in English and in Chinese', async () => {
+  const page = await newPage();
+  const notes = page.locator('[data-testid=link-notes]');
+  const cases = [
+    ['#view=decode&lang=xx', "The link's lang=xx is not one of en, zh; using en."],
+    [
+      '#view=self&task=zh&input=tom+chase+jerry&sa=9.9.9&lang=en',
+      'The link’s sa=9.9.9 asks for more than this model has (2 layers, 4 heads, 3 tokens, each from 0); showing 1.3.2.',
+    ],
+    [
+      '#view=self&task=zh&input=tom+chase+jerry&sa=9.9.9&lang=zh',
+      '链接中的 sa=9.9.9 超出了这个模型的范围（2 层、4 个头、3 个词元，都从 0 数起）；显示 1.3.2。',
+    ],
+    [
+      '#view=train&tr-steps=1e12&lang=en',
+      "The link's tr-steps=1e12 is not a usable number; using the recipe's value.",
+    ],
+    ['#view=train&tr-steps=1e12&lang=zh', '链接中的 tr-steps=1e12 不是可用的数字；使用配方的值。'],
+  ];
+  for (const [hash, want] of cases) {
+    await page.goto('about:blank');
+    await page.goto(fx.link(hash));
+    await notes.waitFor({ timeout: 60_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=link-notes] li, [data-testid=link-notes] p').length > 0,
+    );
+    const items = await page.$$eval('[data-testid=link-notes] li', (els) =>
+      els.map((e) => e.textContent?.trim()),
+    );
+    if (typeof want === 'string') assert.ok(items.includes(want), `${hash}: ${JSON.stringify(items)}`);
+    else
+      assert.ok(
+        items.some((i) => want.test(i ?? '')),
+        `${hash}: ${JSON.stringify(items)}`,
+      );
+    await urlSettled(page);
+    const link = new URL(page.url()).hash;
+    assert.doesNotMatch(link, /lang=xx|sa=9\.9\.9|tr-steps=1e12/, `${hash} → ${link}`);
+  }
+});
