@@ -1,6 +1,6 @@
 // The step bar Decode, Caption and Listen share (« start ◀ back step ▶ end »), checked the same way
-// in each view's file: the same marks, names without them, the focus kept at the ends, and a
-// phone's marks alone.
+// in each view's file: the same marks, names without them, the focus kept at the ends, the words
+// and names in Chinese, and a phone's marks alone.
 import assert from 'node:assert/strict';
 
 /**
@@ -41,6 +41,18 @@ export async function checkStepBar(fx, v) {
   await page.keyboard.press('Enter');
   await root.waitFor();
   assert.equal(await focused(), ids[2]);
+
+  // in Chinese: each button shows a Chinese word, and its name holds that word
+  await page.click('[data-testid=lang-zh]');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh');
+  for (const id of [...ids, v.play]) {
+    const button = page.locator(`[data-testid=${id}]`);
+    const word = (await button.innerText()).replace(/[«»◀▶⏸\s]/g, '');
+    assert.match(word, /^[\u4e00-\u9fff]+$/, `${id} shows “${word}”`);
+    const name = (await button.getAttribute('aria-label')) ?? (await button.innerText());
+    assert.ok(name.includes(word), `${id}: the name “${name}” holds “${word}”`);
+  }
+  await page.click('[data-testid=lang-en]');
 
   await page.setViewportSize({ width: 375, height: 800 });
   assert.deepEqual(await texts(), ['«', '◀', '▶', '»']);
