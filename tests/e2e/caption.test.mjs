@@ -385,6 +385,18 @@ describe('caption view', () => {
         `after ${endless.steps.length} words \\(this model’s longest caption, ${endless.steps.length - 1}, and one`,
       ),
     );
+    // in Chinese on a phone, the same note in Chinese
+    await page.click('[data-testid=lang-zh]');
+    await page.setViewportSize({ width: 375, height: 800 });
+    assert.match(
+      await page.locator('[data-testid=caption-cut]').innerText(),
+      new RegExp(
+        `^在长度上限处截断：引擎在 ${endless.steps.length} 个词之后停止生成描述（这个模型最长的描述 ${endless.steps.length - 1} 个词`,
+      ),
+    );
+    assert.match(await page.locator('[data-testid=caption-cut]').innerText(), /[\u4e00-\u9fff]/);
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.click('[data-testid=lang-en]');
     const upload = page.locator('[data-testid=upload-shown]');
     assert.ok((await upload.innerText()).includes(name));
     assert.equal(await upload.evaluate((el) => el.scrollWidth <= el.clientWidth), true, 'the name wraps');

@@ -448,11 +448,11 @@ describe('links', () => {
 });
 
 describe('a model trained or loaded', () => {
-  test('with a long name, the sidebar keeps within its card, at 1440 and on a phone', async () => {
+  test('with a long name, the sidebar keeps within its card, at 1440 in English and on a phone in Chinese', async () => {
     const name = 'my-own-dates-model-with-a-rather-long-file-name-from-a-long-night.safetensors';
     for (const options of [{}, PHONE]) {
       const p = await fx.page(options);
-      await p.goto(fx.link({ view: 'train', lang: 'en' }));
+      await p.goto(fx.link({ view: 'train', lang: options === PHONE ? 'zh' : 'en' }));
       await p.locator('[data-testid=saved-file]').setInputFiles({
         name,
         mimeType: 'application/octet-stream',
