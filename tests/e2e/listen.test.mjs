@@ -236,6 +236,19 @@ describe('the utterance and the trace', () => {
         assert.deepEqual(numbers(shown.context), Array.from(steps[i].context), `context of letter ${i + 1}`);
         assert.equal(shown.letter, steps[i].token);
       }
+      // in Chinese on a phone: back at the first letter the transcript is hidden, at the last shown
+      await page.click('[data-testid=lang-zh]');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+      await page.locator('body').press('Home');
+      await waitForUtterance(page, SAY, 0, MODEL);
+      assert.equal(await transcript.count(), 0, 'no transcript at the first letter, in Chinese');
+      await page.locator('body').press('End');
+      await waitForUtterance(page, SAY, steps.length - 1, MODEL);
+      assert.equal(await transcript.count(), 1);
+      assert.match((await transcript.textContent()) ?? '', /[\u4e00-\u9fff]/);
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.click('[data-testid=lang-en]');
       const spectrogram = page.locator('[data-testid=listen-spectrogram]');
       assert.equal(Number(await spectrogram.getAttribute('data-reduction')), reduction);
       // the alignment: one row per letter written, the engine's weights
