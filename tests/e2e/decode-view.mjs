@@ -104,3 +104,54 @@ export async function clippedInFile(page, text, selector = 'body > svg') {
   await page.setContent(text.replace(/^<\?xml[^>]*>/, ''));
   return clippedLabels(page, selector);
 }
+
+/**
+ * Linked pointing: which source position each figure of the step lights up (null: none; "n lit"
+ * when several), the formulas' tables' lit rows, and the readout. `scores` is the scores panel's
+ * testid and `score` its bars' prefix (a Transformer head's: tx-scores-panel, tx-score).
+ * @param {import('playwright-core').Page} page
+ */
+export function pointedFigures(page, { scores = 'scores-panel', score = 'score' } = {}) {
+  return page.evaluate(
+    ([scores, score]) => {
+      const one = (selector, read) => {
+        const found = [...document.querySelectorAll(selector)].map(read);
+        return found.length === 1 ? found[0] : found.length ? `${found.length} lit` : null;
+      };
+      const last = (el) => Number(el.dataset.testid?.split('-').at(-1));
+      const tables = [...document.querySelectorAll('[data-testid=formula-panel] table.terms')];
+      return {
+        source: one('[data-testid^=source-].pointed', last),
+        scores: one(`[data-testid=${scores}] li.pointed [data-testid^=${score}-]`, last),
+        weights: one('[data-testid=weights-panel] li.pointed [data-testid^=weight-]', last),
+        heatmap: one('[data-testid=heatmap-pointed]', (el) => Number(el.getAttribute('data-j'))),
+        // every table of the formulas (scores, softmax, the context's sum) lights one row: its token's
+        formula: tables.map((t) =>
+          [...t.querySelectorAll('tr.pointed th')].map((th) => th.textContent.trim()),
+        ),
+        readout: document.querySelector('[data-testid=pointed-readout]')?.textContent?.trim(),
+      };
+    },
+    [scores, score],
+  );
+}
+
+/** Waits until the heatmap (below the fold, a frame late) lights position `j`. */
+export const heatmapPointed = (page, j) =>
+  page.waitForFunction(
+    (j) => document.querySelector('[data-testid=heatmap-pointed]')?.getAttribute('data-j') === String(j),
+    j,
+  );
+
+/**
+ * What pointedFigures gives with position `j` pointed at: every figure lights it, and the readout
+ * names its token with the step's (or the head's) score and weight there.
+ * @param {number} j @param {string} token as shown @param {number} score @param {number} weight
+ */
+export const litAt = (j, token, score, weight) => ({
+  source: j,
+  scores: j,
+  weights: j,
+  heatmap: j,
+  readout: `“${token}” (position ${j + 1}): score e = ${formatNumber(score)} → weight α = ${formatNumber(weight)}`,
+});

@@ -18,8 +18,11 @@ import {
   clippedLabels,
   download,
   hashOf,
+  heatmapPointed,
   heatmapValues,
+  litAt,
   PNG_SIGNATURE,
+  pointedFigures,
   shownStep,
 } from './decode-view.mjs';
 import { ap, decodeReference as reference, model, modelFile, shipped } from './engine.mjs';
@@ -731,48 +734,13 @@ describe('the numbers explained', () => {
     const step = expected.steps[1];
     await open(page, hashOf({ task: 'zh', model: 'additive-bahdanau', input: 'tom chase jerry', step: '1' }));
     await waitForStep(page, NAME, 1);
-    /** Which source position each figure lights up (null: none), and the readout. */
-    const lit = () =>
-      page.evaluate(() => {
-        const one = (selector, read) => {
-          const found = [...document.querySelectorAll(selector)].map(read);
-          return found.length === 1 ? found[0] : found.length ? `${found.length} lit` : null;
-        };
-        const last = (el) => Number(el.dataset.testid?.split('-').at(-1));
-        const tables = [...document.querySelectorAll('[data-testid=formula-panel] table.terms')];
-        return {
-          source: one('[data-testid^=source-].pointed', last),
-          scores: one('[data-testid=scores-panel] li.pointed [data-testid^=score-]', last),
-          weights: one('[data-testid=weights-panel] li.pointed [data-testid^=weight-]', last),
-          heatmap: one('[data-testid=heatmap-pointed]', (el) => Number(el.getAttribute('data-j'))),
-          // every table of the formulas (scores, softmax, the context's sum) lights one row: its token's
-          formula: tables.map((t) =>
-            [...t.querySelectorAll('tr.pointed th')].map((th) => th.textContent.trim()),
-          ),
-          readout: document.querySelector('[data-testid=pointed-readout]')?.textContent?.trim(),
-        };
-      });
+    const lit = () => pointedFigures(page);
     const expectLit = async (j, how) => {
       // the heatmap and the formulas are below the fold: they follow a frame late
-      await page.waitForFunction(
-        (j) => document.querySelector('[data-testid=heatmap-pointed]')?.getAttribute('data-j') === String(j),
-        j,
-      );
+      await heatmapPointed(page, j);
       const { formula, ...shown } = await lit();
       assert.ok(formula.length >= 3, `${how}: the formulas' tables (${formula.length})`);
-      assert.deepEqual(
-        shown,
-        {
-          source: j,
-          scores: j,
-          weights: j,
-          heatmap: j,
-          readout: `“${show(expected.sourceTokens[j])}” (position ${j + 1}): score e = ${formatNumber(
-            step.scores[j],
-          )} → weight α = ${formatNumber(step.weights[j])}`,
-        },
-        how,
-      );
+      assert.deepEqual(shown, litAt(j, show(expected.sourceTokens[j]), step.scores[j], step.weights[j]), how);
       for (const rows of formula) {
         assert.equal(rows.length, 1, `${how}: one row lit in each table`);
         assert.match(rows[0], new RegExp(show(expected.sourceTokens[j])), `${how}: the row of its token`);

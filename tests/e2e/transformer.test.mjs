@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, test } from 'node:test';
 
-import { formatNumber, showToken as show } from '../../web/shared/lib/format.js';
+import { showToken as show } from '../../web/shared/lib/format.js';
 import { linkOf, RUNS } from '../js/training-reference.mjs';
 import { loadTrainer } from '../js/trainer-fixture.mjs';
 import { pageScreenshot, shot, waitForStep } from './browser.mjs';
-import { hashOf, heatmapValues } from './decode-view.mjs';
+import { hashOf, heatmapPointed, heatmapValues, litAt, pointedFigures } from './decode-view.mjs';
 import { PHONE, useBrowser } from './fixture.mjs';
 import { assertRaceAsGolden, openTrain, trainUntilDone } from './train-page.mjs';
 
@@ -219,39 +219,14 @@ test('pointing at a source token or a bar of the head shown lights that token in
   const r = reference.steps[step];
   const scores = slice(r.crossScores, layer, head);
   const weights = slice(r.crossWeights, layer, head);
-  const lit = () =>
-    page.evaluate(() => {
-      const one = (selector, read) => {
-        const found = [...document.querySelectorAll(selector)].map(read);
-        return found.length === 1 ? found[0] : found.length ? `${found.length} lit` : null;
-      };
-      const last = (el) => Number(el.dataset.testid?.split('-').at(-1));
-      return {
-        source: one('[data-testid^=source-].pointed', last),
-        scores: one('[data-testid=tx-scores-panel] li.pointed [data-testid^=tx-score-]', last),
-        weights: one('[data-testid=weights-panel] li.pointed [data-testid^=weight-]', last),
-        heatmap: one('[data-testid=heatmap-pointed]', (el) => Number(el.getAttribute('data-j'))),
-        readout: document.querySelector('[data-testid=pointed-readout]')?.textContent?.trim(),
-      };
-    });
   const expectLit = async (j, how) => {
-    await page.waitForFunction(
-      (j) => document.querySelector('[data-testid=heatmap-pointed]')?.getAttribute('data-j') === String(j),
-      j,
-    );
-    assert.deepEqual(
-      await lit(),
-      {
-        source: j,
-        scores: j,
-        weights: j,
-        heatmap: j,
-        readout: `“${show(reference.sourceTokens[j])}” (position ${j + 1}): score e = ${formatNumber(
-          scores[j],
-        )} → weight α = ${formatNumber(weights[j])}`,
-      },
-      how,
-    );
+    await heatmapPointed(page, j);
+    const { formula, ...shown } = await pointedFigures(page, {
+      scores: 'tx-scores-panel',
+      score: 'tx-score',
+    });
+    assert.deepEqual(formula, [], 'no formula tables for a Transformer head');
+    assert.deepEqual(shown, litAt(j, show(reference.sourceTokens[j]), scores[j], weights[j]), how);
   };
   await page.hover('[data-testid=source-1]');
   await expectLit(1, 'a source token');
