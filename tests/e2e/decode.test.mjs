@@ -1372,6 +1372,13 @@ describe('what-ifs', () => {
     assert.equal(await page.textContent('#whatif-title'), '假如……');
     assert.match(await page.textContent('[data-testid=whatif-items]'), /从第 2 步起屏蔽“jerry”/);
     await shot(page, 'decode-whatif-375-zh');
+    // the step in numbers at τ = 0.5, in Chinese: every term divided by τ
+    await page.locator('[data-testid=formula-panel]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-testid=formula-panel]')?.textContent ?? '').includes(
+        '在 τ = 0.5 时，每一项都是 exp((e_j − m) / τ)。',
+      ),
+    );
     // why the decoder still writes a word it no longer looks at, in Chinese
     await page.goto('about:blank');
     await page.goto(fx.link(whatIfHash({ step: '1', lang: 'zh', wi: 'm2@1' })));
