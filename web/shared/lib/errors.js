@@ -65,8 +65,9 @@ export function errorText(failure) {
     PAIRS_PROBLEMS.includes(/** @type {any} */ (d.problem))
   ) {
     const side = d.side === 'source' || d.side === 'target' ? t(d.side) : String(d.side ?? '');
-    const unit = d.unit === 'tokens' || d.unit === 'bytes' ? t(d.unit) : String(d.unit ?? '');
-    return t(/** @type {any} */ (`pairs_${d.problem}`), { ...d, side, unit });
+    // over its bytes, it is one word of the side that is too long, not the side
+    const key = d.problem === 'too_long' && d.unit === 'bytes' ? 'pairs_word_too_long' : `pairs_${d.problem}`;
+    return t(/** @type {any} */ (key), { ...d, side, unit: unitWord(d.unit) });
   }
   // own pairs over the trainer's bytes (the page's own check, or the engine's)
   if (
@@ -86,13 +87,7 @@ export function errorText(failure) {
       return t(more > 0 ? 'unknown_more' : 'unknown_token', { tokens: tokens.join(t('listSep')), more });
   }
   if (failure.code === 'too_long' && typeof d.length === 'number' && typeof d.limit === 'number') {
-    const unit = String(d.unit ?? 'tokens');
-    const known = ['characters', 'tokens', 'words', 'letters'].includes(unit);
-    return t('too_long', {
-      length: d.length,
-      limit: d.limit,
-      unit: known ? t(/** @type {any} */ (unit)) : unit,
-    });
+    return t('too_long', { length: d.length, limit: d.limit, unit: unitWord(d.unit ?? 'tokens') });
   }
   if (failure.code === 'empty_input') return t('empty_input');
   if (failure.code === 'limit_exceeded' && typeof d.length === 'number' && typeof d.limit === 'number')
@@ -101,6 +96,13 @@ export function errorText(failure) {
     return t(/** @type {any} */ (failure.code), { message: failure.message });
   return failure.message;
 }
+
+/** A unit the engine names (tokens, bytes, …) in the page's words; one it does not know, as given. */
+function unitWord(unit) {
+  const name = String(unit ?? '');
+  return UNITS.includes(name) ? t(/** @type {any} */ (name)) : name;
+}
+const UNITS = ['characters', 'tokens', 'words', 'letters', 'bytes'];
 
 /** Whether the failure is about the text typed. */
 export const isInputError = (failure) => INPUT_CODES.has(failure?.code);

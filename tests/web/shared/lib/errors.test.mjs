@@ -188,6 +188,20 @@ describe('a line of own pairs in Chinese', () => {
         ],
       ];
       for (const [failure, want] of cases) assert.equal(errorText(failure), want);
+      // over its bytes it is a word of the side, not the side, that is too long
+      assert.equal(
+        errorText(
+          line('line 2: a word of the source has 65 bytes, …', 'too_long', {
+            line: 2,
+            problem: 'too_long',
+            side: 'source',
+            unit: 'bytes',
+            length: 65,
+            limit: 64,
+          }),
+        ),
+        '第 2 行：源中有一个词长 65 字节，最多 64 字节。',
+      );
       // over the bytes: a paste (the page's own check) and the engine's
       assert.equal(
         errorText(line('The pasted text has …', 'limit_exceeded', { length: 3e6, limit: 2e6, pasted: true })),
