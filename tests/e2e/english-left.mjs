@@ -25,7 +25,8 @@ const UNTRANSLATED = [
 ].join(', ');
 
 // Words that are the same in both interfaces: names, units, key names, the functions of formulas,
-// the running example's tokens. Text in “quotes” is quoted material (an input, a token) and is not counted either.
+// the running example's tokens. Text in “quotes” is quoted material (an input, a token) and is not
+// counted either.
 const ALLOWED = new Set(
   (
     'Attention Playground WebAssembly C++ softmax GRU BiGRU Transformer Bahdanau Luong Tom Jerry ' +

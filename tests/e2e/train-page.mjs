@@ -20,6 +20,12 @@ export async function openTrain(page, serverUrl, fields = {}) {
     });
 }
 
+/** On a phone Train's settings are folded into their one-line summary: opens them (else nothing). */
+export async function showTrainSettings(page) {
+  if (!(await page.locator('[data-testid=train-start]').isVisible()))
+    await page.click('[data-testid=settings-summary]');
+}
+
 /** Presses Start and waits until the run of every score function in `scores` is done. */
 export async function trainUntilDone(page, scores, timeout = 240_000) {
   await page.click('[data-testid=train-start]');

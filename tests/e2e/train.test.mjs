@@ -16,7 +16,7 @@ import { linkOf, RUNS } from '../js/training-reference.mjs';
 import { keptModel } from '../web/support/kept-model.mjs';
 import { pageScreenshot, shot, urlSettled, waitForStep } from './browser.mjs';
 import { useBrowser } from './fixture.mjs';
-import { trainInPage } from './train-page.mjs';
+import { showTrainSettings, trainInPage } from './train-page.mjs';
 
 const fx = useBrowser();
 const golden = JSON.parse(readFileSync(new URL('training_golden.json', import.meta.url), 'utf8'));
@@ -780,8 +780,7 @@ for (const { lang, viewport, note, linkNote } of [
     );
     const notes = page.locator('[data-testid=link-notes]');
     assert.ok(((await notes.textContent()) ?? '').includes(linkNote), await notes.textContent());
-    if (!(await page.locator('[data-testid=train-start]').isVisible()))
-      await page.click('[data-testid=settings-summary]');
+    await showTrainSettings(page);
     const field = page.locator('[data-testid=train-learningRate]');
     const recipe = await field.inputValue();
     assert.ok(Number(recipe) > 0, `the recipe's rate is shown: ${recipe}`);

@@ -2,6 +2,7 @@
 // a Why-attention bucket hovered), with how to tell it is ready: what the layout and language
 // checks walk through.
 import { waitForStep } from './browser.mjs';
+import { showTrainSettings } from './train-page.mjs';
 
 const ready =
   (selector, timeout = 90_000) =>
@@ -75,9 +76,7 @@ export const VIEW_STATES = [
     ready: async (page) => {
       if (!(await page.$('[data-testid=run-dot]'))) {
         await ready('[data-testid=train-start]:not([disabled])')(page);
-        // on a phone the settings are folded into their one-line summary
-        if (!(await page.locator('[data-testid=train-start]').isVisible()))
-          await page.click('[data-testid=settings-summary]');
+        await showTrainSettings(page);
         await page.click('[data-testid=train-start]');
       }
       for (const score of ['dot', 'additive'])
